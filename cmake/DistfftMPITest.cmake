@@ -1,0 +1,42 @@
+# distfft_add_mpi_test(NAME <name> COMMAND <target> [ARGS ...] RANKS n1 n2 ...
+#                      [TIMEOUT seconds])
+# Registers one CTest test per rank count, named <name>.np<n>, run under
+# mpiexec. Ranks beyond the machine's cores are oversubscribed: OpenMPI needs
+# --oversubscribe (and permission to run as root in containers); MPICH's
+# Hydra allows it by default.
+
+execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version
+  OUTPUT_VARIABLE _distfft_mpiexec_version ERROR_VARIABLE _distfft_mpiexec_version)
+if(_distfft_mpiexec_version MATCHES "Open MPI|OpenRTE")
+  set(DISTFFT_MPI_VENDOR "openmpi")
+  set(DISTFFT_MPIEXEC_FLAGS --oversubscribe)
+  set(DISTFFT_MPI_ENVIRONMENT
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_rmaps_base_oversubscribe=1)
+else()
+  set(DISTFFT_MPI_VENDOR "mpich")
+  set(DISTFFT_MPIEXEC_FLAGS)
+  set(DISTFFT_MPI_ENVIRONMENT)
+endif()
+message(STATUS "distfft: tests run with ${MPIEXEC_EXECUTABLE} (${DISTFFT_MPI_VENDOR})")
+
+function(distfft_add_mpi_test)
+  cmake_parse_arguments(T "" "NAME;COMMAND;TIMEOUT" "ARGS;RANKS" ${ARGN})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 120)
+  endif()
+  if(TARGET ${T_COMMAND})
+    set(_exe $<TARGET_FILE:${T_COMMAND}>)
+  else()
+    set(_exe ${T_COMMAND})
+  endif()
+  foreach(n ${T_RANKS})
+    add_test(NAME ${T_NAME}.np${n}
+      COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${n}
+              ${DISTFFT_MPIEXEC_FLAGS} ${MPIEXEC_PREFLAGS}
+              ${_exe} ${MPIEXEC_POSTFLAGS} ${T_ARGS})
+    set_tests_properties(${T_NAME}.np${n} PROPERTIES
+      TIMEOUT ${T_TIMEOUT} PROCESSORS 1
+      ENVIRONMENT "${DISTFFT_MPI_ENVIRONMENT}")
+  endforeach()
+endfunction()

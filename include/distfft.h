@@ -1,0 +1,309 @@
+/*
+ * distfft.h -- the whole public C API of distfft.
+ *
+ * distfft computes parallel multidimensional FFTs of arrays distributed over
+ * MPI ranks, after Dalcin, Mortensen and Keyes, "Fast parallel
+ * multidimensional FFT using advanced MPI": every global redistribution of a
+ * d-dimensional array between two alignments is ONE MPI_Alltoallw over
+ * subarray datatypes built once at plan time, on a one-dimensional
+ * sub-communicator of a Cartesian process grid.
+ *
+ * Conventions used throughout:
+ *  - Arrays are C-ordered (row-major). Shapes, starts and element counts are
+ *    int64_t.
+ *  - Every function returning int returns DISTFFT_SUCCESS (0) or an error
+ *    code; distfft_last_error() then holds a message naming the bad argument
+ *    and the rank that had it. Out-handles are NULL after a failure, and
+ *    nothing the caller passed in is modified.
+ *  - "Collective on C" means every rank of communicator C must make the call.
+ *    A collective call agrees on its outcome before it enters any other
+ *    collective operation: when one rank sees a bad argument, every rank
+ *    returns the same error code and message. "Local" calls communicate
+ *    nothing.
+ *  - The library never modifies the caller's communicator; it works on its
+ *    own communicators (with MPI_ERRORS_RETURN) and frees every MPI object it
+ *    creates in the matching destroy call.
+ */
+#ifndef DISTFFT_H
+#define DISTFFT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DISTFFT_VERSION "0.1.0"
+
+/* Largest array dimensionality accepted anywhere in the API. */
+#define DISTFFT_MAX_DIMS 16
+
+/* ------------------------------------------------------------------------ */
+/* Errors                                                                    */
+/* ------------------------------------------------------------------------ */
+
+enum {
+    DISTFFT_SUCCESS = 0,
+    DISTFFT_ERR_ARGUMENT,    /* an argument is out of range or NULL */
+    DISTFFT_ERR_SHAPE,       /* an array shape is invalid or inconsistent */
+    DISTFFT_ERR_GRID,        /* the process grid does not fit */
+    DISTFFT_ERR_MISMATCH,    /* an argument that must match across ranks differs */
+    DISTFFT_ERR_ALIGNMENT,   /* a buffer is not aligned as distfft_malloc aligns */
+    DISTFFT_ERR_UNSUPPORTED, /* valid request this build cannot do */
+    DISTFFT_ERR_MEMORY,      /* allocation failed */
+    DISTFFT_ERR_FFTW,        /* FFTW could not create a plan */
+    DISTFFT_ERR_MPI          /* an MPI call inside the library failed */
+};
+
+/* Static description of an error code. Local. */
+const char *distfft_error_string(int code);
+
+/* The message of the last failed call on this thread (empty if none).
+ * Local; the string stays valid until the next distfft call on the thread. */
+const char *distfft_last_error(void);
+
+/* ------------------------------------------------------------------------ */
+/* Element types and memory                                                  */
+/* ------------------------------------------------------------------------ */
+
+typedef enum {
+    DISTFFT_COMPLEX_DOUBLE = 0, /* double _Complex / fftw_complex */
+    DISTFFT_COMPLEX_FLOAT,      /* float _Complex / fftwf_complex */
+    DISTFFT_REAL_DOUBLE,        /* double */
+    DISTFFT_REAL_FLOAT          /* float */
+} distfft_type;
+
+typedef enum {
+    DISTFFT_DOUBLE = 0,
+    DISTFFT_FLOAT
+} distfft_precision;
+
+/* Size in bytes of one element, or 0 for an unknown type. Local. */
+size_t distfft_type_size(distfft_type type);
+
+/* Allocate and free memory aligned for FFTW's SIMD code (FFTW's own malloc).
+ * Buffers handed to distfft_plan_forward/backward must be aligned like this
+ * (plain malloc on x86-64 Linux is too). Local. */
+void *distfft_malloc(size_t bytes);
+void distfft_free(void *pointer);
+
+/* ------------------------------------------------------------------------ */
+/* Decomposition (paper Alg. 1)                                              */
+/* ------------------------------------------------------------------------ */
+
+/* Balanced block-contiguous decomposition of n >= 0 elements into parts > 0
+ * parts: part p (0 <= p < parts) holds *local_n elements starting at *start.
+ * Parts beyond n hold 0 elements. Local. */
+void distfft_decompose(int64_t n, int parts, int part, int64_t *local_n,
+                       int64_t *start);
+
+/* ------------------------------------------------------------------------ */
+/* Cartesian process grids (paper Sec. 3.4, Listing 4)                       */
+/* ------------------------------------------------------------------------ */
+
+typedef struct distfft_grid_s *distfft_grid;
+
+/* Create an ndims-dimensional Cartesian grid over the ranks of comm, and one
+ * one-dimensional sub-communicator per grid direction. dims may be NULL (all
+ * chosen by MPI_Dims_create); entries that are 0 are chosen by
+ * MPI_Dims_create; the product must equal the size of comm. Ranks are laid
+ * on the grid in comm's order, row-major. Collective on comm. */
+int distfft_grid_create(MPI_Comm comm, int ndims, const int *dims,
+                        distfft_grid *grid);
+
+/* Free the grid and every communicator it created; *grid becomes NULL.
+ * Collective on the grid's communicator. A NULL *grid is a no-op. */
+int distfft_grid_destroy(distfft_grid *grid);
+
+/* Grid queries. Local. dims and coords have room for distfft_grid_ndims(). */
+int distfft_grid_ndims(const struct distfft_grid_s *grid);
+void distfft_grid_dims(const struct distfft_grid_s *grid, int *dims);
+void distfft_grid_coords(const struct distfft_grid_s *grid, int *coords);
+
+/* The one-dimensional sub-communicator of grid direction `direction`
+ * (P_direction in the paper), owned by the grid. Local. */
+MPI_Comm distfft_grid_subcomm(const struct distfft_grid_s *grid, int direction);
+
+/* ------------------------------------------------------------------------ */
+/* Global redistribution (paper Sec. 3.3.2, Alg. 2 and 3)                    */
+/* ------------------------------------------------------------------------ */
+
+typedef enum {
+    DISTFFT_METHOD_ALLTOALLW = 0 /* subarray datatypes + one MPI_Alltoallw */
+} distfft_method;
+
+/* Name of a method ("alltoallw"), or NULL. Local. */
+const char *distfft_method_name(distfft_method method);
+/* Method from its name; DISTFFT_ERR_ARGUMENT if unknown. Local. */
+int distfft_method_from_name(const char *name, distfft_method *method);
+
+typedef struct distfft_redist_s *distfft_redist;
+
+/* Plan the redistribution of a distributed array within the process group
+ * `subcomm` (of size M, this rank p) from alignment axis_in to alignment
+ * axis_out (axis_in != axis_out):
+ *
+ *   in  has local shape in_shape:  complete along axis_in, and along
+ *       axis_out this rank's block of out_shape[axis_out] in M parts;
+ *   out has local shape out_shape: complete along axis_out, and along
+ *       axis_in this rank's block of in_shape[axis_in] in M parts;
+ *   all other axes are the same in both and are not touched.
+ *
+ * Blocks are those of distfft_decompose(). Both arrays may carry a leading
+ * batch dimension of `batch` >= 1 fields (shape batch x in_shape, C order):
+ * all fields move in the same single exchange. The datatypes are built here,
+ * once. Collective on subcomm. */
+int distfft_redist_create(MPI_Comm subcomm, distfft_type type, int ndims,
+                          const int64_t *in_shape, int axis_in,
+                          const int64_t *out_shape, int axis_out,
+                          int64_t batch, distfft_method method,
+                          distfft_redist *redist);
+
+/* Move the data of `in` into `out` (distinct buffers; in is not modified).
+ * A pointer may be NULL only where this rank's block is empty.
+ * Collective on the plan's sub-communicator. */
+int distfft_redist_execute(distfft_redist redist, const void *in, void *out);
+
+/* Free the plan and every MPI object it created (datatypes, its duplicate of
+ * subcomm); *redist becomes NULL. Collective on subcomm. A NULL *redist is a
+ * no-op. */
+int distfft_redist_destroy(distfft_redist *redist);
+
+/* ------------------------------------------------------------------------ */
+/* Parallel FFT plans (paper Sec. 3.3-3.6)                                   */
+/* ------------------------------------------------------------------------ */
+
+enum { DISTFFT_FORWARD = -1, DISTFFT_BACKWARD = +1 };
+
+/* Normalisation, as numpy's `norm`: BACKWARD (default) leaves the forward
+ * transform unscaled and scales the backward one by 1/N; ORTHO scales both by
+ * 1/sqrt(N); FORWARD scales the forward one by 1/N. N is the product of the
+ * transformed lengths. */
+typedef enum {
+    DISTFFT_NORM_BACKWARD = 0,
+    DISTFFT_NORM_ORTHO,
+    DISTFFT_NORM_FORWARD
+} distfft_norm;
+
+/* FFTW planning rigour (FFTW_ESTIMATE ... FFTW_EXHAUSTIVE). */
+typedef enum {
+    DISTFFT_ESTIMATE = 0,
+    DISTFFT_MEASURE,
+    DISTFFT_PATIENT,
+    DISTFFT_EXHAUSTIVE
+} distfft_rigor;
+
+typedef struct {
+    /* Process grid dimensionality r, 1 <= r <= ndims-1; 0 chooses: the
+     * lowest r whose MPI_Dims_create grid leaves no rank without data
+     * (slab while the ranks fit, then pencil, ...). */
+    int grid_ndims;
+    /* Grid extents when grid_ndims > 0; a 0 entry is chosen by
+     * MPI_Dims_create. The product must equal the communicator size. */
+    int grid_dims[DISTFFT_MAX_DIMS];
+    distfft_method method;
+    distfft_norm norm;
+    distfft_rigor rigor;
+    /* Nonzero allows forward/backward to overwrite their input, which saves
+     * one work buffer (see distfft_plan_work_bytes). */
+    int destroy_input;
+} distfft_options;
+
+/* Fill *options with the defaults: automatic grid, alltoallw, backward
+ * normalisation, DISTFFT_MEASURE, input preserved. Local. */
+void distfft_options_init(distfft_options *options);
+
+typedef struct distfft_plan_s *distfft_plan;
+
+/* Plan a forward and backward complex-to-complex FFT over all axes of a
+ * global array of `ndims` (2..DISTFFT_MAX_DIMS) axes of shape `shape`, in
+ * `precision`, distributed over comm. options may be NULL (defaults).
+ *
+ * With an r-dimensional grid the input is distributed along axes 0..r-1
+ * (axis i over grid direction i) and complete along axes r..ndims-1. The
+ * output, in natural axis order, is complete along axis 0 and distributed
+ * along axes 1..r (axis i+1 over grid direction i). Query the exact local
+ * blocks with distfft_plan_input_block/output_block. Work buffers are
+ * allocated here, once. Collective on comm. */
+int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
+                        distfft_precision precision,
+                        const distfft_options *options, distfft_plan *plan);
+
+/* Forward transform: in has the local input block, out the local output
+ * block; in and out must be distinct, aligned like distfft_malloc. in is
+ * preserved unless options.destroy_input. A pointer may be NULL only where
+ * this rank's block is empty. Collective on the plan's communicator. */
+int distfft_plan_forward(distfft_plan plan, void *in, void *out);
+
+/* Backward transform: in has the local OUTPUT block, out the local INPUT
+ * block (the reverse of forward). Same rules. Collective. */
+int distfft_plan_backward(distfft_plan plan, void *in, void *out);
+
+/* Local block of the input (spatial) and output (spectral) arrays:
+ * local_shape[ndims] and global_start[ndims] (either may be NULL). Local. */
+int distfft_plan_input_block(const struct distfft_plan_s *plan,
+                             int64_t *local_shape, int64_t *global_start);
+int distfft_plan_output_block(const struct distfft_plan_s *plan,
+                              int64_t *local_shape, int64_t *global_start);
+
+/* Number of array axes, and grid dimensionality and extents (dims has room
+ * for DISTFFT_MAX_DIMS). Local. */
+int distfft_plan_ndims(const struct distfft_plan_s *plan);
+int distfft_plan_grid(const struct distfft_plan_s *plan, int *grid_ndims,
+                      int *grid_dims);
+
+/* Bytes of work memory the plan holds, allocated at create time: w buffers
+ * the size of the largest local intermediate array (the paper's bound of two
+ * work arrays), with w = min(2, r) for an r-dimensional grid, or
+ * w = min(2, r - 1) when destroy_input lets the transform work in its input
+ * (so a slab plan that may destroy its input needs no work memory). Local. */
+size_t distfft_plan_work_bytes(const struct distfft_plan_s *plan);
+
+/* Write a one-line description of the plan as a tree of its steps, e.g.
+ * "(distfft c2c 8x8x8 double grid=2x2 (fft axes=2) (redist alltoallw 2->1
+ * on P1) ...)", into buf (truncated to size). Returns the length the full
+ * text needs, excluding the terminating NUL, or -1 for a NULL plan. Local. */
+int distfft_plan_describe(const struct distfft_plan_s *plan, char *buf,
+                          size_t size);
+
+/* Time accumulated by this rank inside forward/backward, split into serial
+ * FFTs (and scaling) and redistributions, since create or the last reset. */
+typedef struct {
+    double fft_seconds;
+    double redistribute_seconds;
+    int64_t executions;
+} distfft_timings;
+
+int distfft_plan_timings(const struct distfft_plan_s *plan,
+                         distfft_timings *timings); /* Local. */
+int distfft_plan_reset_timings(distfft_plan plan);  /* Local. */
+
+/* Free the plan, its work buffers and every MPI object it created; *plan
+ * becomes NULL. Collective on the plan's communicator. NULL *plan: no-op. */
+int distfft_plan_destroy(distfft_plan *plan);
+
+/* ------------------------------------------------------------------------ */
+/* Gathering and scattering whole arrays (testing, I/O, small problems)      */
+/* ------------------------------------------------------------------------ */
+
+/* Every rank of comm holds the block (local_shape at global_start) of a
+ * global array of global_shape; blocks tile the global array. gather
+ * assembles the whole array, C-ordered, in `global` on rank `root` (global
+ * is ignored on other ranks); scatter does the reverse. local may be NULL for
+ * an empty block. Collective on comm. */
+int distfft_gather(MPI_Comm comm, distfft_type type, int ndims,
+                   const int64_t *global_shape, const int64_t *local_shape,
+                   const int64_t *global_start, const void *local, int root,
+                   void *global);
+int distfft_scatter(MPI_Comm comm, distfft_type type, int ndims,
+                    const int64_t *global_shape, const int64_t *local_shape,
+                    const int64_t *global_start, const void *global, int root,
+                    void *local);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DISTFFT_H */

@@ -1,0 +1,70 @@
+/*
+ * error.h -- error codes, messages and the collective agreement on them.
+ *
+ * The one thing to know: a collective call must never leave some ranks
+ * inside a collective operation while others have returned. So every
+ * collective entry point first checks its arguments locally, then calls
+ * error_agree() (ONE MPI_Allreduce), and only then does anything else
+ * collective. If any rank failed, every rank returns the code and message of
+ * the lowest failing rank. Arguments that must be equal on all ranks are
+ * agreed in the same single reduction (error_agree_replicated).
+ */
+#ifndef DISTFFT_ERROR_H
+#define DISTFFT_ERROR_H
+
+#include <stdint.h>
+#include <mpi.h>
+
+#include "distfft.h"
+
+/* Record a failure of this rank: the message is prefixed with the rank (in
+ * MPI_COMM_WORLD) and kept in a thread-local buffer. Returns code. */
+int error_fail(int code, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Record a failed MPI call (its MPI error string included). */
+int error_mpi(int mpi_code, const char *call);
+
+/* Forget the last message (each public call starts with this). */
+void error_clear(void);
+
+/* Values that every rank must pass identically, with names for messages. */
+#define REPLICATED_MAX 96
+typedef struct {
+    int count;
+    int64_t values[REPLICATED_MAX];
+    char names[REPLICATED_MAX][32];
+} replicated_args;
+
+void replicated_init(replicated_args *args);
+void replicated_add(replicated_args *args, int64_t value, const char *format,
+                    ...) __attribute__((format(printf, 3, 4)));
+
+/* Collective on comm: agree on the outcome of local checks. Returns
+ * DISTFFT_SUCCESS on every rank if local_code is 0 everywhere, otherwise on
+ * every rank the code (and message) of the lowest failing rank. */
+int error_agree(MPI_Comm comm, int local_code);
+
+/* As error_agree, and in the same single reduction also check that every
+ * value in args is equal on all ranks (DISTFFT_ERR_MISMATCH otherwise).
+ * args may be NULL. */
+int error_agree_replicated(MPI_Comm comm, int local_code,
+                           const replicated_args *args);
+
+/* Jump to the cleanup label `fail` with rc set when a call fails. */
+#define TRY(call)                                                            \
+    do {                                                                     \
+        rc = (call);                                                         \
+        if (rc != DISTFFT_SUCCESS) goto fail;                                \
+    } while (0)
+
+#define TRY_MPI(call)                                                        \
+    do {                                                                     \
+        int mpi_code_ = (call);                                              \
+        if (mpi_code_ != MPI_SUCCESS) {                                      \
+            rc = error_mpi(mpi_code_, #call);                                \
+            goto fail;                                                       \
+        }                                                                    \
+    } while (0)
+
+#endif

@@ -1,0 +1,155 @@
+/*
+ * grid.c -- a Cartesian grid of r dimensions over a communicator, and one
+ * one-dimensional sub-communicator per grid direction (paper Sec. 3.4,
+ * Listing 4). Sub-communicator P_i groups the ranks that differ only in
+ * coordinate i: a redistribution on P_i is the paper's slab exchange,
+ * executed concurrently by every P_i group.
+ *
+ * Ranks keep the order of the caller's communicator (no reordering), laid
+ * row-major on the grid.
+ */
+#include <stdlib.h>
+
+#include "error.h"
+#include "grid.h"
+
+int grid_choose_dims(int size, int ndims, const int *dims, int *chosen)
+{
+    if (ndims < 1 || ndims > DISTFFT_MAX_DIMS)
+        return error_fail(DISTFFT_ERR_GRID,
+                          "grid dimensionality %d must be in 1..%d", ndims,
+                          DISTFFT_MAX_DIMS);
+    int64_t fixed = 1;
+    for (int i = 0; i < ndims; i++) {
+        int d = dims ? dims[i] : 0;
+        if (d < 0)
+            return error_fail(DISTFFT_ERR_GRID,
+                              "grid dims[%d] = %d must be >= 0 (0: choose)", i, d);
+        chosen[i] = d;
+        if (d > 0) fixed *= d;
+        if (fixed > size) break;
+    }
+    if (fixed > size || size % fixed != 0)
+        return error_fail(DISTFFT_ERR_GRID,
+                          "grid dims do not fit %d ranks (fixed dims multiply "
+                          "to %lld, which must divide %d)",
+                          size, (long long)fixed, size);
+    int all_fixed = 1;
+    for (int i = 0; i < ndims; i++) all_fixed &= chosen[i] > 0;
+    if (all_fixed && fixed != size)
+        return error_fail(DISTFFT_ERR_GRID,
+                          "grid dims multiply to %lld but the communicator "
+                          "has %d ranks", (long long)fixed, size);
+    if (MPI_Dims_create(size, ndims, chosen) != MPI_SUCCESS)
+        return error_fail(DISTFFT_ERR_GRID, "MPI_Dims_create failed for %d ranks",
+                          size);
+    return DISTFFT_SUCCESS;
+}
+
+void grid_free(struct distfft_grid_s *grid)
+{
+    if (!grid) return;
+    for (int i = 0; i < grid->ndims; i++)
+        if (grid->subcomms[i] != MPI_COMM_NULL) MPI_Comm_free(&grid->subcomms[i]);
+    if (grid->comm != MPI_COMM_NULL) MPI_Comm_free(&grid->comm);
+    free(grid);
+}
+
+int distfft_grid_create(MPI_Comm comm, int ndims, const int *dims,
+                        distfft_grid *grid_out)
+{
+    error_clear();
+    if (comm == MPI_COMM_NULL)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_grid_create: comm is "
+                          "MPI_COMM_NULL");
+    int rc = DISTFFT_SUCCESS, size, local = DISTFFT_SUCCESS;
+    MPI_Comm work = MPI_COMM_NULL;
+    struct distfft_grid_s *grid = NULL;
+    if (grid_out) *grid_out = NULL;
+
+    /* Our own duplicate first: everything after runs on it, with errors
+     * returned rather than aborting. */
+    TRY_MPI(MPI_Comm_dup(comm, &work));
+    TRY_MPI(MPI_Comm_set_errhandler(work, MPI_ERRORS_RETURN));
+    TRY_MPI(MPI_Comm_size(work, &size));
+
+    replicated_args args;
+    replicated_init(&args);
+    int chosen[DISTFFT_MAX_DIMS];
+    if (!grid_out)
+        local = error_fail(DISTFFT_ERR_ARGUMENT,
+                           "distfft_grid_create: grid (out-handle) is NULL");
+    else if (ndims < 1 || ndims > DISTFFT_MAX_DIMS)
+        local = error_fail(DISTFFT_ERR_GRID, "distfft_grid_create: ndims = %d "
+                           "must be in 1..%d", ndims, DISTFFT_MAX_DIMS);
+    else {
+        replicated_add(&args, ndims, "grid ndims");
+        for (int i = 0; i < ndims; i++)
+            replicated_add(&args, dims ? dims[i] : 0, "grid dims[%d]", i);
+        local = grid_choose_dims(size, ndims, dims, chosen);
+    }
+    TRY(error_agree_replicated(work, local, &args));
+
+    grid = calloc(1, sizeof *grid);
+    TRY(error_agree(work, grid ? DISTFFT_SUCCESS
+                               : error_fail(DISTFFT_ERR_MEMORY, "grid object")));
+    grid->ndims = ndims;
+    grid->comm = MPI_COMM_NULL;
+    for (int i = 0; i < ndims; i++) {
+        grid->dims[i] = chosen[i];
+        grid->subcomms[i] = MPI_COMM_NULL;
+    }
+
+    int periods[DISTFFT_MAX_DIMS] = {0}, keep[DISTFFT_MAX_DIMS] = {0};
+    TRY_MPI(MPI_Cart_create(work, ndims, grid->dims, periods, 0, &grid->comm));
+    TRY_MPI(MPI_Comm_set_errhandler(grid->comm, MPI_ERRORS_RETURN));
+    int rank;
+    TRY_MPI(MPI_Comm_rank(grid->comm, &rank));
+    TRY_MPI(MPI_Cart_coords(grid->comm, rank, ndims, grid->coords));
+    for (int i = 0; i < ndims; i++) {
+        keep[i] = 1;
+        TRY_MPI(MPI_Cart_sub(grid->comm, keep, &grid->subcomms[i]));
+        TRY_MPI(MPI_Comm_set_errhandler(grid->subcomms[i], MPI_ERRORS_RETURN));
+        keep[i] = 0;
+    }
+    MPI_Comm_free(&work);
+    *grid_out = grid;
+    return DISTFFT_SUCCESS;
+
+fail:
+    grid_free(grid);
+    if (work != MPI_COMM_NULL) MPI_Comm_free(&work);
+    return rc;
+}
+
+int distfft_grid_destroy(distfft_grid *grid)
+{
+    error_clear();
+    if (!grid)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_grid_destroy: NULL");
+    grid_free(*grid);
+    *grid = NULL;
+    return DISTFFT_SUCCESS;
+}
+
+int distfft_grid_ndims(const struct distfft_grid_s *grid)
+{
+    return grid ? grid->ndims : 0;
+}
+
+void distfft_grid_dims(const struct distfft_grid_s *grid, int *dims)
+{
+    for (int i = 0; grid && dims && i < grid->ndims; i++) dims[i] = grid->dims[i];
+}
+
+void distfft_grid_coords(const struct distfft_grid_s *grid, int *coords)
+{
+    for (int i = 0; grid && coords && i < grid->ndims; i++)
+        coords[i] = grid->coords[i];
+}
+
+MPI_Comm distfft_grid_subcomm(const struct distfft_grid_s *grid, int direction)
+{
+    if (!grid || direction < 0 || direction >= grid->ndims) return MPI_COMM_NULL;
+    return grid->subcomms[direction];
+}

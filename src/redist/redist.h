@@ -1,0 +1,63 @@
+/*
+ * redist.h -- the redistribution object and the interface every
+ * communication method implements.
+ *
+ * A method is one file exporting one `redist_method` table row: create
+ * (build whatever it needs once: datatypes, buffers, requests), execute
+ * (move the data), destroy. Adding a method never touches the planner.
+ * Redistribution knows nothing about FFTs.
+ */
+#ifndef DISTFFT_REDIST_H
+#define DISTFFT_REDIST_H
+
+#include <stdint.h>
+
+#include "distfft.h"
+
+/* What to move: a local array of in_shape aligned in axis_in becomes one of
+ * out_shape aligned in axis_out, within a group of `parts` ranks (this one
+ * is `part`), with a leading batch dimension. */
+typedef struct {
+    distfft_type type;
+    int ndims;
+    int64_t in_shape[DISTFFT_MAX_DIMS];
+    int64_t out_shape[DISTFFT_MAX_DIMS];
+    int axis_in, axis_out;
+    int64_t batch;
+    int parts, part;
+} redist_geometry;
+
+typedef struct {
+    const char *name;
+    /* Local; may fail on some ranks only (the caller agrees on it). */
+    int (*create)(MPI_Comm comm, const redist_geometry *geometry, void **state);
+    /* Collective on comm. */
+    int (*execute)(void *state, MPI_Comm comm, const void *in, void *out);
+    void (*destroy)(void *state);
+} redist_method;
+
+struct distfft_redist_s {
+    MPI_Comm comm;
+    int owns_comm;                 /* freed by destroy when nonzero */
+    distfft_method method_id;
+    const redist_method *method;
+    void *state;
+    redist_geometry geometry;
+    int64_t in_count, out_count;   /* local elements, batch included */
+};
+
+/* Plan on `comm` (borrowed: the caller keeps it alive and frees it) for a
+ * geometry already validated and agreed. Collective on comm. */
+int redist_create_on(MPI_Comm comm, const redist_geometry *geometry,
+                     distfft_method method, distfft_redist *redist);
+
+/* Execute without argument checks (the caller has checked). Collective. */
+int redist_run(const struct distfft_redist_s *redist, const void *in, void *out);
+
+/* Free without touching the error message (for cleanup paths). */
+void redist_free(struct distfft_redist_s *redist);
+
+/* The methods. */
+extern const redist_method redist_alltoallw;
+
+#endif

@@ -1,0 +1,74 @@
+/*
+ * types.c -- element types, aligned memory, shape arithmetic (see types.h).
+ */
+#include <stdio.h>
+#include <fftw3.h>
+
+#include "types.h"
+
+bool type_is_valid(distfft_type type)
+{
+    return type == DISTFFT_COMPLEX_DOUBLE || type == DISTFFT_COMPLEX_FLOAT ||
+           type == DISTFFT_REAL_DOUBLE || type == DISTFFT_REAL_FLOAT;
+}
+
+size_t distfft_type_size(distfft_type type)
+{
+    switch (type) {
+    case DISTFFT_COMPLEX_DOUBLE: return 2 * sizeof(double);
+    case DISTFFT_COMPLEX_FLOAT: return 2 * sizeof(float);
+    case DISTFFT_REAL_DOUBLE: return sizeof(double);
+    case DISTFFT_REAL_FLOAT: return sizeof(float);
+    }
+    return 0;
+}
+
+MPI_Datatype type_mpi(distfft_type type)
+{
+    switch (type) {
+    case DISTFFT_COMPLEX_DOUBLE: return MPI_C_DOUBLE_COMPLEX;
+    case DISTFFT_COMPLEX_FLOAT: return MPI_C_FLOAT_COMPLEX;
+    case DISTFFT_REAL_DOUBLE: return MPI_DOUBLE;
+    case DISTFFT_REAL_FLOAT: return MPI_FLOAT;
+    }
+    return MPI_DATATYPE_NULL;
+}
+
+distfft_type type_complex(distfft_precision precision)
+{
+    return precision == DISTFFT_FLOAT ? DISTFFT_COMPLEX_FLOAT
+                                      : DISTFFT_COMPLEX_DOUBLE;
+}
+
+bool precision_is_valid(distfft_precision precision)
+{
+    return precision == DISTFFT_DOUBLE || precision == DISTFFT_FLOAT;
+}
+
+const char *precision_name(distfft_precision precision)
+{
+    return precision == DISTFFT_FLOAT ? "float" : "double";
+}
+
+void *distfft_malloc(size_t bytes) { return fftw_malloc(bytes); }
+
+void distfft_free(void *pointer) { fftw_free(pointer); }
+
+int64_t shape_product(int ndims, const int64_t *shape)
+{
+    int64_t product = 1;
+    for (int i = 0; i < ndims; i++) product *= shape[i];
+    return product;
+}
+
+void shape_format(int ndims, const int64_t *shape, char *text, size_t size)
+{
+    size_t used = 0;
+    text[0] = '\0';
+    for (int i = 0; i < ndims && used < size; i++) {
+        int n = snprintf(text + used, size - used, i ? "x%lld" : "%lld",
+                         (long long)shape[i]);
+        if (n < 0) break;
+        used += (size_t)n;
+    }
+}

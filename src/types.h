@@ -1,0 +1,26 @@
+/*
+ * types.h -- element types: sizes, MPI datatypes, precisions, and the small
+ * shape arithmetic every module needs (products in 64 bits).
+ */
+#ifndef DISTFFT_TYPES_H
+#define DISTFFT_TYPES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <mpi.h>
+
+#include "distfft.h"
+
+bool type_is_valid(distfft_type type);
+MPI_Datatype type_mpi(distfft_type type);
+distfft_type type_complex(distfft_precision precision);
+bool precision_is_valid(distfft_precision precision);
+const char *precision_name(distfft_precision precision);
+
+/* Product of shape[0..ndims-1]; 1 for ndims == 0. */
+int64_t shape_product(int ndims, const int64_t *shape);
+
+/* "5x7x11" into text (size bytes). */
+void shape_format(int ndims, const int64_t *shape, char *text, size_t size);
+
+#endif
