@@ -256,9 +256,11 @@ int distfft_plan_grid(const struct distfft_plan_s *plan, int *grid_ndims,
 
 /* Bytes of work memory the plan holds, allocated at create time: w buffers
  * the size of the largest local intermediate array (the paper's bound of two
- * work arrays), with w = min(2, r) for an r-dimensional grid, or
- * w = min(2, r - 1) when destroy_input lets the transform work in its input
- * (so a slab plan that may destroy its input needs no work memory). Local. */
+ * work arrays), with w = min(2, e) where e is the number of exchanges (grid
+ * directions with more than one rank; a direction of extent 1 moves no data
+ * and is skipped), or w = min(2, e - 1) when destroy_input lets the transform
+ * work in its input. So a slab plan that may destroy its input, and any plan
+ * on one rank, need no work memory. Local. */
 size_t distfft_plan_work_bytes(const struct distfft_plan_s *plan);
 
 /* Write a one-line description of the plan as a tree of its steps, e.g.

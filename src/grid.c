@@ -59,13 +59,13 @@ int distfft_grid_create(MPI_Comm comm, int ndims, const int *dims,
                         distfft_grid *grid_out)
 {
     error_clear();
+    if (grid_out) *grid_out = NULL;
     if (comm == MPI_COMM_NULL)
         return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_grid_create: comm is "
                           "MPI_COMM_NULL");
     int rc = DISTFFT_SUCCESS, size, local = DISTFFT_SUCCESS;
     MPI_Comm work = MPI_COMM_NULL;
     struct distfft_grid_s *grid = NULL;
-    if (grid_out) *grid_out = NULL;
 
     /* Our own duplicate first: everything after runs on it, with errors
      * returned rather than aborting. */

@@ -13,6 +13,10 @@
  * The output (layout L_r) is in natural axis order: axis 0 complete, axis
  * i+1 distributed over direction i.
  *
+ * A grid direction of extent 1 moves no data: its exchange would be a local
+ * copy, so it is left out and its FFT joins the previous stage (on one rank
+ * the whole transform is a single FFTW plan from input to output).
+ *
  * Memory (the paper's remark after Eq. 32): the arrays of the stages are
  * placed alternately in two work buffers, with the caller's output as the
  * last one and, when destroy_input allows, the caller's input as the first;
@@ -41,15 +45,16 @@ struct distfft_plan_s {
     int64_t shape[DISTFFT_MAX_DIMS];
     distfft_precision precision;
     distfft_options options;
-    int stages;                         /* r + 1 */
-    layout layouts[MAX_STAGES];         /* L_0 .. L_r */
+    int stages;                         /* exchanges actually done + 1 */
+    layout layouts[MAX_STAGES];         /* layout each stage ends in */
+    int direction[MAX_STAGES];          /* [k]: grid direction of exchange k */
     int64_t local_shape[MAX_STAGES][DISTFFT_MAX_DIMS];
     int64_t global_start[MAX_STAGES][DISTFFT_MAX_DIMS];
     int64_t local_count[MAX_STAGES];
     int first_axis[MAX_STAGES], last_axis[MAX_STAGES]; /* FFT of stage k */
     serial_fft *forward_fft[MAX_STAGES], *backward_fft[MAX_STAGES];
-    distfft_redist forward_redist[MAX_STAGES];  /* [k]: L_{k-1} -> L_k */
-    distfft_redist backward_redist[MAX_STAGES]; /* [k]: L_k -> L_{k-1} */
+    distfft_redist forward_redist[MAX_STAGES];  /* [k]: stage k-1 -> k */
+    distfft_redist backward_redist[MAX_STAGES]; /* [k]: stage k -> k-1 */
     int work_count;
     size_t work_size;                   /* bytes of each work buffer */
     void *work[2];
@@ -131,25 +136,33 @@ static int choose_grid_ndims(int size, int ndims, const int64_t *shape)
 
 /* ---- building the steps -------------------------------------------------- */
 
-static void build_layouts(struct distfft_plan_s *plan)
+static void build_stages(struct distfft_plan_s *plan)
 {
     int r = plan->grid->ndims, d = plan->ndims;
-    layout *current = &plan->layouts[0];
-    current->ndims = d;
+    layout current;
+    current.ndims = d;
     for (int axis = 0; axis < d; axis++) {
-        current->global_shape[axis] = plan->shape[axis];
-        current->distributed_by[axis] = axis < r ? axis : NOT_DISTRIBUTED;
+        current.global_shape[axis] = plan->shape[axis];
+        current.distributed_by[axis] = axis < r ? axis : NOT_DISTRIBUTED;
     }
+    int stage = 0;
+    plan->layouts[0] = current;
     plan->first_axis[0] = r;
     plan->last_axis[0] = d - 1;
     for (int k = 1; k <= r; k++) {
-        int i = r - k;
-        plan->layouts[k] = plan->layouts[k - 1];
-        plan->layouts[k].distributed_by[i + 1] = i;
-        plan->layouts[k].distributed_by[i] = NOT_DISTRIBUTED;
-        plan->first_axis[k] = plan->last_axis[k] = i;
+        int i = r - k; /* exchange on P_i: alignment i+1 -> i */
+        current.distributed_by[i + 1] = i;
+        current.distributed_by[i] = NOT_DISTRIBUTED;
+        if (plan->grid->dims[i] > 1) {
+            stage++;
+            plan->direction[stage] = i;
+            plan->last_axis[stage] = i;
+        }
+        plan->first_axis[stage] = i;
+        plan->layouts[stage] = current;
     }
-    for (int k = 0; k <= r; k++) {
+    plan->stages = stage + 1;
+    for (int k = 0; k < plan->stages; k++) {
         layout_block(&plan->layouts[k], plan->grid->dims, plan->grid->coords,
                      plan->local_shape[k], plan->global_start[k]);
         plan->local_count[k] = shape_product(d, plan->local_shape[k]);
@@ -158,8 +171,10 @@ static void build_layouts(struct distfft_plan_s *plan)
 
 static int allocate_work(struct distfft_plan_s *plan)
 {
-    int r = plan->stages - 1;
-    int arrays_in_work = plan->options.destroy_input ? r - 1 : r;
+    /* Stages 0 .. last-1 live in work buffers (the last is the output), the
+     * first in the caller's input instead when destroy_input allows. */
+    int last = plan->stages - 1;
+    int arrays_in_work = plan->options.destroy_input && last > 0 ? last - 1 : last;
     plan->work_count = arrays_in_work < 2 ? arrays_in_work : 2;
     int64_t largest = 0;
     for (int k = 0; k < plan->stages; k++)
@@ -175,11 +190,12 @@ static int allocate_work(struct distfft_plan_s *plan)
 }
 
 /* Plan the serial FFTs of every stage on two planning buffers: stage 0
- * forward and stage r backward read the caller's input (out of place unless
- * destroy_input); all other transforms are in place. */
+ * forward and the last stage backward read the caller's input (out of place
+ * unless destroy_input lets them work in it; always out of place when there
+ * is a single stage, input to output); all other transforms are in place. */
 static int plan_ffts(struct distfft_plan_s *plan)
 {
-    int rc = DISTFFT_SUCCESS, r = plan->stages - 1;
+    int rc = DISTFFT_SUCCESS, last = plan->stages - 1;
     void *buffers[2] = {plan->work[0], plan->work[1]};
     void *temporary[2] = {NULL, NULL};
     for (int b = 0; b < 2; b++)
@@ -190,10 +206,10 @@ static int plan_ffts(struct distfft_plan_s *plan)
                 goto fail;
             }
         }
-    int in_place_first = plan->options.destroy_input;
-    for (int k = 0; k <= r; k++) {
-        int reads_forward_input = k == 0 && !in_place_first;
-        int reads_backward_input = k == r && !in_place_first;
+    int out_of_place = !plan->options.destroy_input || last == 0;
+    for (int k = 0; k <= last; k++) {
+        int reads_forward_input = k == 0 && out_of_place;
+        int reads_backward_input = k == last && out_of_place;
         TRY(serial_fft_create(plan->precision, plan->ndims, plan->local_shape[k], 1,
                               plan->first_axis[k], plan->last_axis[k], DISTFFT_FORWARD,
                               plan->options.rigor, true, buffers[0],
@@ -212,10 +228,10 @@ fail:
 
 static int plan_redistributions(struct distfft_plan_s *plan)
 {
-    int rc = DISTFFT_SUCCESS, r = plan->stages - 1;
+    int rc = DISTFFT_SUCCESS;
     distfft_type type = type_complex(plan->precision);
-    for (int k = 1; k <= r; k++) {
-        int i = r - k;
+    for (int k = 1; k < plan->stages; k++) {
+        int i = plan->direction[k];
         MPI_Comm subcomm = plan->grid->subcomms[i];
         redist_geometry forward = {.type = type, .ndims = plan->ndims,
                                    .axis_in = i + 1, .axis_out = i, .batch = 1,
@@ -266,9 +282,9 @@ int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
                         const distfft_options *options_in, distfft_plan *plan_out)
 {
     error_clear();
+    if (plan_out) *plan_out = NULL;
     if (comm == MPI_COMM_NULL)
         return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_plan_create: comm is MPI_COMM_NULL");
-    if (plan_out) *plan_out = NULL;
     distfft_options options;
     if (options_in) options = *options_in;
     else distfft_options_init(&options);
@@ -303,10 +319,9 @@ int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
     plan->options = options;
     plan->options.grid_ndims = grid_ndims;
     memcpy(plan->options.grid_dims, grid_dims, grid_ndims * sizeof(int));
-    plan->stages = grid_ndims + 1;
 
     TRY(distfft_grid_create(plan->comm, grid_ndims, grid_dims, &plan->grid));
-    build_layouts(plan);
+    build_stages(plan);
     set_scales(plan);
     local = allocate_work(plan);
     if (local == DISTFFT_SUCCESS) local = plan_ffts(plan);
@@ -361,15 +376,15 @@ static void scale(const struct distfft_plan_s *plan, void *data, int64_t count,
 
 static int run_forward(struct distfft_plan_s *plan, void *in, void *out)
 {
-    int r = plan->stages - 1;
+    int last = plan->stages - 1;
     void *array[MAX_STAGES];
-    for (int k = 0; k < r; k++) array[k] = plan->work[(r - 1 - k) % 2];
-    if (plan->options.destroy_input) array[0] = in;
-    array[r] = out;
+    for (int k = 0; k < last; k++) array[k] = plan->work[(last - 1 - k) % 2];
+    if (plan->options.destroy_input && last > 0) array[0] = in;
+    array[last] = out;
 
     double start = MPI_Wtime();
     serial_fft_execute(plan->forward_fft[0], in, array[0]);
-    for (int k = 1; k <= r; k++) {
+    for (int k = 1; k <= last; k++) {
         double middle = MPI_Wtime();
         plan->timings.fft_seconds += middle - start;
         int rc = redist_run(plan->forward_redist[k], array[k - 1], array[k]);
@@ -378,22 +393,22 @@ static int run_forward(struct distfft_plan_s *plan, void *in, void *out)
         if (rc != DISTFFT_SUCCESS) return rc;
         serial_fft_execute(plan->forward_fft[k], array[k], array[k]);
     }
-    scale(plan, out, plan->local_count[r], plan->forward_scale);
+    scale(plan, out, plan->local_count[last], plan->forward_scale);
     plan->timings.fft_seconds += MPI_Wtime() - start;
     return DISTFFT_SUCCESS;
 }
 
 static int run_backward(struct distfft_plan_s *plan, void *in, void *out)
 {
-    int r = plan->stages - 1;
+    int last = plan->stages - 1;
     void *array[MAX_STAGES];
     array[0] = out;
-    for (int k = 1; k <= r; k++) array[k] = plan->work[(k - 1) % 2];
-    if (plan->options.destroy_input) array[r] = in;
+    for (int k = 1; k <= last; k++) array[k] = plan->work[(k - 1) % 2];
+    if (plan->options.destroy_input && last > 0) array[last] = in;
 
     double start = MPI_Wtime();
-    serial_fft_execute(plan->backward_fft[r], in, array[r]);
-    for (int k = r; k >= 1; k--) {
+    serial_fft_execute(plan->backward_fft[last], in, array[last]);
+    for (int k = last; k >= 1; k--) {
         double middle = MPI_Wtime();
         plan->timings.fft_seconds += middle - start;
         int rc = redist_run(plan->backward_redist[k], array[k], array[k - 1]);
@@ -414,9 +429,9 @@ static int execute(distfft_plan plan, int direction, void *in, void *out)
                                                      : "distfft_plan_backward";
     if (!plan)
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: plan is NULL (destroyed or never created)", where);
-    int r = plan->stages - 1;
-    int64_t in_count = plan->local_count[direction == DISTFFT_FORWARD ? 0 : r];
-    int64_t out_count = plan->local_count[direction == DISTFFT_FORWARD ? r : 0];
+    int last = plan->stages - 1;
+    int64_t in_count = plan->local_count[direction == DISTFFT_FORWARD ? 0 : last];
+    int64_t out_count = plan->local_count[direction == DISTFFT_FORWARD ? last : 0];
     int rc = error_agree(plan->comm, check_execute(plan, where, in, in_count, out, out_count));
     if (rc != DISTFFT_SUCCESS) return rc;
     plan->timings.executions++;
@@ -524,11 +539,11 @@ int distfft_plan_describe(const struct distfft_plan_s *plan, char *buf, size_t s
     char shape[256];
     shape_format(plan->ndims, plan->shape, shape, sizeof shape);
     append(buf, size, &used, "(distfft c2c %s %s grid=", shape, precision_name(plan->precision));
-    int r = plan->stages - 1;
-    for (int i = 0; i < r; i++) append(buf, size, &used, i ? "x%d" : "%d", plan->grid->dims[i]);
+    for (int i = 0; i < plan->grid->ndims; i++)
+        append(buf, size, &used, i ? "x%d" : "%d", plan->grid->dims[i]);
     append_fft(buf, size, &used, plan->first_axis[0], plan->last_axis[0]);
-    for (int k = 1; k <= r; k++) {
-        int i = r - k;
+    for (int k = 1; k < plan->stages; k++) {
+        int i = plan->direction[k];
         append(buf, size, &used, " (redist %s %d->%d on P%d)",
                distfft_method_name(plan->options.method), i + 1, i, i);
         append_fft(buf, size, &used, plan->first_axis[k], plan->last_axis[k]);

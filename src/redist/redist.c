@@ -143,10 +143,10 @@ int distfft_redist_create(MPI_Comm subcomm, distfft_type type, int ndims,
                           distfft_redist *redist)
 {
     error_clear();
+    if (redist) *redist = NULL;
     if (subcomm == MPI_COMM_NULL)
         return error_fail(DISTFFT_ERR_ARGUMENT,
                           "distfft_redist_create: subcomm is MPI_COMM_NULL");
-    if (redist) *redist = NULL;
     int rc = DISTFFT_SUCCESS;
     MPI_Comm comm = MPI_COMM_NULL;
     TRY_MPI(MPI_Comm_dup(subcomm, &comm));

@@ -1,0 +1,432 @@
+/*
+ * main.c -- distfft-bench, the benchmark and self-check driver of distfft.
+ *
+ *   mpiexec -n 4 distfft-bench --shape 64x64x64 --grid pencil --check --json
+ *
+ * One run: plan a c2c transform of the requested shape over MPI_COMM_WORLD,
+ * fill a deterministic input, time forward+backward pairs (timing.c), then
+ * optionally check the round trip and a serial FFTW reference (check.c) and
+ * save the global arrays as .npy files (npy.c), and print one report
+ * (report.c) on rank 0.
+ *
+ * The one thing to know: every decision that changes which collective calls
+ * a rank makes next is taken from numbers every rank holds (argv, reduced
+ * or broadcast values), so a failure on one rank never leaves the others
+ * waiting in a collective. Exit status: 0 ok, 1 library error or failed
+ * check, 2 bad usage -- the same on every rank.
+ */
+#define _POSIX_C_SOURCE 200809L /* sysconf */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <mpi.h>
+
+#include "check.h"
+#include "distfft.h"
+#include "npy.h"
+#include "options.h"
+#include "report.h"
+#include "timing.h"
+
+enum { EXIT_STATUS_OK = 0, EXIT_STATUS_FAILED = 1, EXIT_STATUS_USAGE = 2 };
+
+/* The plan and this rank's arrays. */
+typedef struct {
+    distfft_plan plan;
+    distfft_type type;
+    size_t element_size;
+    int64_t input_shape[DISTFFT_MAX_DIMS], input_start[DISTFFT_MAX_DIMS];
+    int64_t output_shape[DISTFFT_MAX_DIMS], output_start[DISTFFT_MAX_DIMS];
+    int64_t input_count, output_count;
+    void *input;     /* local input block */
+    void *output;    /* local output block */
+    void *roundtrip; /* backward(forward(input)), an input block */
+} bench_arrays;
+
+/* The global arrays gathered on rank 0 (NULL elsewhere). */
+typedef struct {
+    int64_t total;
+    void *input;
+    void *output;
+} bench_global;
+
+static int is_root(MPI_Comm comm)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    return rank == 0;
+}
+
+/* Nonzero on every rank if `local_flag` is nonzero on any. */
+static int any_rank(MPI_Comm comm, int local_flag)
+{
+    int any;
+    MPI_Allreduce(&local_flag, &any, 1, MPI_INT, MPI_LOR, comm);
+    return any;
+}
+
+/* Rank 0's value of `value`, on every rank. */
+static int from_root(MPI_Comm comm, int value)
+{
+    MPI_Bcast(&value, 1, MPI_INT, 0, comm);
+    return value;
+}
+
+static void report_library_error(MPI_Comm comm, const char *what, int code)
+{
+    if (!is_root(comm))
+        return;
+    const char *message = distfft_last_error();
+    fprintf(stderr, "distfft-bench: %s failed: %s\n", what,
+            message && message[0] ? message : distfft_error_string(code));
+}
+
+static int64_t element_count(int ndims, const int64_t *shape)
+{
+    int64_t count = 1;
+    for (int axis = 0; axis < ndims; ++axis)
+        count *= shape[axis];
+    return count;
+}
+
+/* An empty block still gets one element, so no pointer is ever NULL. */
+static void *allocate_elements(int64_t count, size_t element_size)
+{
+    return distfft_malloc((size_t)(count > 0 ? count : 1) * element_size);
+}
+
+static void free_arrays(bench_arrays *arrays)
+{
+    distfft_free(arrays->input);
+    distfft_free(arrays->output);
+    distfft_free(arrays->roundtrip);
+    distfft_plan_destroy(&arrays->plan);
+}
+
+/* Plan and allocate. Returns 0, or an exit status after reporting. */
+static int create_arrays(MPI_Comm comm, const bench_options *options,
+                         bench_arrays *arrays)
+{
+    memset(arrays, 0, sizeof *arrays);
+    distfft_options plan_options;
+    distfft_options_init(&plan_options);
+    plan_options.grid_ndims = options->grid_ndims;
+    memcpy(plan_options.grid_dims, options->grid_dims,
+           sizeof plan_options.grid_dims);
+    plan_options.method = options->method;
+    plan_options.norm = options->norm;
+    plan_options.rigor = options->rigor;
+
+    int status = distfft_plan_create(comm, options->ndims, options->shape,
+                                     options->precision, &plan_options,
+                                     &arrays->plan);
+    if (status != DISTFFT_SUCCESS) {
+        report_library_error(comm, "distfft_plan_create", status);
+        return EXIT_STATUS_FAILED;
+    }
+    arrays->type = bench_complex_type(options->precision);
+    arrays->element_size = distfft_type_size(arrays->type);
+    distfft_plan_input_block(arrays->plan, arrays->input_shape,
+                             arrays->input_start);
+    distfft_plan_output_block(arrays->plan, arrays->output_shape,
+                              arrays->output_start);
+    arrays->input_count = element_count(options->ndims, arrays->input_shape);
+    arrays->output_count = element_count(options->ndims, arrays->output_shape);
+    arrays->input = allocate_elements(arrays->input_count, arrays->element_size);
+    arrays->output = allocate_elements(arrays->output_count, arrays->element_size);
+    arrays->roundtrip =
+        allocate_elements(arrays->input_count, arrays->element_size);
+    int failed = !arrays->input || !arrays->output || !arrays->roundtrip;
+    if (any_rank(comm, failed)) {
+        if (is_root(comm))
+            fprintf(stderr, "distfft-bench: cannot allocate the local arrays "
+                            "on some rank\n");
+        free_arrays(arrays);
+        return EXIT_STATUS_FAILED;
+    }
+    bench_fill_input(options->precision, options->ndims, options->shape,
+                     arrays->input_shape, arrays->input_start, arrays->input);
+    return 0;
+}
+
+/* Whether rank 0 can hold three global copies in complex double (gathered
+ * input and output, and the serial reference) within half its physical
+ * memory. Decided on rank 0, returned on every rank. */
+static int global_copies_fit(MPI_Comm comm, int64_t total)
+{
+    int fits = 0;
+    if (is_root(comm)) {
+        long pages = sysconf(_SC_PHYS_PAGES);
+        long page_size = sysconf(_SC_PAGESIZE);
+        double physical = (pages > 0 && page_size > 0)
+                              ? (double)pages * (double)page_size : 0.0;
+        fits = 3.0 * (double)total * 16.0 < 0.5 * physical;
+    }
+    return from_root(comm, fits);
+}
+
+/* Gather input and output on rank 0. Returns 0, or -1 (on every rank) if
+ * rank 0 could not allocate or the library failed (reported). */
+static int gather_global(MPI_Comm comm, const bench_options *options,
+                         const bench_arrays *arrays, bench_global *global)
+{
+    memset(global, 0, sizeof *global);
+    global->total = element_count(options->ndims, options->shape);
+    int allocated = 1;
+    if (is_root(comm)) {
+        global->input = allocate_elements(global->total, arrays->element_size);
+        global->output = allocate_elements(global->total, arrays->element_size);
+        allocated = global->input != NULL && global->output != NULL;
+        if (!allocated)
+            fprintf(stderr, "distfft-bench: cannot allocate %lld bytes on "
+                            "rank 0 to gather the global arrays\n",
+                    (long long)(2 * global->total * (int64_t)arrays->element_size));
+    }
+    int status = DISTFFT_ERR_MEMORY;
+    if (from_root(comm, allocated)) {
+        status = distfft_gather(comm, arrays->type, options->ndims,
+                                options->shape, arrays->input_shape,
+                                arrays->input_start, arrays->input, 0,
+                                global->input);
+        if (status == DISTFFT_SUCCESS)
+            status = distfft_gather(comm, arrays->type, options->ndims,
+                                    options->shape, arrays->output_shape,
+                                    arrays->output_start, arrays->output, 0,
+                                    global->output);
+        if (status != DISTFFT_SUCCESS)
+            report_library_error(comm, "distfft_gather", status);
+    }
+    if (status != DISTFFT_SUCCESS) {
+        distfft_free(global->input);
+        distfft_free(global->output);
+        global->input = global->output = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* Write PREFIX.<name>.npy on the calling rank. Returns 0 or -1 (reported). */
+static int save_array(const char *prefix, const char *name,
+                      const bench_options *options, distfft_type type,
+                      const void *data)
+{
+    size_t length = strlen(prefix) + strlen(name) + sizeof ".npy" + 1;
+    char *path = malloc(length);
+    if (path == NULL) {
+        fprintf(stderr, "distfft-bench: --save: out of memory\n");
+        return -1;
+    }
+    snprintf(path, length, "%s.%s.npy", prefix, name);
+    int status = npy_write(path, type, options->ndims, options->shape, data);
+    if (status != 0)
+        fprintf(stderr, "distfft-bench: --save: cannot write '%s': %s\n", path,
+                strerror(errno));
+    free(path);
+    return status;
+}
+
+/* Backward of the forward output in arrays->output, and the round-trip
+ * error max|x - backward(forward(x))| / max|x|, max over ranks. */
+static int measure_roundtrip(MPI_Comm comm, const bench_options *options,
+                             bench_arrays *arrays, bench_results *results)
+{
+    int status = distfft_plan_backward(arrays->plan, arrays->output,
+                                       arrays->roundtrip);
+    if (status != DISTFFT_SUCCESS) {
+        report_library_error(comm, "distfft_plan_backward", status);
+        return EXIT_STATUS_FAILED;
+    }
+    double local[2] = {
+        bench_max_difference(options->precision, arrays->input,
+                             arrays->roundtrip, arrays->input_count),
+        bench_max_modulus(options->precision, arrays->input,
+                          arrays->input_count)};
+    double largest[2];
+    MPI_Allreduce(local, largest, 2, MPI_DOUBLE, MPI_MAX, comm);
+    results->checked = 1;
+    results->roundtrip_error = largest[0] / largest[1];
+    results->tolerance = bench_tolerance(
+        options->precision, element_count(options->ndims, options->shape));
+    return 0;
+}
+
+/* Gather input and forward output on rank 0; there, compare with the serial
+ * reference (if `serial_wanted`) and save (if --save). The outcome is
+ * broadcast so that every rank returns the same status. */
+static int compare_and_save_global(MPI_Comm comm, const bench_options *options,
+                                   const bench_arrays *arrays,
+                                   int serial_wanted, bench_results *results)
+{
+    bench_global global;
+    if (gather_global(comm, options, arrays, &global) != 0)
+        return EXIT_STATUS_FAILED; /* reported */
+    int has_serial = 0, saved = 1;
+    double serial_error = 0.0;
+    if (is_root(comm)) {
+        if (serial_wanted)
+            has_serial = bench_serial_error(options->precision, options->norm,
+                                            options->ndims, options->shape,
+                                            global.input, global.output,
+                                            &serial_error) == 0;
+        if (options->save_prefix != NULL)
+            saved = save_array(options->save_prefix, "input", options,
+                               arrays->type, global.input) == 0 &&
+                    save_array(options->save_prefix, "output", options,
+                               arrays->type, global.output) == 0;
+    }
+    distfft_free(global.input);
+    distfft_free(global.output);
+    results->has_serial_error = from_root(comm, has_serial);
+    MPI_Bcast(&serial_error, 1, MPI_DOUBLE, 0, comm);
+    results->serial_error = serial_error;
+    return from_root(comm, saved) ? 0 : EXIT_STATUS_FAILED;
+}
+
+/* --check and --save: one more forward, then the round trip, the serial
+ * reference (when rank 0 can hold the global arrays), the files, and the
+ * verdict. Returns 0 or an exit status, the same on every rank. */
+static int check_and_save(MPI_Comm comm, const bench_options *options,
+                          bench_arrays *arrays, bench_results *results)
+{
+    int status = distfft_plan_forward(arrays->plan, arrays->input, arrays->output);
+    if (status != DISTFFT_SUCCESS) {
+        report_library_error(comm, "distfft_plan_forward", status);
+        return EXIT_STATUS_FAILED;
+    }
+    int exit_status = 0;
+    if (options->check)
+        exit_status = measure_roundtrip(comm, options, arrays, results);
+    if (exit_status != 0)
+        return exit_status;
+
+    int serial_wanted =
+        options->check &&
+        global_copies_fit(comm, element_count(options->ndims, options->shape));
+    if (serial_wanted || options->save_prefix != NULL)
+        exit_status = compare_and_save_global(comm, options, arrays,
+                                              serial_wanted, results);
+
+    if (results->checked) {
+        /* Written so that a NaN error fails. */
+        results->passed =
+            results->roundtrip_error <= results->tolerance &&
+            (!results->has_serial_error ||
+             results->serial_error <= results->tolerance);
+        if (!results->passed && exit_status == 0)
+            exit_status = EXIT_STATUS_FAILED;
+    }
+    return exit_status;
+}
+
+/* First line of the MPI library's version banner. */
+static void mpi_library_name(char *buffer, size_t size)
+{
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int length = 0;
+    MPI_Get_library_version(version, &length);
+    version[length < MPI_MAX_LIBRARY_VERSION_STRING ? length
+                                                     : MPI_MAX_LIBRARY_VERSION_STRING - 1] = '\0';
+    version[strcspn(version, "\r\n")] = '\0';
+    size_t end = strlen(version);
+    while (end > 0 && (version[end - 1] == ' ' || version[end - 1] == '\t'))
+        version[--end] = '\0';
+    snprintf(buffer, size, "%s", version);
+}
+
+/* distfft_plan_describe into a malloc'd string (NULL if out of memory). */
+static char *describe_plan(const distfft_plan plan)
+{
+    int length = distfft_plan_describe(plan, NULL, 0);
+    if (length < 0)
+        return NULL;
+    char *text = malloc((size_t)length + 1);
+    if (text != NULL)
+        distfft_plan_describe(plan, text, (size_t)length + 1);
+    return text;
+}
+
+static int run(MPI_Comm comm, const bench_options *options)
+{
+    bench_arrays arrays;
+    int exit_status = create_arrays(comm, options, &arrays);
+    if (exit_status != 0)
+        return exit_status;
+
+    bench_results results;
+    memset(&results, 0, sizeof results);
+    MPI_Comm_size(comm, &results.ranks);
+    distfft_plan_grid(arrays.plan, &results.grid_ndims, results.grid_dims);
+    unsigned long long work_bytes = distfft_plan_work_bytes(arrays.plan);
+    unsigned long long largest_work_bytes;
+    MPI_Allreduce(&work_bytes, &largest_work_bytes, 1, MPI_UNSIGNED_LONG_LONG,
+                  MPI_MAX, comm);
+    results.work_bytes = (size_t)largest_work_bytes;
+
+    int status = bench_time_pairs(comm, arrays.plan, arrays.input, arrays.output,
+                                  arrays.roundtrip, options->inner,
+                                  options->outer, &results.timing);
+    if (status != DISTFFT_SUCCESS) {
+        report_library_error(comm, "timing the transforms", status);
+        free_arrays(&arrays);
+        return EXIT_STATUS_FAILED;
+    }
+
+    if (options->check || options->save_prefix != NULL)
+        exit_status = check_and_save(comm, options, &arrays, &results);
+
+    if (is_root(comm)) {
+        char mpi_library[MPI_MAX_LIBRARY_VERSION_STRING];
+        mpi_library_name(mpi_library, sizeof mpi_library);
+        char *plan_description = describe_plan(arrays.plan);
+        results.mpi_library = mpi_library;
+        results.plan_description = plan_description ? plan_description : "";
+        if (options->json)
+            bench_report_json(stdout, options, &results);
+        else
+            bench_report_text(stdout, options, &results);
+        fflush(stdout);
+        free(plan_description);
+        if (results.checked && !results.passed)
+            fprintf(stderr,
+                    "distfft-bench: check FAILED: roundtrip_error %.3e, "
+                    "serial_error %.3e, tolerance %.3e\n",
+                    results.roundtrip_error,
+                    results.has_serial_error ? results.serial_error : 0.0,
+                    results.tolerance);
+    }
+    free_arrays(&arrays);
+    return exit_status;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm comm = MPI_COMM_WORLD;
+
+    bench_options options;
+    char message[512];
+    int exit_status;
+    switch (bench_options_parse(argc, argv, &options, message, sizeof message)) {
+    case BENCH_OPTIONS_HELP:
+        if (is_root(comm))
+            bench_options_print_usage(stdout, "distfft-bench");
+        exit_status = EXIT_STATUS_OK;
+        break;
+    case BENCH_OPTIONS_BAD:
+        if (is_root(comm))
+            fprintf(stderr, "distfft-bench: %s\n"
+                            "Run 'distfft-bench --help' for usage.\n",
+                    message);
+        exit_status = EXIT_STATUS_USAGE;
+        break;
+    default:
+        exit_status = run(comm, &options);
+        break;
+    }
+    MPI_Finalize();
+    return exit_status;
+}

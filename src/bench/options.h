@@ -1,0 +1,56 @@
+/*
+ * options.h -- the command line of distfft-bench.
+ *
+ * Every rank parses the same argv with bench_options_parse(), so every rank
+ * reaches the same verdict without communicating: a bad option is a
+ * collective failure by construction. Parsing is pure (no MPI, no output);
+ * the caller decides which rank prints the message and how to exit.
+ */
+#ifndef BENCH_OPTIONS_H
+#define BENCH_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "distfft.h"
+
+typedef struct {
+    int ndims;                          /* number of array axes, 2..16 */
+    int64_t shape[DISTFFT_MAX_DIMS];    /* global array shape */
+    int grid_ndims;                     /* 0 = auto, 1 = slab, 2 = pencil, ... */
+    int grid_dims[DISTFFT_MAX_DIMS];    /* 0 entries are chosen by MPI */
+    distfft_precision precision;
+    const char *kind;                   /* transform kind; only "c2c" */
+    distfft_method method;
+    distfft_rigor rigor;
+    distfft_norm norm;
+    int inner;                          /* forward+backward pairs per timing */
+    int outer;                          /* timed repetitions */
+    int check;                          /* nonzero: measure the errors */
+    int json;                           /* nonzero: one JSON line */
+    const char *save_prefix;            /* NULL: do not save arrays */
+} bench_options;
+
+/* What bench_options_parse() found. */
+enum {
+    BENCH_OPTIONS_OK = 0, /* run the benchmark */
+    BENCH_OPTIONS_HELP,   /* --help was given: print usage, exit 0 */
+    BENCH_OPTIONS_BAD     /* message says what is wrong: exit 2 */
+};
+
+/* Parse argv[1..argc-1] into *options (defaults for what is not given).
+ * On BENCH_OPTIONS_BAD, message (of message_size bytes) names the bad
+ * option and value. Pointers in *options point into argv. */
+int bench_options_parse(int argc, char **argv, bench_options *options,
+                        char *message, size_t message_size);
+
+/* The usage text. */
+void bench_options_print_usage(FILE *stream, const char *program);
+
+/* Names of enum values as spelled on the command line. */
+const char *bench_precision_name(distfft_precision precision);
+const char *bench_rigor_name(distfft_rigor rigor);
+const char *bench_norm_name(distfft_norm norm);
+
+#endif /* BENCH_OPTIONS_H */

@@ -1,0 +1,218 @@
+/*
+ * report.c -- JSON and text output of distfft-bench.
+ *
+ * JSON has no NaN or infinity, so a non-finite number is written as null;
+ * strings (the plan description, the MPI library banner) are escaped.
+ * `gflops` is the customary nominal rate: 5 N log2 N flops per complex
+ * transform of N elements, two transforms per pair.
+ *
+ * Build with -DDISTFFT_GIT_REVISION="\"<rev>\"" to record the revision.
+ */
+#include "report.h"
+
+#include <math.h>
+#include <stdint.h>
+
+#ifdef DISTFFT_GIT_REVISION
+static const char *const git_revision = DISTFFT_GIT_REVISION;
+#else
+static const char *const git_revision = NULL;
+#endif
+
+static void print_json_string(FILE *stream, const char *text)
+{
+    if (text == NULL) {
+        fputs("null", stream);
+        return;
+    }
+    fputc('"', stream);
+    for (const unsigned char *next = (const unsigned char *)text; *next; ++next) {
+        switch (*next) {
+        case '"': fputs("\\\"", stream); break;
+        case '\\': fputs("\\\\", stream); break;
+        case '\n': fputs("\\n", stream); break;
+        case '\r': fputs("\\r", stream); break;
+        case '\t': fputs("\\t", stream); break;
+        default:
+            if (*next < 0x20)
+                fprintf(stream, "\\u%04x", *next);
+            else
+                fputc(*next, stream);
+        }
+    }
+    fputc('"', stream);
+}
+
+static void print_json_number(FILE *stream, double value)
+{
+    if (isfinite(value))
+        fprintf(stream, "%.9g", value);
+    else
+        fputs("null", stream);
+}
+
+static double total_elements(const bench_options *options)
+{
+    double elements = 1.0;
+    for (int axis = 0; axis < options->ndims; ++axis)
+        elements *= (double)options->shape[axis];
+    return elements;
+}
+
+static double nominal_gflops(const bench_options *options,
+                             const bench_results *results)
+{
+    double elements = total_elements(options);
+    if (!(results->timing.pair_seconds > 0.0) || elements < 2.0)
+        return NAN;
+    return 2.0 * 5.0 * elements * log2(elements) /
+           results->timing.pair_seconds * 1e-9;
+}
+
+static void print_shape(FILE *stream, const bench_options *options,
+                        const char *separator)
+{
+    for (int axis = 0; axis < options->ndims; ++axis)
+        fprintf(stream, "%s%lld", axis ? separator : "",
+                (long long)options->shape[axis]);
+}
+
+static void print_grid(FILE *stream, const bench_results *results,
+                       const char *separator)
+{
+    for (int direction = 0; direction < results->grid_ndims; ++direction)
+        fprintf(stream, "%s%d", direction ? separator : "",
+                results->grid_dims[direction]);
+}
+
+void bench_report_json(FILE *stream, const bench_options *options,
+                       const bench_results *results)
+{
+    fputs("{\"program\": \"distfft-bench\", \"version\": ", stream);
+    print_json_string(stream, DISTFFT_VERSION);
+    fputs(", \"git_revision\": ", stream);
+    print_json_string(stream, git_revision);
+    fputs(", \"shape\": [", stream);
+    print_shape(stream, options, ", ");
+    fprintf(stream, "], \"ranks\": %d, \"grid\": [", results->ranks);
+    print_grid(stream, results, ", ");
+    fputs("], \"precision\": ", stream);
+    print_json_string(stream, bench_precision_name(options->precision));
+    fputs(", \"kind\": ", stream);
+    print_json_string(stream, options->kind);
+    fputs(", \"method\": ", stream);
+    print_json_string(stream, distfft_method_name(options->method));
+    fputs(", \"rigor\": ", stream);
+    print_json_string(stream, bench_rigor_name(options->rigor));
+    fputs(", \"norm\": ", stream);
+    print_json_string(stream, bench_norm_name(options->norm));
+    fprintf(stream, ", \"inner\": %d, \"outer\": %d", options->inner,
+            options->outer);
+    fputs(", \"pair_seconds\": ", stream);
+    print_json_number(stream, results->timing.pair_seconds);
+    fputs(", \"pair_seconds_median\": ", stream);
+    print_json_number(stream, results->timing.pair_seconds_median);
+    fputs(", \"fft_seconds\": ", stream);
+    print_json_number(stream, results->timing.fft_seconds);
+    fputs(", \"redistribute_seconds\": ", stream);
+    print_json_number(stream, results->timing.redistribute_seconds);
+    fputs(", \"gflops\": ", stream);
+    print_json_number(stream, nominal_gflops(options, results));
+    fprintf(stream, ", \"work_bytes\": %llu",
+            (unsigned long long)results->work_bytes);
+    fputs(", \"roundtrip_error\": ", stream);
+    print_json_number(stream, results->checked ? results->roundtrip_error : NAN);
+    fputs(", \"serial_error\": ", stream);
+    print_json_number(stream, results->checked && results->has_serial_error
+                                  ? results->serial_error : NAN);
+    fputs(", \"tolerance\": ", stream);
+    print_json_number(stream, results->checked ? results->tolerance : NAN);
+    fputs(", \"check_passed\": ", stream);
+    fputs(results->checked ? (results->passed ? "true" : "false") : "null",
+          stream);
+    fputs(", \"save\": ", stream);
+    print_json_string(stream, options->save_prefix);
+    fputs(", \"mpi_library\": ", stream);
+    print_json_string(stream, results->mpi_library);
+    fputs(", \"plan\": ", stream);
+    print_json_string(stream, results->plan_description);
+    fputs("}\n", stream);
+}
+
+static void print_key(FILE *stream, const char *key)
+{
+    fprintf(stream, "%-22s: ", key);
+}
+
+static void print_seconds(FILE *stream, const char *key, double seconds)
+{
+    print_key(stream, key);
+    fprintf(stream, "%.6e\n", seconds);
+}
+
+static void print_error(FILE *stream, const char *key, int known, double error)
+{
+    print_key(stream, key);
+    if (known)
+        fprintf(stream, "%.3e\n", error);
+    else
+        fputs("not computed\n", stream);
+}
+
+void bench_report_text(FILE *stream, const bench_options *options,
+                       const bench_results *results)
+{
+    fprintf(stream, "distfft-bench %s%s%s\n", DISTFFT_VERSION,
+            git_revision ? " " : "", git_revision ? git_revision : "");
+    print_key(stream, "shape");
+    print_shape(stream, options, "x");
+    fputc('\n', stream);
+    print_key(stream, "ranks");
+    fprintf(stream, "%d\n", results->ranks);
+    print_key(stream, "grid");
+    print_grid(stream, results, "x");
+    fputc('\n', stream);
+    print_key(stream, "precision");
+    fprintf(stream, "%s\n", bench_precision_name(options->precision));
+    print_key(stream, "kind");
+    fprintf(stream, "%s\n", options->kind);
+    print_key(stream, "method");
+    fprintf(stream, "%s\n", distfft_method_name(options->method));
+    print_key(stream, "rigor");
+    fprintf(stream, "%s\n", bench_rigor_name(options->rigor));
+    print_key(stream, "norm");
+    fprintf(stream, "%s\n", bench_norm_name(options->norm));
+    print_key(stream, "timing");
+    fprintf(stream, "fastest of %d repetitions of %d pairs, max over ranks\n",
+            options->outer, options->inner);
+    print_seconds(stream, "pair_seconds", results->timing.pair_seconds);
+    print_seconds(stream, "pair_seconds_median",
+                  results->timing.pair_seconds_median);
+    print_seconds(stream, "fft_seconds", results->timing.fft_seconds);
+    print_seconds(stream, "redistribute_seconds",
+                  results->timing.redistribute_seconds);
+    print_key(stream, "gflops");
+    fprintf(stream, "%.3f (nominal, 5 N log2 N per transform)\n",
+            nominal_gflops(options, results));
+    print_key(stream, "work_bytes");
+    fprintf(stream, "%llu (largest on any rank)\n",
+            (unsigned long long)results->work_bytes);
+    if (results->checked) {
+        print_error(stream, "roundtrip_error", 1, results->roundtrip_error);
+        print_error(stream, "serial_error", results->has_serial_error,
+                    results->serial_error);
+        print_key(stream, "tolerance");
+        fprintf(stream, "%.3e\n", results->tolerance);
+        print_key(stream, "check");
+        fprintf(stream, "%s\n", results->passed ? "passed" : "FAILED");
+    }
+    if (options->save_prefix != NULL) {
+        print_key(stream, "saved");
+        fprintf(stream, "%s.input.npy %s.output.npy\n", options->save_prefix,
+                options->save_prefix);
+    }
+    print_key(stream, "mpi_library");
+    fprintf(stream, "%s\n", results->mpi_library);
+    print_key(stream, "plan");
+    fprintf(stream, "%s\n", results->plan_description);
+}

@@ -1,0 +1,39 @@
+/*
+ * report.h -- print the results of one distfft-bench run.
+ *
+ * Either one JSON object on one line (--json; meant to be appended to a
+ * results file and compared later, so it carries its context: shape, ranks,
+ * grid, method, MPI library, plan) or readable "key: value" lines.
+ * Called on one rank only.
+ */
+#ifndef BENCH_REPORT_H
+#define BENCH_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "options.h"
+#include "timing.h"
+
+typedef struct {
+    int ranks;
+    int grid_ndims;
+    int grid_dims[DISTFFT_MAX_DIMS];
+    bench_timing timing;
+    size_t work_bytes;            /* largest on any rank */
+    int checked;                  /* --check ran: the errors below are set */
+    double roundtrip_error;
+    int has_serial_error;         /* the serial reference was computed */
+    double serial_error;
+    double tolerance;
+    int passed;
+    const char *plan_description; /* distfft_plan_describe text */
+    const char *mpi_library;      /* first line of MPI_Get_library_version */
+} bench_results;
+
+void bench_report_json(FILE *stream, const bench_options *options,
+                       const bench_results *results);
+void bench_report_text(FILE *stream, const bench_options *options,
+                       const bench_results *results);
+
+#endif /* BENCH_REPORT_H */
