@@ -92,8 +92,10 @@ static int share_failure(MPI_Comm comm, int failing_rank, int local_code)
     return failure.code;
 }
 
-int error_agree_replicated(MPI_Comm comm, int local_code,
-                           const replicated_args *args)
+/* The agreement; `replicated` selects the fixed long form (every rank of a
+ * call site must pass the same). */
+static int agree(MPI_Comm comm, int local_code, const replicated_args *args,
+                 int replicated)
 {
     int size, rank;
     if (MPI_Comm_size(comm, &size) != MPI_SUCCESS ||
@@ -101,21 +103,24 @@ int error_agree_replicated(MPI_Comm comm, int local_code,
         return error_fail(DISTFFT_ERR_ARGUMENT, "invalid communicator");
 
     /* One MAX-reduction carries: (size - lowest failing rank), then every
-     * replicated value and its negation (so both max and min come back). */
+     * replicated value and its negation (so both max and min come back).
+     * Its length is fixed: a rank that failed early, or that disagrees on
+     * ndims, has fewer values, and MPI needs equal counts everywhere. */
     int count = args ? args->count : 0;
-    int64_t buffer[1 + 2 * REPLICATED_MAX];
+    int64_t buffer[1 + 2 * REPLICATED_MAX] = {0};
     buffer[0] = local_code != DISTFFT_SUCCESS ? size - rank : 0;
     for (int i = 0; i < count; i++) {
         buffer[1 + i] = args->values[i];
-        buffer[1 + count + i] = -args->values[i];
+        buffer[1 + REPLICATED_MAX + i] = -args->values[i];
     }
-    int mpi_code = MPI_Allreduce(MPI_IN_PLACE, buffer, 1 + 2 * count,
-                                 MPI_INT64_T, MPI_MAX, comm);
+    int length = replicated ? 1 + 2 * REPLICATED_MAX : 1;
+    int mpi_code = MPI_Allreduce(MPI_IN_PLACE, buffer, length, MPI_INT64_T,
+                                 MPI_MAX, comm);
     if (mpi_code != MPI_SUCCESS) return error_mpi(mpi_code, "MPI_Allreduce");
 
     if (buffer[0] > 0) return share_failure(comm, size - (int)buffer[0], local_code);
     for (int i = 0; i < count; i++) {
-        int64_t max = buffer[1 + i], min = -buffer[1 + count + i];
+        int64_t max = buffer[1 + i], min = -buffer[1 + REPLICATED_MAX + i];
         if (min != max) {
             error_fail(DISTFFT_ERR_MISMATCH,
                        "%s must be the same on every rank (this rank has %lld;"
@@ -129,7 +134,13 @@ int error_agree_replicated(MPI_Comm comm, int local_code,
     return DISTFFT_SUCCESS;
 }
 
+int error_agree_replicated(MPI_Comm comm, int local_code,
+                           const replicated_args *args)
+{
+    return agree(comm, local_code, args, 1);
+}
+
 int error_agree(MPI_Comm comm, int local_code)
 {
-    return error_agree_replicated(comm, local_code, NULL);
+    return agree(comm, local_code, NULL, 0);
 }

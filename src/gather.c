@@ -124,7 +124,7 @@ static int transfer(MPI_Comm user_comm, distfft_type type, int ndims,
     replicated_init(&args);
     int local_code = check_blocks(comm, type, ndims, global_shape, local_shape, global_start,
                                   local, root, global, where, &args);
-    TRY(error_agree_replicated(comm, local_code, local_code ? NULL : &args));
+    TRY(error_agree_replicated(comm, local_code, &args));
     TRY(move_blocks(comm, type, ndims, global_shape, local_shape, global_start, local,
                     root, global, to_root));
 fail:

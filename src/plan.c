@@ -299,7 +299,7 @@ int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
     replicated_args args;
     replicated_init(&args);
     int local = check_create(ndims, shape, precision, &options, plan_out, &args);
-    TRY(error_agree_replicated(work_comm, local, local ? NULL : &args));
+    TRY(error_agree_replicated(work_comm, local, &args));
 
     /* From here on the arguments are valid and identical on every rank. */
     int grid_ndims = options.grid_ndims ? options.grid_ndims

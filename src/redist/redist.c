@@ -157,7 +157,7 @@ int distfft_redist_create(MPI_Comm subcomm, distfft_type type, int ndims,
     replicated_init(&args);
     int local = check_create(comm, type, ndims, in_shape, axis_in, out_shape,
                              axis_out, batch, method, redist, &geometry, &args);
-    TRY(error_agree_replicated(comm, local, local ? NULL : &args));
+    TRY(error_agree_replicated(comm, local, &args));
     TRY(redist_create_on(comm, &geometry, method, redist));
     (*redist)->owns_comm = 1;
     return DISTFFT_SUCCESS;
