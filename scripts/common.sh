@@ -1,0 +1,54 @@
+# scripts/common.sh -- shared by scripts/setup and scripts/test (sourced).
+# Installs what a fresh Debian 12 machine lacks, builds distfft against
+# OpenMPI (build/) and MPICH (build-mpich/), and knows how to launch MPI
+# programs here (as root, and with more ranks than cores).
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# Debian packages the build and the tests need.
+PACKAGES="build-essential cmake ninja-build pkg-config \
+  libopenmpi-dev openmpi-bin libmpich-dev mpich libfftw3-dev python3-numpy"
+
+# OpenMPI refuses to run as root and to oversubscribe unless told.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
+
+say() { printf '== %s\n' "$*"; }
+
+install_packages() {
+  local missing=""
+  for package in $PACKAGES; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
+      || missing="$missing $package"
+  done
+  if [ -z "$missing" ]; then
+    say "Debian packages: all present"
+    return 0
+  fi
+  say "installing Debian packages:$missing"
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $missing
+}
+
+# build_with DIR [cmake args...]: configure (once) and build.
+build_with() {
+  local dir=$1; shift
+  if [ ! -f "$ROOT/$dir/CMakeCache.txt" ]; then
+    cmake -S "$ROOT" -B "$ROOT/$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
+  fi
+  cmake --build "$ROOT/$dir" --parallel 2
+}
+
+build_openmpi() {
+  say "building with OpenMPI in build/"
+  build_with build -DMPI_C_COMPILER=mpicc.openmpi \
+    -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.openmpi
+}
+
+build_mpich() {
+  say "building with MPICH in build-mpich/"
+  build_with build-mpich -DMPI_C_COMPILER=mpicc.mpich \
+    -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich
+}
