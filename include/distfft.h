@@ -179,13 +179,44 @@ enum { DISTFFT_FORWARD = -1, DISTFFT_BACKWARD = +1 };
 
 /* Normalisation, as numpy's `norm`: BACKWARD (default) leaves the forward
  * transform unscaled and scales the backward one by 1/N; ORTHO scales both by
- * 1/sqrt(N); FORWARD scales the forward one by 1/N. N is the product of the
- * transformed lengths. */
+ * 1/sqrt(N); FORWARD scales the forward one by 1/N. N is the product over
+ * the transformed axes of their logical lengths: n for C2C and R2C, 2(n-1)
+ * for DCT1, 2(n+1) for DST1, 2n for the other DCTs and DSTs, 1 for CHEB;
+ * so backward(forward(x)) = x under every option. */
 typedef enum {
     DISTFFT_NORM_BACKWARD = 0,
     DISTFFT_NORM_ORTHO,
     DISTFFT_NORM_FORWARD
 } distfft_norm;
+
+/* The transform along one axis. Definitions (N = the axis length, all
+ * unnormalised as FFTW computes them; see README "Transform kinds"):
+ *   C2C      complex DFT, sign -1 forward.
+ *   R2C      real-to-complex DFT: N reals -> N/2+1 complex (Hermitian half);
+ *            only on the last transformed axis (the one transformed first),
+ *            and then the input is real.
+ *   DCT1..4  FFTW's REDFT00, REDFT10, REDFT01, REDFT11 (= scipy.fft.dct type
+ *            1..4, norm=None); DST1..4: RODFT00, RODFT10, RODFT01, RODFT11.
+ *            Backward is the inverse type (DCT2 <-> DCT3, others their own).
+ *   CHEB     Chebyshev coefficients a_k of samples f_j on the Gauss-Lobatto
+ *            points x_j = cos(pi j / (N-1)): f_j = sum_k a_k T_k(x_j); via
+ *            DCT-I. Forward gives a_k, backward the samples, whatever norm.
+ *   NONE     the axis is not transformed (numpy's axes= subset).
+ * Real-to-real kinds need real input (no C2C axis) or an R2C axis, after
+ * which they act on the real and imaginary parts. */
+typedef enum {
+    DISTFFT_C2C = 0,
+    DISTFFT_R2C,
+    DISTFFT_DCT1, DISTFFT_DCT2, DISTFFT_DCT3, DISTFFT_DCT4,
+    DISTFFT_DST1, DISTFFT_DST2, DISTFFT_DST3, DISTFFT_DST4,
+    DISTFFT_CHEB,
+    DISTFFT_NONE
+} distfft_kind;
+
+/* Name ("c2c", "r2c", "dct1".."dct4", "dst1".."dst4", "cheb", "none") of a
+ * kind, or NULL; and the reverse (DISTFFT_ERR_ARGUMENT if unknown). Local. */
+const char *distfft_kind_name(distfft_kind kind);
+int distfft_kind_from_name(const char *name, distfft_kind *kind);
 
 /* FFTW planning rigour (FFTW_ESTIMATE ... FFTW_EXHAUSTIVE). */
 typedef enum {
@@ -209,24 +240,35 @@ typedef struct {
     /* Nonzero allows forward/backward to overwrite their input, which saves
      * one work buffer (see distfft_plan_work_bytes). */
     int destroy_input;
+    /* Transform kind of each array axis; all DISTFFT_C2C by default. */
+    distfft_kind kinds[DISTFFT_MAX_DIMS];
+    /* Number of fields transformed together (0 or 1: one). Arrays then have
+     * a leading dimension of `batch` fields, each a local block, and every
+     * redistribution moves all fields in one exchange. */
+    int64_t batch;
 } distfft_options;
 
 /* Fill *options with the defaults: automatic grid, alltoallw, backward
- * normalisation, DISTFFT_MEASURE, input preserved. Local. */
+ * normalisation, DISTFFT_MEASURE, input preserved, C2C on every axis, one
+ * field. Local. */
 void distfft_options_init(distfft_options *options);
 
 typedef struct distfft_plan_s *distfft_plan;
 
-/* Plan a forward and backward complex-to-complex FFT over all axes of a
- * global array of `ndims` (2..DISTFFT_MAX_DIMS) axes of shape `shape`, in
- * `precision`, distributed over comm. options may be NULL (defaults).
+/* Plan a forward and backward transform of a global array of `ndims`
+ * (2..DISTFFT_MAX_DIMS) axes of shape `shape` (the real-space shape), in
+ * `precision`, distributed over comm, with options.kinds per axis (all C2C by
+ * default). options may be NULL (defaults).
  *
- * With an r-dimensional grid the input is distributed along axes 0..r-1
- * (axis i over grid direction i) and complete along axes r..ndims-1. The
- * output, in natural axis order, is complete along axis 0 and distributed
- * along axes 1..r (axis i+1 over grid direction i). Query the exact local
- * blocks with distfft_plan_input_block/output_block. Work buffers are
- * allocated here, once. Collective on comm. */
+ * Alignments (the paper's Eqs. 21-32, generalised): axes that are not
+ * transformed are distributed first and never move; then the transformed
+ * axes in increasing order. With all axes transformed and an r-dimensional
+ * grid, the input is distributed along axes 0..r-1 (axis i over grid
+ * direction i) and complete along axes r..ndims-1; the output, in natural
+ * axis order, is complete along axis 0 and distributed along axes 1..r.
+ * Query the exact local blocks with distfft_plan_input_block/output_block
+ * and the element types with distfft_plan_types. Work buffers are allocated
+ * here, once. Collective on comm. */
 int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
                         distfft_precision precision,
                         const distfft_options *options, distfft_plan *plan);
@@ -242,11 +284,21 @@ int distfft_plan_forward(distfft_plan plan, void *in, void *out);
 int distfft_plan_backward(distfft_plan plan, void *in, void *out);
 
 /* Local block of the input (spatial) and output (spectral) arrays:
- * local_shape[ndims] and global_start[ndims] (either may be NULL). Local. */
+ * local_shape[ndims] and global_start[ndims] (either may be NULL), per
+ * field (a batched array has `batch` such blocks, one after the other).
+ * Local. */
 int distfft_plan_input_block(const struct distfft_plan_s *plan,
                              int64_t *local_shape, int64_t *global_start);
 int distfft_plan_output_block(const struct distfft_plan_s *plan,
                               int64_t *local_shape, int64_t *global_start);
+
+/* Element types of the input and output arrays (real input for R2C and
+ * all-real-to-real plans) and the global output shape (the R2C axis has
+ * n/2+1 points). Local. */
+int distfft_plan_types(const struct distfft_plan_s *plan,
+                       distfft_type *input_type, distfft_type *output_type);
+int distfft_plan_output_shape(const struct distfft_plan_s *plan,
+                              int64_t *global_shape);
 
 /* Number of array axes, and grid dimensionality and extents (dims has room
  * for DISTFFT_MAX_DIMS). Local. */
@@ -254,12 +306,13 @@ int distfft_plan_ndims(const struct distfft_plan_s *plan);
 int distfft_plan_grid(const struct distfft_plan_s *plan, int *grid_ndims,
                       int *grid_dims);
 
-/* Bytes of work memory the plan holds, allocated at create time: w buffers
- * the size of the largest local intermediate array (the paper's bound of two
- * work arrays), with w = min(2, e) where e is the number of exchanges (grid
- * directions with more than one rank; a direction of extent 1 moves no data
- * and is skipped), or w = min(2, e - 1) when destroy_input lets the transform
- * work in its input. So a slab plan that may destroy its input, and any plan
+/* Bytes of work memory the plan holds, allocated at create time: at most
+ * two buffers (the paper's bound), each the size of the largest local
+ * intermediate array placed in it. Steps that change the data's place are
+ * the exchanges (one per grid direction with more than one rank that has a
+ * transformed axis to bring in) and R2C; they write alternately into the
+ * two buffers and the last one into the caller's output; in-place FFTs
+ * follow them. So a c2c slab plan that may destroy its input, and a c2c plan
  * on one rank, need no work memory. Local. */
 size_t distfft_plan_work_bytes(const struct distfft_plan_s *plan);
 

@@ -7,7 +7,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # Debian packages the build and the tests need.
 PACKAGES="build-essential cmake ninja-build pkg-config \
-  libopenmpi-dev openmpi-bin libmpich-dev mpich libfftw3-dev python3-numpy"
+  libopenmpi-dev openmpi-bin libmpich-dev mpich libfftw3-dev python3-numpy python3-scipy"
 
 # OpenMPI refuses to run as root and to oversubscribe unless told.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

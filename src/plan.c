@@ -1,27 +1,33 @@
 /*
- * plan.c -- parallel complex FFT plans (paper Sec. 3.3-3.6, Eqs. 12-14 and
- * 21-32): a list of steps [fft, redist, fft, redist, ..., fft]; backward is
- * the same list reversed. The plan composes steps; it implements none.
+ * plan.c -- parallel multidimensional transforms (paper Sec. 3.3-3.6, Eqs.
+ * 12-14 and 21-32): a list of steps [transform, redistribute, transform,
+ * ...]; backward is the same list reversed, each step inverted. The plan
+ * composes steps; it implements none (serial/ transforms, redist/ moves).
  *
- * On an r-dimensional grid the input lies in layout L_0: axis i distributed
- * over grid direction i (i < r), axes r..d-1 complete. Then
- *   stage 0:  FFT over the complete axes r..d-1 (one FFTW plan);
- *   stage k (k = 1..r), with i = r - k:
- *             redistribute on P_i from alignment i+1 to alignment i
- *             (axis i+1 becomes distributed over direction i, axis i
- *             complete), giving layout L_k; then FFT along axis i.
- * The output (layout L_r) is in natural axis order: axis 0 complete, axis
- * i+1 distributed over direction i.
+ * Alignments. The axes are put in a working order: the untransformed axes
+ * first (they are distributed and never move), then the transformed ones in
+ * increasing order (so R2C, on the last transformed axis, comes first). In
+ * that order, with an r-dimensional grid, the data starts with position i
+ * distributed over grid direction i (i < r) and positions r..d-1 complete:
+ *   stage 0:  transform the complete transformed positions;
+ *   stage k:  for direction i = r-1, r-2, ... while position i is
+ *             transformed: redistribute on P_i from alignment i+1 to i
+ *             (position i+1 becomes distributed over direction i, position
+ *             i complete), then transform position i.
+ * With every axis transformed this is exactly the paper's pipeline, and the
+ * output is in natural axis order. A grid direction of extent 1 moves no
+ * data: its exchange is left out and its transform joins the previous
+ * stage (on one rank the whole transform is local).
  *
- * A grid direction of extent 1 moves no data: its exchange would be a local
- * copy, so it is left out and its FFT joins the previous stage (on one rank
- * the whole transform is a single FFTW plan from input to output).
+ * Within a stage: R2C first (real data in, complex out), then the C2C axes
+ * in one FFTW plan, then the real-to-real axes in one FFTW plan (on complex
+ * data: its real and imaginary parts), then the Chebyshev weights.
  *
- * Memory (the paper's remark after Eq. 32): the arrays of the stages are
- * placed alternately in two work buffers, with the caller's output as the
- * last one and, when destroy_input allows, the caller's input as the first;
- * see distfft_plan_work_bytes. All of it, the FFTW plans and the
- * redistributions are made here, once; executing allocates nothing.
+ * Memory (the paper's remark after Eq. 32): steps that cannot work in place
+ * (exchanges, R2C/C2R, and the first step when the input must be kept)
+ * write alternately into two work buffers, the last of them into the
+ * caller's output; every other step works in place. All buffers, FFTW plans
+ * and datatypes are made here, once; executing allocates nothing.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -36,31 +42,93 @@
 #include "serial/serial_fft.h"
 #include "types.h"
 
-#define MAX_STAGES DISTFFT_MAX_DIMS
+#define MAX_STEPS (4 * DISTFFT_MAX_DIMS + 4)
+
+/* Where a step reads or writes. */
+typedef enum { SLOT_INPUT, SLOT_OUTPUT, SLOT_WORK0, SLOT_WORK1 } slot;
+
+typedef enum { STEP_FFT, STEP_REDIST, STEP_WEIGHTS } step_kind;
+
+typedef struct {
+    step_kind kind;
+    serial_fft *fft;              /* STEP_FFT */
+    serial_spec spec;             /* STEP_FFT: what it does (also for describe) */
+    distfft_redist redist;        /* STEP_REDIST */
+    int direction;                /* STEP_REDIST: grid direction; axes: */
+    int axis_in, axis_out;
+    const double *weights;        /* STEP_WEIGHTS: along `axis` */
+    int axis;
+    int64_t in_shape[DISTFFT_MAX_DIMS], out_shape[DISTFFT_MAX_DIMS]; /* local */
+    distfft_type in_type, out_type;
+    int64_t in_count, out_count;  /* elements, batch included */
+    bool out_of_place;
+    slot src, dst;
+} plan_step;
 
 struct distfft_plan_s {
     MPI_Comm comm;                      /* our duplicate of the caller's */
     distfft_grid grid;
     int ndims;
-    int64_t shape[DISTFFT_MAX_DIMS];
+    int64_t shape[DISTFFT_MAX_DIMS];     /* real-space global shape */
+    int64_t out_shape[DISTFFT_MAX_DIMS]; /* spectral global shape */
     distfft_precision precision;
     distfft_options options;
-    int stages;                         /* exchanges actually done + 1 */
-    layout layouts[MAX_STAGES];         /* layout each stage ends in */
-    int direction[MAX_STAGES];          /* [k]: grid direction of exchange k */
-    int64_t local_shape[MAX_STAGES][DISTFFT_MAX_DIMS];
-    int64_t global_start[MAX_STAGES][DISTFFT_MAX_DIMS];
-    int64_t local_count[MAX_STAGES];
-    int first_axis[MAX_STAGES], last_axis[MAX_STAGES]; /* FFT of stage k */
-    serial_fft *forward_fft[MAX_STAGES], *backward_fft[MAX_STAGES];
-    distfft_redist forward_redist[MAX_STAGES];  /* [k]: stage k-1 -> k */
-    distfft_redist backward_redist[MAX_STAGES]; /* [k]: stage k -> k-1 */
-    int work_count;
-    size_t work_size;                   /* bytes of each work buffer */
+    distfft_type input_type, output_type;
+    int64_t input_local[DISTFFT_MAX_DIMS], input_start[DISTFFT_MAX_DIMS];
+    int64_t output_local[DISTFFT_MAX_DIMS], output_start[DISTFFT_MAX_DIMS];
+    plan_step forward[MAX_STEPS], backward[MAX_STEPS];
+    int forward_count, backward_count;
+    double *weights[DISTFFT_MAX_DIMS][2]; /* CHEB: [axis][forward, backward] */
+    size_t work_size[2];
     void *work[2];
     double forward_scale, backward_scale;
     distfft_timings timings;
 };
+
+/* ---- kinds ------------------------------------------------------------------ */
+
+static const char *const kind_names[] = {
+    [DISTFFT_C2C] = "c2c", [DISTFFT_R2C] = "r2c",
+    [DISTFFT_DCT1] = "dct1", [DISTFFT_DCT2] = "dct2", [DISTFFT_DCT3] = "dct3", [DISTFFT_DCT4] = "dct4",
+    [DISTFFT_DST1] = "dst1", [DISTFFT_DST2] = "dst2", [DISTFFT_DST3] = "dst3", [DISTFFT_DST4] = "dst4",
+    [DISTFFT_CHEB] = "cheb", [DISTFFT_NONE] = "none",
+};
+#define KIND_COUNT ((int)(sizeof kind_names / sizeof kind_names[0]))
+
+const char *distfft_kind_name(distfft_kind kind)
+{
+    return (int)kind >= 0 && (int)kind < KIND_COUNT ? kind_names[kind] : NULL;
+}
+
+int distfft_kind_from_name(const char *name, distfft_kind *kind)
+{
+    error_clear();
+    if (!name || !kind) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_kind_from_name: NULL argument");
+    for (int i = 0; i < KIND_COUNT; i++)
+        if (strcmp(kind_names[i], name) == 0) {
+            *kind = (distfft_kind)i;
+            return DISTFFT_SUCCESS;
+        }
+    return error_fail(DISTFFT_ERR_ARGUMENT, "unknown transform kind \"%s\" (known: c2c, r2c, "
+                      "dct1..dct4, dst1..dst4, cheb, none)", name);
+}
+
+static bool is_real_to_real(distfft_kind kind)
+{
+    return kind >= DISTFFT_DCT1 && kind <= DISTFFT_CHEB;
+}
+
+/* The length N of an axis counts for normalisation (see distfft_norm). */
+static double logical_length(distfft_kind kind, int64_t n)
+{
+    switch (kind) {
+    case DISTFFT_C2C: case DISTFFT_R2C: return (double)n;
+    case DISTFFT_DCT1: return 2.0 * (double)(n - 1);
+    case DISTFFT_DST1: return 2.0 * (double)(n + 1);
+    case DISTFFT_CHEB: case DISTFFT_NONE: return 1.0;
+    default: return 2.0 * (double)n;
+    }
+}
 
 void distfft_options_init(distfft_options *options)
 {
@@ -71,9 +139,46 @@ void distfft_options_init(distfft_options *options)
     options->norm = DISTFFT_NORM_BACKWARD;
     options->rigor = DISTFFT_MEASURE;
     options->destroy_input = 0;
+    for (int i = 0; i < DISTFFT_MAX_DIMS; i++) options->kinds[i] = DISTFFT_C2C;
+    options->batch = 1;
 }
 
 /* ---- argument checks ------------------------------------------------------ */
+
+/* The rules that make a set of kinds one well-defined transform. */
+static int check_kinds(int ndims, const int64_t *shape, const distfft_kind *kinds,
+                       const char *where)
+{
+    int last_transformed = -1, r2c_axis = -1, c2c_axis = -1, r2r_axis = -1;
+    for (int i = 0; i < ndims; i++) {
+        distfft_kind kind = kinds[i];
+        if (!distfft_kind_name(kind))
+            return error_fail(DISTFFT_ERR_ARGUMENT, "%s: kinds[%d] = %d is not a transform kind", where, i, (int)kind);
+        if (kind == DISTFFT_NONE) continue;
+        last_transformed = i;
+        if (kind == DISTFFT_R2C) {
+            if (r2c_axis >= 0)
+                return error_fail(DISTFFT_ERR_ARGUMENT, "%s: r2c on axes %d and %d; at most one axis can be r2c",
+                                  where, r2c_axis, i);
+            r2c_axis = i;
+        }
+        if (kind == DISTFFT_C2C) c2c_axis = i;
+        if (is_real_to_real(kind)) r2r_axis = i;
+        if ((kind == DISTFFT_DCT1 || kind == DISTFFT_CHEB) && shape[i] < 2)
+            return error_fail(DISTFFT_ERR_SHAPE, "%s: %s on axis %d needs at least 2 points, the axis has %lld",
+                              where, kind_names[kind], i, (long long)shape[i]);
+    }
+    if (last_transformed < 0)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: every axis has kind none; nothing to transform", where);
+    if (r2c_axis >= 0 && r2c_axis != last_transformed)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: r2c is on axis %d, but it must be on the last transformed "
+                          "axis (%d), the one transformed first", where, r2c_axis, last_transformed);
+    if (r2c_axis < 0 && c2c_axis >= 0 && r2r_axis >= 0)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: the real-to-real kind %s on axis %d needs real data, but the "
+                          "array is complex (axis %d is c2c and no axis is r2c)", where,
+                          kind_names[kinds[r2r_axis]], r2r_axis, c2c_axis);
+    return DISTFFT_SUCCESS;
+}
 
 static int check_create(int ndims, const int64_t *shape,
                         distfft_precision precision,
@@ -85,7 +190,10 @@ static int check_create(int ndims, const int64_t *shape,
     if (ndims < 2 || ndims > DISTFFT_MAX_DIMS)
         return error_fail(DISTFFT_ERR_SHAPE, "%s: ndims = %d must be in 2..%d", where, ndims, DISTFFT_MAX_DIMS);
     if (!shape) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: shape is NULL", where);
-    int64_t total = 1;
+    if (options->batch < 1)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: batch = %lld must be >= 1 (initialise options with "
+                          "distfft_options_init)", where, (long long)options->batch);
+    int64_t total = options->batch;
     for (int i = 0; i < ndims; i++) {
         if (shape[i] < 1)
             return error_fail(DISTFFT_ERR_SHAPE, "%s: shape[%d] = %lld must be >= 1", where, i, (long long)shape[i]);
@@ -104,10 +212,14 @@ static int check_create(int ndims, const int64_t *shape,
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown norm %d", where, (int)options->norm);
     if (options->rigor < DISTFFT_ESTIMATE || options->rigor > DISTFFT_EXHAUSTIVE)
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown rigor %d", where, (int)options->rigor);
+    int rc = check_kinds(ndims, shape, options->kinds, where);
+    if (rc) return rc;
 
     replicated_add(args, ndims, "ndims");
     for (int i = 0; i < ndims; i++) replicated_add(args, shape[i], "shape[%d]", i);
+    for (int i = 0; i < ndims; i++) replicated_add(args, options->kinds[i], "kinds[%d]", i);
     replicated_add(args, precision, "precision");
+    replicated_add(args, options->batch, "batch");
     replicated_add(args, options->grid_ndims, "grid_ndims");
     for (int i = 0; i < options->grid_ndims; i++)
         replicated_add(args, options->grid_dims[i], "grid_dims[%d]", i);
@@ -118,17 +230,30 @@ static int check_create(int ndims, const int64_t *shape,
     return DISTFFT_SUCCESS;
 }
 
+/* The working order of the axes: untransformed first, then transformed. */
+static int working_order(int ndims, const distfft_kind *kinds, int *order)
+{
+    int count = 0, untransformed = 0;
+    for (int i = 0; i < ndims; i++)
+        if (kinds[i] == DISTFFT_NONE) order[count++] = i;
+    untransformed = count;
+    for (int i = 0; i < ndims; i++)
+        if (kinds[i] != DISTFFT_NONE) order[count++] = i;
+    return untransformed;
+}
+
 /* The lowest grid dimensionality whose MPI_Dims_create grid gives every
- * rank data in every layout (direction i splits axes i and i+1), or the
- * highest possible one if none does. Identical on every rank. */
-static int choose_grid_ndims(int size, int ndims, const int64_t *shape)
+ * rank data in every layout (direction i splits positions i and i+1), or
+ * the highest possible one if none does. Identical on every rank. */
+static int choose_grid_ndims(int size, int ndims, const int64_t *shape,
+                             const int *order)
 {
     for (int r = 1; r < ndims; r++) {
         int dims[DISTFFT_MAX_DIMS] = {0};
         MPI_Dims_create(size, r, dims);
         int fits = 1;
         for (int i = 0; i < r; i++)
-            fits &= dims[i] <= shape[i] && dims[i] <= shape[i + 1];
+            fits &= dims[i] <= shape[order[i]] && dims[i] <= shape[order[i + 1]];
         if (fits) return r;
     }
     return ndims - 1;
@@ -136,91 +261,284 @@ static int choose_grid_ndims(int size, int ndims, const int64_t *shape)
 
 /* ---- building the steps -------------------------------------------------- */
 
-static void build_stages(struct distfft_plan_s *plan)
+/* What the builder tracks while it walks the stages. */
+typedef struct {
+    struct distfft_plan_s *plan;
+    layout current;                 /* global shape now, and who distributes what */
+    int64_t local[DISTFFT_MAX_DIMS];
+    distfft_type type;              /* element type now */
+} builder;
+
+static void builder_block(builder *b)
 {
-    int r = plan->grid->ndims, d = plan->ndims;
-    layout current;
-    current.ndims = d;
-    for (int axis = 0; axis < d; axis++) {
-        current.global_shape[axis] = plan->shape[axis];
-        current.distributed_by[axis] = axis < r ? axis : NOT_DISTRIBUTED;
+    layout_block(&b->current, b->plan->grid->dims, b->plan->grid->coords, b->local, NULL);
+}
+
+static int64_t builder_count(const builder *b)
+{
+    return b->plan->options.batch * shape_product(b->plan->ndims, b->local);
+}
+
+static plan_step *add_step(struct distfft_plan_s *plan, step_kind kind)
+{
+    plan_step *step = &plan->forward[plan->forward_count++];
+    memset(step, 0, sizeof *step);
+    step->kind = kind;
+    return step;
+}
+
+static void add_fft(builder *b, serial_family family, int naxes, const int *axes,
+                    const distfft_kind *kinds)
+{
+    struct distfft_plan_s *plan = b->plan;
+    plan_step *step = add_step(plan, STEP_FFT);
+    serial_spec *spec = &step->spec;
+    spec->precision = plan->precision;
+    spec->family = family;
+    spec->ndims = plan->ndims;
+    memcpy(spec->shape, b->local, sizeof spec->shape);
+    spec->batch = plan->options.batch;
+    spec->naxes = naxes;
+    memcpy(spec->axes, axes, naxes * sizeof *axes);
+    spec->sign = DISTFFT_FORWARD;
+    for (int j = 0; j < naxes && kinds; j++) spec->r2r_kinds[j] = kinds[j];
+    spec->complex_data = b->type == type_complex(plan->precision);
+    spec->rigor = plan->options.rigor;
+    step->in_type = b->type;
+    step->in_count = builder_count(b);
+    if (family == SERIAL_R2C) {
+        int axis = axes[0];
+        b->current.global_shape[axis] = b->current.global_shape[axis] / 2 + 1;
+        builder_block(b);
+        b->type = type_complex(plan->precision);
     }
-    int stage = 0;
-    plan->layouts[0] = current;
-    plan->first_axis[0] = r;
-    plan->last_axis[0] = d - 1;
-    for (int k = 1; k <= r; k++) {
-        int i = r - k; /* exchange on P_i: alignment i+1 -> i */
-        current.distributed_by[i + 1] = i;
-        current.distributed_by[i] = NOT_DISTRIBUTED;
-        if (plan->grid->dims[i] > 1) {
-            stage++;
-            plan->direction[stage] = i;
-            plan->last_axis[stage] = i;
+    step->out_type = b->type;
+    step->out_count = builder_count(b);
+}
+
+static void add_weights(builder *b, int axis)
+{
+    plan_step *step = add_step(b->plan, STEP_WEIGHTS);
+    step->axis = axis;
+    step->weights = b->plan->weights[axis][0];
+    memcpy(step->in_shape, b->local, sizeof step->in_shape);
+    memcpy(step->out_shape, b->local, sizeof step->out_shape);
+    step->in_type = step->out_type = b->type;
+    step->in_count = step->out_count = builder_count(b);
+}
+
+/* Transform the axes of one stage: R2C, then C2C, then real-to-real. */
+static void add_stage_transforms(builder *b, int naxes, const int *stage_axes)
+{
+    const distfft_kind *kinds = b->plan->options.kinds;
+    int c2c[DISTFFT_MAX_DIMS], r2r[DISTFFT_MAX_DIMS], c2c_count = 0, r2r_count = 0;
+    distfft_kind r2r_kinds[DISTFFT_MAX_DIMS];
+    for (int j = 0; j < naxes; j++) {
+        int a = stage_axes[j];
+        if (kinds[a] == DISTFFT_R2C) add_fft(b, SERIAL_R2C, 1, &a, NULL);
+        else if (kinds[a] == DISTFFT_C2C) c2c[c2c_count++] = a;
+        else if (is_real_to_real(kinds[a])) {
+            r2r_kinds[r2r_count] = kinds[a];
+            r2r[r2r_count++] = a;
         }
-        plan->first_axis[stage] = i;
-        plan->layouts[stage] = current;
     }
-    plan->stages = stage + 1;
-    for (int k = 0; k < plan->stages; k++) {
-        layout_block(&plan->layouts[k], plan->grid->dims, plan->grid->coords,
-                     plan->local_shape[k], plan->global_start[k]);
-        plan->local_count[k] = shape_product(d, plan->local_shape[k]);
+    if (c2c_count) add_fft(b, SERIAL_C2C, c2c_count, c2c, NULL);
+    if (r2r_count) add_fft(b, SERIAL_R2R, r2r_count, r2r, r2r_kinds);
+    for (int j = 0; j < r2r_count; j++)
+        if (kinds[r2r[j]] == DISTFFT_CHEB) add_weights(b, r2r[j]);
+}
+
+static void add_redist(builder *b, int direction, int axis_in, int axis_out)
+{
+    plan_step *step = add_step(b->plan, STEP_REDIST);
+    step->direction = direction;
+    step->axis_in = axis_in;
+    step->axis_out = axis_out;
+    step->in_type = step->out_type = b->type;
+    memcpy(step->in_shape, b->local, sizeof step->in_shape);
+    step->in_count = builder_count(b);
+    b->current.distributed_by[axis_in] = direction;
+    b->current.distributed_by[axis_out] = NOT_DISTRIBUTED;
+    builder_block(b);
+    memcpy(step->out_shape, b->local, sizeof step->out_shape);
+    step->out_count = builder_count(b);
+}
+
+/* The forward steps, stage by stage (see the top of this file). */
+static void build_forward(struct distfft_plan_s *plan)
+{
+    int d = plan->ndims, r = plan->grid->ndims, order[DISTFFT_MAX_DIMS];
+    int untransformed = working_order(d, plan->options.kinds, order);
+    builder b = {.plan = plan};
+    b.current.ndims = d;
+    memcpy(b.current.global_shape, plan->shape, sizeof plan->shape);
+    for (int p = 0; p < d; p++)
+        b.current.distributed_by[order[p]] = p < r ? p : NOT_DISTRIBUTED;
+    builder_block(&b);
+    memcpy(plan->input_local, b.local, sizeof b.local);
+    layout_block(&b.current, plan->grid->dims, plan->grid->coords, NULL, plan->input_start);
+    b.type = plan->input_type;
+
+    /* Stage 0, then one stage per exchange; an extent-1 direction merges
+     * its position into the current stage. */
+    int stage_axes[DISTFFT_MAX_DIMS], naxes = 0;
+    for (int p = d - 1; p >= r && p >= untransformed; p--) stage_axes[naxes++] = order[p];
+    for (int i = r - 1; i >= untransformed; i--) {
+        if (plan->grid->dims[i] > 1) {
+            add_stage_transforms(&b, naxes, stage_axes);
+            naxes = 0;
+            add_redist(&b, i, order[i + 1], order[i]);
+        } else {
+            b.current.distributed_by[order[i + 1]] = i;
+            b.current.distributed_by[order[i]] = NOT_DISTRIBUTED;
+        }
+        stage_axes[naxes++] = order[i];
+    }
+    add_stage_transforms(&b, naxes, stage_axes);
+
+    memcpy(plan->out_shape, b.current.global_shape, sizeof plan->out_shape);
+    layout_block(&b.current, plan->grid->dims, plan->grid->coords, plan->output_local,
+                 plan->output_start);
+}
+
+/* Backward: the forward steps in reverse order, each inverted. */
+static void build_backward(struct distfft_plan_s *plan)
+{
+    plan->backward_count = plan->forward_count;
+    for (int s = 0; s < plan->forward_count; s++) {
+        const plan_step *forward = &plan->forward[plan->forward_count - 1 - s];
+        plan_step *step = &plan->backward[s];
+        *step = *forward;
+        step->fft = NULL;
+        step->redist = NULL;
+        step->in_type = forward->out_type;
+        step->out_type = forward->in_type;
+        step->in_count = forward->out_count;
+        step->out_count = forward->in_count;
+        memcpy(step->in_shape, forward->out_shape, sizeof step->in_shape);
+        memcpy(step->out_shape, forward->in_shape, sizeof step->out_shape);
+        if (step->kind == STEP_FFT) {
+            serial_spec *spec = &step->spec;
+            if (spec->family == SERIAL_R2C) spec->family = SERIAL_C2R;
+            spec->sign = DISTFFT_BACKWARD;
+            for (int j = 0; j < spec->naxes; j++) spec->r2r_kinds[j] = serial_inverse_kind(spec->r2r_kinds[j]);
+        } else if (step->kind == STEP_REDIST) {
+            step->axis_in = forward->axis_out;
+            step->axis_out = forward->axis_in;
+        } else {
+            step->weights = plan->weights[step->axis][1];
+        }
     }
 }
 
-static int allocate_work(struct distfft_plan_s *plan)
+/* Which steps work out of place, and the slots they read and write: the
+ * out-of-place steps write alternately into the two work buffers, counting
+ * back from the last one, which writes the caller's output. */
+static void assign_slots(plan_step *steps, int count, bool destroy_input)
 {
-    /* Stages 0 .. last-1 live in work buffers (the last is the output), the
-     * first in the caller's input instead when destroy_input allows. */
-    int last = plan->stages - 1;
-    int arrays_in_work = plan->options.destroy_input && last > 0 ? last - 1 : last;
-    plan->work_count = arrays_in_work < 2 ? arrays_in_work : 2;
-    int64_t largest = 0;
-    for (int k = 0; k < plan->stages; k++)
-        if (plan->local_count[k] > largest) largest = plan->local_count[k];
-    plan->work_size = (size_t)largest * distfft_type_size(type_complex(plan->precision));
-    for (int b = 0; b < plan->work_count; b++) {
-        plan->work[b] = distfft_malloc(plan->work_size ? plan->work_size : 1);
-        if (!plan->work[b])
-            return error_fail(DISTFFT_ERR_MEMORY, "work buffer of %zu bytes",
-                              plan->work_size);
+    int out_of_place = 0;
+    for (int s = 0; s < count; s++) {
+        plan_step *step = &steps[s];
+        step->out_of_place = step->kind == STEP_REDIST ||
+                             (step->kind == STEP_FFT && (step->spec.family == SERIAL_R2C ||
+                                                         step->spec.family == SERIAL_C2R));
+        out_of_place += step->out_of_place;
+    }
+    if (!steps[0].out_of_place && (!destroy_input || out_of_place == 0)) {
+        steps[0].out_of_place = true; /* keep the input, or reach the output */
+        out_of_place++;
+    }
+    slot current = SLOT_INPUT;
+    int remaining = out_of_place;
+    for (int s = 0; s < count; s++) {
+        plan_step *step = &steps[s];
+        step->src = current;
+        if (step->out_of_place) {
+            remaining--;
+            step->dst = remaining == 0 ? SLOT_OUTPUT : (remaining % 2 ? SLOT_WORK0 : SLOT_WORK1);
+            current = step->dst;
+        } else {
+            step->dst = current;
+        }
+        if (step->kind == STEP_FFT)
+            step->spec.preserve_input = step->src == SLOT_INPUT && step->out_of_place && !destroy_input;
+    }
+}
+
+static void size_work(struct distfft_plan_s *plan, const plan_step *steps, int count)
+{
+    for (int s = 0; s < count; s++) {
+        const plan_step *step = &steps[s];
+        size_t bytes = (size_t)step->out_count * distfft_type_size(step->out_type);
+        if (step->dst == SLOT_WORK0 && bytes > plan->work_size[0]) plan->work_size[0] = bytes;
+        if (step->dst == SLOT_WORK1 && bytes > plan->work_size[1]) plan->work_size[1] = bytes;
+    }
+}
+
+static int make_weights(struct distfft_plan_s *plan)
+{
+    for (int a = 0; a < plan->ndims; a++) {
+        if (plan->options.kinds[a] != DISTFFT_CHEB) continue;
+        int64_t n = plan->shape[a];
+        double *forward = malloc(n * sizeof *forward), *backward = malloc(n * sizeof *backward);
+        plan->weights[a][0] = forward;
+        plan->weights[a][1] = backward;
+        if (!forward || !backward) return error_fail(DISTFFT_ERR_MEMORY, "Chebyshev weights");
+        /* a_k = DCT-I(f)_k / (c_k (n-1)), c_0 = c_{n-1} = 2, else 1; the
+         * backward pre-weights c_k / 2 make DCT-I give the samples back. */
+        for (int64_t k = 0; k < n; k++) {
+            double c = (k == 0 || k == n - 1) ? 2.0 : 1.0;
+            forward[k] = 1.0 / (c * (double)(n - 1));
+            backward[k] = c / 2.0;
+        }
     }
     return DISTFFT_SUCCESS;
 }
 
-/* Plan the serial FFTs of every stage on two planning buffers: stage 0
- * forward and the last stage backward read the caller's input (out of place
- * unless destroy_input lets them work in it; always out of place when there
- * is a single stage, input to output); all other transforms are in place. */
+static int allocate_work(struct distfft_plan_s *plan)
+{
+    for (int b = 0; b < 2; b++) {
+        if (!plan->work_size[b]) continue;
+        plan->work[b] = distfft_malloc(plan->work_size[b]);
+        if (!plan->work[b])
+            return error_fail(DISTFFT_ERR_MEMORY, "work buffer of %zu bytes", plan->work_size[b]);
+    }
+    return DISTFFT_SUCCESS;
+}
+
+/* Plan the serial transforms of both directions on two planning buffers
+ * (the work buffers where they are large enough, temporaries otherwise). */
 static int plan_ffts(struct distfft_plan_s *plan)
 {
-    int rc = DISTFFT_SUCCESS, last = plan->stages - 1;
-    void *buffers[2] = {plan->work[0], plan->work[1]};
-    void *temporary[2] = {NULL, NULL};
-    for (int b = 0; b < 2; b++)
+    int rc = DISTFFT_SUCCESS;
+    size_t largest = 1;
+    plan_step *lists[2] = {plan->forward, plan->backward};
+    int counts[2] = {plan->forward_count, plan->backward_count};
+    for (int l = 0; l < 2; l++)
+        for (int s = 0; s < counts[l]; s++) {
+            size_t in = (size_t)lists[l][s].in_count * distfft_type_size(lists[l][s].in_type);
+            size_t out = (size_t)lists[l][s].out_count * distfft_type_size(lists[l][s].out_type);
+            if (in > largest) largest = in;
+            if (out > largest) largest = out;
+        }
+    void *buffers[2], *temporary[2] = {NULL, NULL};
+    for (int b = 0; b < 2; b++) {
+        buffers[b] = plan->work_size[b] >= largest ? plan->work[b] : NULL;
         if (!buffers[b]) {
-            temporary[b] = buffers[b] = distfft_malloc(plan->work_size ? plan->work_size : 1);
+            temporary[b] = buffers[b] = distfft_malloc(largest);
             if (!buffers[b]) {
-                rc = error_fail(DISTFFT_ERR_MEMORY, "planning buffer of %zu bytes", plan->work_size);
+                rc = error_fail(DISTFFT_ERR_MEMORY, "planning buffer of %zu bytes", largest);
                 goto fail;
             }
         }
-    int out_of_place = !plan->options.destroy_input || last == 0;
-    for (int k = 0; k <= last; k++) {
-        int reads_forward_input = k == 0 && out_of_place;
-        int reads_backward_input = k == last && out_of_place;
-        TRY(serial_fft_create(plan->precision, plan->ndims, plan->local_shape[k], 1,
-                              plan->first_axis[k], plan->last_axis[k], DISTFFT_FORWARD,
-                              plan->options.rigor, true, buffers[0],
-                              reads_forward_input ? buffers[1] : buffers[0],
-                              &plan->forward_fft[k]));
-        TRY(serial_fft_create(plan->precision, plan->ndims, plan->local_shape[k], 1,
-                              plan->first_axis[k], plan->last_axis[k], DISTFFT_BACKWARD,
-                              plan->options.rigor, true, buffers[0],
-                              reads_backward_input ? buffers[1] : buffers[0],
-                              &plan->backward_fft[k]));
     }
+    for (int l = 0; l < 2; l++)
+        for (int s = 0; s < counts[l]; s++) {
+            plan_step *step = &lists[l][s];
+            if (step->kind != STEP_FFT) continue;
+            TRY(serial_fft_create(&step->spec, buffers[0],
+                                  step->out_of_place ? buffers[1] : buffers[0], &step->fft));
+        }
 fail:
     for (int b = 0; b < 2; b++) distfft_free(temporary[b]);
     return rc;
@@ -229,31 +547,30 @@ fail:
 static int plan_redistributions(struct distfft_plan_s *plan)
 {
     int rc = DISTFFT_SUCCESS;
-    distfft_type type = type_complex(plan->precision);
-    for (int k = 1; k < plan->stages; k++) {
-        int i = plan->direction[k];
-        MPI_Comm subcomm = plan->grid->subcomms[i];
-        redist_geometry forward = {.type = type, .ndims = plan->ndims,
-                                   .axis_in = i + 1, .axis_out = i, .batch = 1,
-                                   .parts = plan->grid->dims[i],
-                                   .part = plan->grid->coords[i]};
-        memcpy(forward.in_shape, plan->local_shape[k - 1], sizeof forward.in_shape);
-        memcpy(forward.out_shape, plan->local_shape[k], sizeof forward.out_shape);
-        redist_geometry backward = forward;
-        backward.axis_in = i;
-        backward.axis_out = i + 1;
-        memcpy(backward.in_shape, plan->local_shape[k], sizeof backward.in_shape);
-        memcpy(backward.out_shape, plan->local_shape[k - 1], sizeof backward.out_shape);
-        TRY(redist_create_on(subcomm, &forward, plan->options.method, &plan->forward_redist[k]));
-        TRY(redist_create_on(subcomm, &backward, plan->options.method, &plan->backward_redist[k]));
-    }
+    plan_step *lists[2] = {plan->forward, plan->backward};
+    int counts[2] = {plan->forward_count, plan->backward_count};
+    for (int l = 0; l < 2; l++)
+        for (int s = 0; s < counts[l]; s++) {
+            plan_step *step = &lists[l][s];
+            if (step->kind != STEP_REDIST) continue;
+            redist_geometry geometry = {.type = step->in_type, .ndims = plan->ndims,
+                                        .axis_in = step->axis_in, .axis_out = step->axis_out,
+                                        .batch = plan->options.batch,
+                                        .parts = plan->grid->dims[step->direction],
+                                        .part = plan->grid->coords[step->direction]};
+            memcpy(geometry.in_shape, step->in_shape, sizeof geometry.in_shape);
+            memcpy(geometry.out_shape, step->out_shape, sizeof geometry.out_shape);
+            TRY(redist_create_on(plan->grid->subcomms[step->direction], &geometry,
+                                 plan->options.method, &step->redist));
+        }
 fail:
     return rc;
 }
 
 static void set_scales(struct distfft_plan_s *plan)
 {
-    double n = (double)shape_product(plan->ndims, plan->shape);
+    double n = 1.0;
+    for (int a = 0; a < plan->ndims; a++) n *= logical_length(plan->options.kinds[a], plan->shape[a]);
     plan->forward_scale = plan->backward_scale = 1.0;
     switch (plan->options.norm) {
     case DISTFFT_NORM_BACKWARD: plan->backward_scale = 1.0 / n; break;
@@ -262,14 +579,31 @@ static void set_scales(struct distfft_plan_s *plan)
     }
 }
 
+static void set_types(struct distfft_plan_s *plan)
+{
+    bool r2c = false, c2c = false;
+    for (int a = 0; a < plan->ndims; a++) {
+        r2c |= plan->options.kinds[a] == DISTFFT_R2C;
+        c2c |= plan->options.kinds[a] == DISTFFT_C2C;
+    }
+    distfft_type real = plan->precision == DISTFFT_FLOAT ? DISTFFT_REAL_FLOAT : DISTFFT_REAL_DOUBLE;
+    distfft_type complex = type_complex(plan->precision);
+    plan->input_type = r2c || !c2c ? real : complex;
+    plan->output_type = r2c || c2c ? complex : real;
+}
+
 static void plan_free(struct distfft_plan_s *plan)
 {
     if (!plan) return;
-    for (int k = 0; k < MAX_STAGES; k++) {
-        serial_fft_destroy(plan->forward_fft[k]);
-        serial_fft_destroy(plan->backward_fft[k]);
-        redist_free(plan->forward_redist[k]);
-        redist_free(plan->backward_redist[k]);
+    plan_step *lists[2] = {plan->forward, plan->backward};
+    for (int l = 0; l < 2; l++)
+        for (int s = 0; s < MAX_STEPS; s++) {
+            serial_fft_destroy(lists[l][s].fft);
+            redist_free(lists[l][s].redist);
+        }
+    for (int a = 0; a < DISTFFT_MAX_DIMS; a++) {
+        free(plan->weights[a][0]);
+        free(plan->weights[a][1]);
     }
     for (int b = 0; b < 2; b++) distfft_free(plan->work[b]);
     grid_free(plan->grid);
@@ -302,8 +636,10 @@ int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
     TRY(error_agree_replicated(work_comm, local, &args));
 
     /* From here on the arguments are valid and identical on every rank. */
+    int order[DISTFFT_MAX_DIMS];
+    working_order(ndims, options.kinds, order);
     int grid_ndims = options.grid_ndims ? options.grid_ndims
-                                        : choose_grid_ndims(size, ndims, shape);
+                                        : choose_grid_ndims(size, ndims, shape, order);
     int grid_dims[DISTFFT_MAX_DIMS];
     TRY(grid_choose_dims(size, grid_ndims, options.grid_ndims ? options.grid_dims : NULL,
                          grid_dims));
@@ -319,11 +655,20 @@ int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
     plan->options = options;
     plan->options.grid_ndims = grid_ndims;
     memcpy(plan->options.grid_dims, grid_dims, grid_ndims * sizeof(int));
+    set_types(plan);
+    set_scales(plan);
 
     TRY(distfft_grid_create(plan->comm, grid_ndims, grid_dims, &plan->grid));
-    build_stages(plan);
-    set_scales(plan);
-    local = allocate_work(plan);
+    local = make_weights(plan);
+    if (local == DISTFFT_SUCCESS) {
+        build_forward(plan);
+        build_backward(plan);
+        assign_slots(plan->forward, plan->forward_count, options.destroy_input);
+        assign_slots(plan->backward, plan->backward_count, options.destroy_input);
+        size_work(plan, plan->forward, plan->forward_count);
+        size_work(plan, plan->backward, plan->backward_count);
+        local = allocate_work(plan);
+    }
     if (local == DISTFFT_SUCCESS) local = plan_ffts(plan);
     TRY(error_agree(plan->comm, local));
     TRY(plan_redistributions(plan));
@@ -348,19 +693,17 @@ int distfft_plan_destroy(distfft_plan *plan)
 /* ---- execution -------------------------------------------------------------- */
 
 static int check_execute(const struct distfft_plan_s *plan, const char *where,
-                         const void *in, int64_t in_count, const void *out,
-                         int64_t out_count)
+                         const void *in, int64_t in_bytes, const void *out,
+                         int64_t out_bytes)
 {
-    size_t element = distfft_type_size(type_complex(plan->precision));
     const char *pin = in, *pout = out;
-    if (!in && in_count > 0)
-        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: in is NULL but this rank's block has %lld elements",
-                          where, (long long)in_count);
-    if (!out && out_count > 0)
-        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: out is NULL but this rank's block has %lld elements",
-                          where, (long long)out_count);
-    if (in && out && in_count > 0 && out_count > 0 &&
-        pin < pout + out_count * (int64_t)element && pout < pin + in_count * (int64_t)element)
+    if (!in && in_bytes > 0)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: in is NULL but this rank's block has %lld bytes",
+                          where, (long long)in_bytes);
+    if (!out && out_bytes > 0)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: out is NULL but this rank's block has %lld bytes",
+                          where, (long long)out_bytes);
+    if (in && out && in_bytes > 0 && out_bytes > 0 && pin < pout + out_bytes && pout < pin + in_bytes)
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: in and out overlap (transforms are out-of-place)", where);
     if (!serial_fft_aligned(plan->precision, in) || !serial_fft_aligned(plan->precision, out))
         return error_fail(DISTFFT_ERR_ALIGNMENT, "%s: in (%p) or out (%p) is not aligned as "
@@ -368,56 +711,34 @@ static int check_execute(const struct distfft_plan_s *plan, const char *where,
     return DISTFFT_SUCCESS;
 }
 
-static void scale(const struct distfft_plan_s *plan, void *data, int64_t count,
-                  double factor)
+static int run_steps(struct distfft_plan_s *plan, const plan_step *steps, int count,
+                     void *in, void *out, double factor)
 {
-    if (factor != 1.0) serial_scale(plan->precision, data, count, factor);
-}
-
-static int run_forward(struct distfft_plan_s *plan, void *in, void *out)
-{
-    int last = plan->stages - 1;
-    void *array[MAX_STAGES];
-    for (int k = 0; k < last; k++) array[k] = plan->work[(last - 1 - k) % 2];
-    if (plan->options.destroy_input && last > 0) array[0] = in;
-    array[last] = out;
-
+    void *slots[4] = {[SLOT_INPUT] = in, [SLOT_OUTPUT] = out,
+                      [SLOT_WORK0] = plan->work[0], [SLOT_WORK1] = plan->work[1]};
+    int components = distfft_type_size(steps[count - 1].out_type) ==
+                     distfft_type_size(type_complex(plan->precision)) ? 2 : 1;
     double start = MPI_Wtime();
-    serial_fft_execute(plan->forward_fft[0], in, array[0]);
-    for (int k = 1; k <= last; k++) {
-        double middle = MPI_Wtime();
-        plan->timings.fft_seconds += middle - start;
-        int rc = redist_run(plan->forward_redist[k], array[k - 1], array[k]);
-        start = MPI_Wtime();
-        plan->timings.redistribute_seconds += start - middle;
-        if (rc != DISTFFT_SUCCESS) return rc;
-        serial_fft_execute(plan->forward_fft[k], array[k], array[k]);
+    for (int s = 0; s < count; s++) {
+        const plan_step *step = &steps[s];
+        void *src = slots[step->src], *dst = slots[step->dst];
+        if (step->kind == STEP_REDIST) {
+            double middle = MPI_Wtime();
+            plan->timings.fft_seconds += middle - start;
+            int rc = redist_run(step->redist, src, dst);
+            start = MPI_Wtime();
+            plan->timings.redistribute_seconds += start - middle;
+            if (rc != DISTFFT_SUCCESS) return rc;
+        } else if (step->kind == STEP_FFT) {
+            serial_fft_execute(step->fft, src, dst);
+        } else {
+            int parts = step->in_type == type_complex(plan->precision) ? 2 : 1;
+            serial_scale_axis(plan->precision, parts, plan->ndims, step->in_shape,
+                              plan->options.batch, step->axis, step->weights, src, dst);
+        }
     }
-    scale(plan, out, plan->local_count[last], plan->forward_scale);
-    plan->timings.fft_seconds += MPI_Wtime() - start;
-    return DISTFFT_SUCCESS;
-}
-
-static int run_backward(struct distfft_plan_s *plan, void *in, void *out)
-{
-    int last = plan->stages - 1;
-    void *array[MAX_STAGES];
-    array[0] = out;
-    for (int k = 1; k <= last; k++) array[k] = plan->work[(k - 1) % 2];
-    if (plan->options.destroy_input && last > 0) array[last] = in;
-
-    double start = MPI_Wtime();
-    serial_fft_execute(plan->backward_fft[last], in, array[last]);
-    for (int k = last; k >= 1; k--) {
-        double middle = MPI_Wtime();
-        plan->timings.fft_seconds += middle - start;
-        int rc = redist_run(plan->backward_redist[k], array[k], array[k - 1]);
-        start = MPI_Wtime();
-        plan->timings.redistribute_seconds += start - middle;
-        if (rc != DISTFFT_SUCCESS) return rc;
-        serial_fft_execute(plan->backward_fft[k - 1], array[k - 1], array[k - 1]);
-    }
-    scale(plan, out, plan->local_count[0], plan->backward_scale);
+    if (factor != 1.0)
+        serial_scale(plan->precision, out, components * steps[count - 1].out_count, factor);
     plan->timings.fft_seconds += MPI_Wtime() - start;
     return DISTFFT_SUCCESS;
 }
@@ -425,18 +746,19 @@ static int run_backward(struct distfft_plan_s *plan, void *in, void *out)
 static int execute(distfft_plan plan, int direction, void *in, void *out)
 {
     error_clear();
-    const char *where = direction == DISTFFT_FORWARD ? "distfft_plan_forward"
-                                                     : "distfft_plan_backward";
+    bool forward = direction == DISTFFT_FORWARD;
+    const char *where = forward ? "distfft_plan_forward" : "distfft_plan_backward";
     if (!plan)
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: plan is NULL (destroyed or never created)", where);
-    int last = plan->stages - 1;
-    int64_t in_count = plan->local_count[direction == DISTFFT_FORWARD ? 0 : last];
-    int64_t out_count = plan->local_count[direction == DISTFFT_FORWARD ? last : 0];
-    int rc = error_agree(plan->comm, check_execute(plan, where, in, in_count, out, out_count));
+    const plan_step *steps = forward ? plan->forward : plan->backward;
+    int count = forward ? plan->forward_count : plan->backward_count;
+    int64_t in_bytes = steps[0].in_count * (int64_t)distfft_type_size(steps[0].in_type);
+    int64_t out_bytes = steps[count - 1].out_count * (int64_t)distfft_type_size(steps[count - 1].out_type);
+    int rc = error_agree(plan->comm, check_execute(plan, where, in, in_bytes, out, out_bytes));
     if (rc != DISTFFT_SUCCESS) return rc;
     plan->timings.executions++;
-    return direction == DISTFFT_FORWARD ? run_forward(plan, in, out)
-                                        : run_backward(plan, in, out);
+    return run_steps(plan, steps, count, in, out,
+                     forward ? plan->forward_scale : plan->backward_scale);
 }
 
 int distfft_plan_forward(distfft_plan plan, void *in, void *out)
@@ -451,27 +773,45 @@ int distfft_plan_backward(distfft_plan plan, void *in, void *out)
 
 /* ---- queries -------------------------------------------------------------- */
 
-static int copy_block(const struct distfft_plan_s *plan, int stage,
+static int copy_block(const struct distfft_plan_s *plan, bool input,
                       int64_t *local_shape, int64_t *global_start)
 {
     error_clear();
     if (!plan) return error_fail(DISTFFT_ERR_ARGUMENT, "plan is NULL");
     size_t bytes = plan->ndims * sizeof(int64_t);
-    if (local_shape) memcpy(local_shape, plan->local_shape[stage], bytes);
-    if (global_start) memcpy(global_start, plan->global_start[stage], bytes);
+    if (local_shape) memcpy(local_shape, input ? plan->input_local : plan->output_local, bytes);
+    if (global_start) memcpy(global_start, input ? plan->input_start : plan->output_start, bytes);
     return DISTFFT_SUCCESS;
 }
 
 int distfft_plan_input_block(const struct distfft_plan_s *plan,
                              int64_t *local_shape, int64_t *global_start)
 {
-    return copy_block(plan, 0, local_shape, global_start);
+    return copy_block(plan, true, local_shape, global_start);
 }
 
 int distfft_plan_output_block(const struct distfft_plan_s *plan,
                               int64_t *local_shape, int64_t *global_start)
 {
-    return copy_block(plan, plan ? plan->stages - 1 : 0, local_shape, global_start);
+    return copy_block(plan, false, local_shape, global_start);
+}
+
+int distfft_plan_types(const struct distfft_plan_s *plan,
+                       distfft_type *input_type, distfft_type *output_type)
+{
+    error_clear();
+    if (!plan) return error_fail(DISTFFT_ERR_ARGUMENT, "plan is NULL");
+    if (input_type) *input_type = plan->input_type;
+    if (output_type) *output_type = plan->output_type;
+    return DISTFFT_SUCCESS;
+}
+
+int distfft_plan_output_shape(const struct distfft_plan_s *plan, int64_t *global_shape)
+{
+    error_clear();
+    if (!plan || !global_shape) return error_fail(DISTFFT_ERR_ARGUMENT, "plan or global_shape is NULL");
+    memcpy(global_shape, plan->out_shape, plan->ndims * sizeof(int64_t));
+    return DISTFFT_SUCCESS;
 }
 
 int distfft_plan_ndims(const struct distfft_plan_s *plan)
@@ -491,7 +831,7 @@ int distfft_plan_grid(const struct distfft_plan_s *plan, int *grid_ndims,
 
 size_t distfft_plan_work_bytes(const struct distfft_plan_s *plan)
 {
-    return plan ? (size_t)plan->work_count * plan->work_size : 0;
+    return plan ? plan->work_size[0] + plan->work_size[1] : 0;
 }
 
 int distfft_plan_timings(const struct distfft_plan_s *plan,
@@ -524,10 +864,27 @@ static void append(char *buf, size_t size, size_t *used, const char *format, ...
     if (n > 0) *used += (size_t)n;
 }
 
-static void append_fft(char *buf, size_t size, size_t *used, int first, int last)
+static void append_step(char *buf, size_t size, size_t *used, const plan_step *step)
 {
-    if (first == last) append(buf, size, used, " (fft axis=%d)", first);
-    else append(buf, size, used, " (fft axes=%d..%d)", first, last);
+    static const char *const families[] = {[SERIAL_C2C] = "c2c", [SERIAL_R2C] = "r2c",
+                                           [SERIAL_C2R] = "c2r", [SERIAL_R2R] = "r2r"};
+    if (step->kind == STEP_REDIST) {
+        append(buf, size, used, " (redist %s %d->%d on P%d)",
+               distfft_method_name(step->redist ? step->redist->method_id : 0),
+               step->axis_in, step->axis_out, step->direction);
+        return;
+    }
+    if (step->kind == STEP_WEIGHTS) {
+        append(buf, size, used, " (cheb-weights axis=%d)", step->axis);
+        return;
+    }
+    const serial_spec *spec = &step->spec;
+    append(buf, size, used, " (fft %s axes=", families[spec->family]);
+    for (int j = 0; j < spec->naxes; j++) {
+        append(buf, size, used, j ? ",%d" : "%d", spec->axes[j]);
+        if (spec->family == SERIAL_R2R) append(buf, size, used, ":%s", kind_names[spec->r2r_kinds[j]]);
+    }
+    append(buf, size, used, ")");
 }
 
 int distfft_plan_describe(const struct distfft_plan_s *plan, char *buf, size_t size)
@@ -538,16 +895,15 @@ int distfft_plan_describe(const struct distfft_plan_s *plan, char *buf, size_t s
     size_t used = 0;
     char shape[256];
     shape_format(plan->ndims, plan->shape, shape, sizeof shape);
-    append(buf, size, &used, "(distfft c2c %s %s grid=", shape, precision_name(plan->precision));
+    append(buf, size, &used, "(distfft kinds=");
+    for (int a = 0; a < plan->ndims; a++)
+        append(buf, size, &used, a ? ",%s" : "%s", kind_names[plan->options.kinds[a]]);
+    append(buf, size, &used, " %s %s", shape, precision_name(plan->precision));
+    if (plan->options.batch > 1) append(buf, size, &used, " batch=%lld", (long long)plan->options.batch);
+    append(buf, size, &used, " grid=");
     for (int i = 0; i < plan->grid->ndims; i++)
         append(buf, size, &used, i ? "x%d" : "%d", plan->grid->dims[i]);
-    append_fft(buf, size, &used, plan->first_axis[0], plan->last_axis[0]);
-    for (int k = 1; k < plan->stages; k++) {
-        int i = plan->direction[k];
-        append(buf, size, &used, " (redist %s %d->%d on P%d)",
-               distfft_method_name(plan->options.method), i + 1, i, i);
-        append_fft(buf, size, &used, plan->first_axis[k], plan->last_axis[k]);
-    }
+    for (int s = 0; s < plan->forward_count; s++) append_step(buf, size, &used, &plan->forward[s]);
     append(buf, size, &used, ")");
     return (int)used;
 }

@@ -3,15 +3,16 @@
  * serial_fft.h), for double (fftw_) and single (fftwf_) precision.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <fftw3.h>
 
 #include "../error.h"
 #include "serial_fft.h"
 
 struct serial_fft {
-    distfft_precision precision;
     fftw_plan plan_double;   /* one of the two is set, or neither (empty) */
     fftwf_plan plan_float;
+    serial_family family;
 };
 
 static unsigned rigor_flags(distfft_rigor rigor)
@@ -25,49 +26,113 @@ static unsigned rigor_flags(distfft_rigor rigor)
     return FFTW_MEASURE;
 }
 
-int serial_fft_create(distfft_precision precision, int ndims,
-                      const int64_t *shape, int64_t batch, int first_axis,
-                      int last_axis, int sign, distfft_rigor rigor,
-                      bool preserve_input, void *in, void *out,
+int serial_r2r_kind(distfft_kind kind)
+{
+    switch (kind) {
+    case DISTFFT_DCT1: case DISTFFT_CHEB: return FFTW_REDFT00;
+    case DISTFFT_DCT2: return FFTW_REDFT10;
+    case DISTFFT_DCT3: return FFTW_REDFT01;
+    case DISTFFT_DCT4: return FFTW_REDFT11;
+    case DISTFFT_DST1: return FFTW_RODFT00;
+    case DISTFFT_DST2: return FFTW_RODFT10;
+    case DISTFFT_DST3: return FFTW_RODFT01;
+    case DISTFFT_DST4: return FFTW_RODFT11;
+    default: return -1;
+    }
+}
+
+distfft_kind serial_inverse_kind(distfft_kind kind)
+{
+    switch (kind) {
+    case DISTFFT_DCT2: return DISTFFT_DCT3;
+    case DISTFFT_DCT3: return DISTFFT_DCT2;
+    case DISTFFT_DST2: return DISTFFT_DST3;
+    case DISTFFT_DST3: return DISTFFT_DST2;
+    default: return kind;
+    }
+}
+
+/* C-order strides (in elements) of a block, and of one field. */
+static int64_t strides(int ndims, const int64_t *shape, int64_t *stride)
+{
+    int64_t step = 1;
+    for (int i = ndims - 1; i >= 0; i--) {
+        stride[i] = step;
+        step *= shape[i];
+    }
+    return step;
+}
+
+static bool listed(const serial_spec *spec, int axis)
+{
+    for (int j = 0; j < spec->naxes; j++)
+        if (spec->axes[j] == axis) return true;
+    return false;
+}
+
+int serial_fft_create(const serial_spec *spec, void *in, void *out,
                       serial_fft **fft_out)
 {
     *fft_out = NULL;
     serial_fft *fft = calloc(1, sizeof *fft);
     if (!fft) return error_fail(DISTFFT_ERR_MEMORY, "serial FFT object");
-    fft->precision = precision;
+    fft->family = spec->family;
 
-    /* Strides of the C-ordered block, in elements; the batch is axis -1. */
-    int64_t stride[DISTFFT_MAX_DIMS];
-    int64_t step = 1, elements = batch;
-    for (int i = ndims - 1; i >= 0; i--) {
-        stride[i] = step;
-        step *= shape[i];
-        elements *= shape[i];
-    }
-    if (elements == 0) { /* this rank's block is empty: nothing to do */
+    /* Input and output shapes differ only along an R2C/C2R axis. */
+    int64_t real_shape[DISTFFT_MAX_DIMS], complex_shape[DISTFFT_MAX_DIMS];
+    memcpy(real_shape, spec->shape, sizeof real_shape);
+    memcpy(complex_shape, spec->shape, sizeof complex_shape);
+    bool halving = spec->family == SERIAL_R2C || spec->family == SERIAL_C2R;
+    if (halving) complex_shape[spec->axes[0]] = spec->shape[spec->axes[0]] / 2 + 1;
+    const int64_t *in_shape = spec->family == SERIAL_C2R ? complex_shape : real_shape;
+    const int64_t *out_shape = spec->family == SERIAL_R2C ? complex_shape : real_shape;
+
+    int64_t in_stride[DISTFFT_MAX_DIMS], out_stride[DISTFFT_MAX_DIMS];
+    int64_t in_field = strides(spec->ndims, in_shape, in_stride);
+    int64_t out_field = strides(spec->ndims, out_shape, out_stride);
+    if (in_field == 0 || out_field == 0 || spec->batch == 0) { /* empty block */
         *fft_out = fft;
         return DISTFFT_SUCCESS;
     }
+    /* Real-to-real on complex data: a real array with a trailing axis of 2
+     * (real, imaginary) that becomes one more loop. */
+    int64_t unit = spec->family == SERIAL_R2R && spec->complex_data ? 2 : 1;
 
-    fftw_iodim64 dims[DISTFFT_MAX_DIMS], loops[DISTFFT_MAX_DIMS + 1];
+    fftw_iodim64 dims[DISTFFT_MAX_DIMS], loops[DISTFFT_MAX_DIMS + 2];
+    fftw_r2r_kind kinds[DISTFFT_MAX_DIMS];
     int rank = 0, loop_rank = 0;
-    for (int i = first_axis; i <= last_axis; i++)
-        dims[rank++] = (fftw_iodim64){shape[i], stride[i], stride[i]};
-    if (batch > 1)
-        loops[loop_rank++] = (fftw_iodim64){batch, step, step};
-    for (int i = 0; i < ndims; i++)
-        if ((i < first_axis || i > last_axis) && shape[i] > 1)
-            loops[loop_rank++] = (fftw_iodim64){shape[i], stride[i], stride[i]};
+    for (int j = 0; j < spec->naxes; j++) {
+        int a = spec->axes[j];
+        dims[rank] = (fftw_iodim64){spec->shape[a], unit * in_stride[a], unit * out_stride[a]};
+        if (spec->family == SERIAL_R2R) kinds[rank] = serial_r2r_kind(spec->r2r_kinds[j]);
+        rank++;
+    }
+    if (spec->batch > 1)
+        loops[loop_rank++] = (fftw_iodim64){spec->batch, unit * in_field, unit * out_field};
+    for (int a = 0; a < spec->ndims; a++)
+        if (!listed(spec, a) && spec->shape[a] > 1)
+            loops[loop_rank++] = (fftw_iodim64){spec->shape[a], unit * in_stride[a],
+                                                unit * out_stride[a]};
+    if (unit == 2) loops[loop_rank++] = (fftw_iodim64){2, 1, 1};
 
-    unsigned flags = rigor_flags(rigor) |
-                     (preserve_input ? FFTW_PRESERVE_INPUT : FFTW_DESTROY_INPUT);
-    int fftw_sign = sign == DISTFFT_FORWARD ? FFTW_FORWARD : FFTW_BACKWARD;
-    if (precision == DISTFFT_FLOAT)
-        fft->plan_float = fftwf_plan_guru64_dft(rank, dims, loop_rank, loops,
-                                                in, out, fftw_sign, flags);
-    else
-        fft->plan_double = fftw_plan_guru64_dft(rank, dims, loop_rank, loops,
-                                                in, out, fftw_sign, flags);
+    unsigned flags = rigor_flags(spec->rigor) |
+                     (spec->preserve_input ? FFTW_PRESERVE_INPUT : FFTW_DESTROY_INPUT);
+    int sign = spec->sign == DISTFFT_FORWARD ? FFTW_FORWARD : FFTW_BACKWARD;
+    if (spec->precision == DISTFFT_FLOAT) {
+        switch (spec->family) {
+        case SERIAL_C2C: fft->plan_float = fftwf_plan_guru64_dft(rank, dims, loop_rank, loops, in, out, sign, flags); break;
+        case SERIAL_R2C: fft->plan_float = fftwf_plan_guru64_dft_r2c(rank, dims, loop_rank, loops, in, out, flags); break;
+        case SERIAL_C2R: fft->plan_float = fftwf_plan_guru64_dft_c2r(rank, dims, loop_rank, loops, in, out, flags); break;
+        case SERIAL_R2R: fft->plan_float = fftwf_plan_guru64_r2r(rank, dims, loop_rank, loops, in, out, kinds, flags); break;
+        }
+    } else {
+        switch (spec->family) {
+        case SERIAL_C2C: fft->plan_double = fftw_plan_guru64_dft(rank, dims, loop_rank, loops, in, out, sign, flags); break;
+        case SERIAL_R2C: fft->plan_double = fftw_plan_guru64_dft_r2c(rank, dims, loop_rank, loops, in, out, flags); break;
+        case SERIAL_C2R: fft->plan_double = fftw_plan_guru64_dft_c2r(rank, dims, loop_rank, loops, in, out, flags); break;
+        case SERIAL_R2R: fft->plan_double = fftw_plan_guru64_r2r(rank, dims, loop_rank, loops, in, out, kinds, flags); break;
+        }
+    }
     if (!fft->plan_float && !fft->plan_double) {
         free(fft);
         return error_fail(DISTFFT_ERR_FFTW, "FFTW could not plan a %d-axis "
@@ -79,8 +144,22 @@ int serial_fft_create(distfft_precision precision, int ndims,
 
 void serial_fft_execute(const serial_fft *fft, void *in, void *out)
 {
-    if (fft->plan_double) fftw_execute_dft(fft->plan_double, in, out);
-    if (fft->plan_float) fftwf_execute_dft(fft->plan_float, in, out);
+    if (fft->plan_double) {
+        switch (fft->family) {
+        case SERIAL_C2C: fftw_execute_dft(fft->plan_double, in, out); break;
+        case SERIAL_R2C: fftw_execute_dft_r2c(fft->plan_double, in, out); break;
+        case SERIAL_C2R: fftw_execute_dft_c2r(fft->plan_double, in, out); break;
+        case SERIAL_R2R: fftw_execute_r2r(fft->plan_double, in, out); break;
+        }
+    }
+    if (fft->plan_float) {
+        switch (fft->family) {
+        case SERIAL_C2C: fftwf_execute_dft(fft->plan_float, in, out); break;
+        case SERIAL_R2C: fftwf_execute_dft_r2c(fft->plan_float, in, out); break;
+        case SERIAL_C2R: fftwf_execute_dft_c2r(fft->plan_float, in, out); break;
+        case SERIAL_R2R: fftwf_execute_r2r(fft->plan_float, in, out); break;
+        }
+    }
 }
 
 void serial_fft_destroy(serial_fft *fft)
@@ -104,9 +183,33 @@ void serial_scale(distfft_precision precision, void *data, int64_t count,
 {
     if (precision == DISTFFT_FLOAT) {
         float *values = data, f = (float)factor;
-        for (int64_t i = 0; i < 2 * count; i++) values[i] *= f;
+        for (int64_t i = 0; i < count; i++) values[i] *= f;
     } else {
         double *values = data;
-        for (int64_t i = 0; i < 2 * count; i++) values[i] *= factor;
+        for (int64_t i = 0; i < count; i++) values[i] *= factor;
     }
+}
+
+void serial_scale_axis(distfft_precision precision, int components, int ndims,
+                       const int64_t *shape, int64_t batch, int axis,
+                       const double *weights, const void *in, void *out)
+{
+    /* The array as [outer, n, inner]: weights[i] scales a run of `inner`. */
+    int64_t outer = batch, inner = components;
+    for (int a = 0; a < axis; a++) outer *= shape[a];
+    for (int a = axis + 1; a < ndims; a++) inner *= shape[a];
+    int64_t n = shape[axis];
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t i = 0; i < n; i++) {
+            int64_t base = (o * n + i) * inner;
+            if (precision == DISTFFT_FLOAT) {
+                const float *src = (const float *)in + base;
+                float *dst = (float *)out + base, w = (float)weights[i];
+                for (int64_t j = 0; j < inner; j++) dst[j] = src[j] * w;
+            } else {
+                const double *src = (const double *)in + base;
+                double *dst = (double *)out + base, w = weights[i];
+                for (int64_t j = 0; j < inner; j++) dst[j] = src[j] * w;
+            }
+        }
 }

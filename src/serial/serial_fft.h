@@ -1,12 +1,15 @@
 /*
- * serial_fft.h -- serial FFTs along chosen axes of a local, C-ordered,
+ * serial_fft.h -- serial transforms along chosen axes of a local, C-ordered,
  * strided block, by FFTW's guru64 interface. Knows nothing of MPI.
  *
- * One serial_fft transforms the contiguous range of axes [first_axis,
- * last_axis] of an array of `shape` (with a leading batch dimension); every
- * other axis becomes an FFTW "howmany" loop dimension with its own stride,
- * so no copies or loops of ours are involved. Precision is a runtime
- * argument: fftw_ or fftwf_ is chosen inside.
+ * One serial_fft transforms a set of axes of an array (with a leading batch
+ * dimension) in one FFTW plan; every other axis becomes an FFTW "howmany"
+ * loop dimension with its own stride, so no copies or loops of ours are
+ * involved. Families: complex DFT (C2C), real-to-complex along one axis
+ * (R2C, the array's length n there becomes n/2+1) and its inverse (C2R), and
+ * real-to-real (R2R: DCT/DST types), on real data or on the real and
+ * imaginary parts of complex data. Precision is a runtime argument: fftw_
+ * or fftwf_ is chosen inside.
  */
 #ifndef DISTFFT_SERIAL_FFT_H
 #define DISTFFT_SERIAL_FFT_H
@@ -16,16 +19,29 @@
 
 #include "distfft.h"
 
+typedef enum { SERIAL_C2C, SERIAL_R2C, SERIAL_C2R, SERIAL_R2R } serial_family;
+
+typedef struct {
+    distfft_precision precision;
+    serial_family family;
+    int ndims;
+    int64_t shape[DISTFFT_MAX_DIMS]; /* local shape; real-space for R2C/C2R */
+    int64_t batch;
+    int naxes;
+    int axes[DISTFFT_MAX_DIMS];      /* R2C/C2R: exactly one axis */
+    int sign;                        /* C2C: DISTFFT_FORWARD or _BACKWARD */
+    distfft_kind r2r_kinds[DISTFFT_MAX_DIMS]; /* R2R: per listed axis */
+    bool complex_data;               /* R2R on complex elements */
+    distfft_rigor rigor;
+    bool preserve_input;             /* out of place: leave the input alone */
+} serial_spec;
+
 typedef struct serial_fft serial_fft;
 
-/* Plan a transform of sign DISTFFT_FORWARD or DISTFFT_BACKWARD. in and out
- * are the planning arrays (overwritten unless rigor is ESTIMATE); in == out
- * plans an in-place transform. preserve_input: an out-of-place transform
- * must leave its input untouched. An empty block plans a no-op. Local. */
-int serial_fft_create(distfft_precision precision, int ndims,
-                      const int64_t *shape, int64_t batch, int first_axis,
-                      int last_axis, int sign, distfft_rigor rigor,
-                      bool preserve_input, void *in, void *out,
+/* Plan the transform on the planning arrays in/out (overwritten unless
+ * rigor is ESTIMATE; in == out plans in place). An empty block plans a
+ * no-op. Local. */
+int serial_fft_create(const serial_spec *spec, void *in, void *out,
                       serial_fft **fft);
 
 /* Execute on new arrays with the planned alignment and in-placeness. */
@@ -33,12 +49,23 @@ void serial_fft_execute(const serial_fft *fft, void *in, void *out);
 
 void serial_fft_destroy(serial_fft *fft);
 
+/* The FFTW r2r kind of a DCT/DST (CHEB is DCT-I); the inverse kind. */
+int serial_r2r_kind(distfft_kind kind);
+distfft_kind serial_inverse_kind(distfft_kind kind);
+
 /* Is `pointer` aligned as FFTW's own allocator aligns (so a plan made on
  * distfft_malloc'ed arrays may run on it)? NULL counts as aligned. */
 bool serial_fft_aligned(distfft_precision precision, const void *pointer);
 
-/* Multiply `count` complex elements by `factor`. */
+/* Multiply `count` real numbers by `factor`. */
 void serial_scale(distfft_precision precision, void *data, int64_t count,
                   double factor);
+
+/* out = in * weights[i] where i is the index along `axis` of a C-ordered
+ * array of `shape` with a leading batch dimension, of real (components 1)
+ * or complex (components 2) elements; in == out is allowed. */
+void serial_scale_axis(distfft_precision precision, int components, int ndims,
+                       const int64_t *shape, int64_t batch, int axis,
+                       const double *weights, const void *in, void *out);
 
 #endif
