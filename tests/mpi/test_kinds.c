@@ -327,7 +327,7 @@ int main(int argc, char **argv)
                             .norm = norms[(i + grid + p) % 3],
                             .batch = (i + grid) % 4 == 1 ? 2 : 1,
                             .destroy_input = (i + p) % 3 == 2};
-                if (quick && sample++ % 4) continue;
+                if (quick && sample++ % 8) continue;
                 run_config(&suite, &c);
             }
     }
