@@ -4,9 +4,9 @@
  * Input values come from a 64-bit mixing function (splitmix64's finaliser)
  * of the linear global index: cheap, decomposition-independent, and without
  * the structure (symmetries, zeros) of analytic test functions that could
- * hide a misplaced block. The serial reference is always computed in double
- * precision so that a float transform is judged against an exact-enough
- * answer, not against another float transform.
+ * hide a misplaced block. A real input is the real part of the complex one,
+ * and a batch continues the index from one field to the next, so a saved
+ * batch is one C-ordered array of shape (batch, ...) filled the same way.
  */
 #include "check.h"
 
@@ -14,12 +14,9 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include <fftw3.h>
-
-distfft_type bench_complex_type(distfft_precision precision)
+int bench_type_is_complex(distfft_type type)
 {
-    return precision == DISTFFT_FLOAT ? DISTFFT_COMPLEX_FLOAT
-                                      : DISTFFT_COMPLEX_DOUBLE;
+    return type == DISTFFT_COMPLEX_DOUBLE || type == DISTFFT_COMPLEX_FLOAT;
 }
 
 static uint64_t mix64(uint64_t value)
@@ -36,33 +33,32 @@ static double to_signed_unit(uint64_t bits)
     return (double)(bits >> 11) * 0x1.0p-52 - 1.0;
 }
 
-void bench_fill_input(distfft_precision precision, int ndims,
-                      const int64_t *global_shape, const int64_t *local_shape,
-                      const int64_t *global_start, void *local)
+void bench_fill_input(distfft_type type, int ndims, const int64_t *global_shape,
+                      const int64_t *local_shape, const int64_t *global_start,
+                      int64_t field, void *local)
 {
-    int64_t count = 1;
+    int64_t count = 1, field_elements = 1;
     int64_t global_stride[DISTFFT_MAX_DIMS];
     int64_t counter[DISTFFT_MAX_DIMS];
     for (int axis = ndims - 1; axis >= 0; --axis) {
-        global_stride[axis] =
-            axis == ndims - 1 ? 1 : global_stride[axis + 1] * global_shape[axis + 1];
+        global_stride[axis] = field_elements;
+        field_elements *= global_shape[axis];
         counter[axis] = 0;
         count *= local_shape[axis];
     }
+    int width = bench_type_is_complex(type) ? 2 : 1;
     double *double_values = local;
     float *float_values = local;
     for (int64_t position = 0; position < count; ++position) {
-        int64_t global_index = 0;
+        int64_t global_index = field * field_elements;
         for (int axis = 0; axis < ndims; ++axis)
             global_index += (global_start[axis] + counter[axis]) * global_stride[axis];
-        double real = to_signed_unit(mix64(2 * (uint64_t)global_index));
-        double imaginary = to_signed_unit(mix64(2 * (uint64_t)global_index + 1));
-        if (precision == DISTFFT_FLOAT) {
-            float_values[2 * position] = (float)real;
-            float_values[2 * position + 1] = (float)imaginary;
-        } else {
-            double_values[2 * position] = real;
-            double_values[2 * position + 1] = imaginary;
+        for (int part = 0; part < width; ++part) {
+            double value = to_signed_unit(mix64(2 * (uint64_t)global_index + part));
+            if (type == DISTFFT_COMPLEX_FLOAT || type == DISTFFT_REAL_FLOAT)
+                float_values[width * position + part] = (float)value;
+            else
+                double_values[width * position + part] = value;
         }
         /* Next multi-index in C order. */
         for (int axis = ndims - 1; axis >= 0; --axis) {
@@ -73,104 +69,50 @@ void bench_fill_input(distfft_precision precision, int ndims,
     }
 }
 
-/* Real and imaginary parts of element `index` as doubles. */
-static void element(distfft_precision precision, const void *values,
-                    int64_t index, double *real, double *imaginary)
+void bench_element(distfft_type type, const void *values, int64_t index,
+                   double *real, double *imaginary)
 {
-    if (precision == DISTFFT_FLOAT) {
-        const float *float_values = values;
-        *real = float_values[2 * index];
-        *imaginary = float_values[2 * index + 1];
+    int width = bench_type_is_complex(type) ? 2 : 1;
+    if (type == DISTFFT_COMPLEX_FLOAT || type == DISTFFT_REAL_FLOAT) {
+        const float *float_values = (const float *)values + width * index;
+        *real = float_values[0];
+        *imaginary = width == 2 ? float_values[1] : 0.0;
     } else {
-        const double *double_values = values;
-        *real = double_values[2 * index];
-        *imaginary = double_values[2 * index + 1];
+        const double *double_values = (const double *)values + width * index;
+        *real = double_values[0];
+        *imaginary = width == 2 ? double_values[1] : 0.0;
     }
 }
 
-/* max(a, b) that lets a NaN win, so a NaN result can never pass a check. */
-static double max_or_nan(double current, double candidate)
+double bench_max_or_nan(double current, double candidate)
 {
     return (candidate > current || isnan(candidate)) && !isnan(current)
                ? candidate : current;
 }
 
-double bench_max_modulus(distfft_precision precision, const void *values,
-                         int64_t count)
+double bench_max_modulus(distfft_type type, const void *values, int64_t count)
 {
     double largest = 0.0;
     for (int64_t index = 0; index < count; ++index) {
         double real, imaginary;
-        element(precision, values, index, &real, &imaginary);
-        largest = max_or_nan(largest, hypot(real, imaginary));
+        bench_element(type, values, index, &real, &imaginary);
+        largest = bench_max_or_nan(largest, hypot(real, imaginary));
     }
     return largest;
 }
 
-double bench_max_difference(distfft_precision precision, const void *first,
+double bench_max_difference(distfft_type type, const void *first,
                             const void *second, int64_t count)
 {
     double largest = 0.0;
     for (int64_t index = 0; index < count; ++index) {
         double first_real, first_imaginary, second_real, second_imaginary;
-        element(precision, first, index, &first_real, &first_imaginary);
-        element(precision, second, index, &second_real, &second_imaginary);
-        largest = max_or_nan(largest, hypot(first_real - second_real,
+        bench_element(type, first, index, &first_real, &first_imaginary);
+        bench_element(type, second, index, &second_real, &second_imaginary);
+        largest = bench_max_or_nan(largest, hypot(first_real - second_real,
                                             first_imaginary - second_imaginary));
     }
     return largest;
-}
-
-static double forward_scale(distfft_norm norm, int64_t total_elements)
-{
-    switch (norm) {
-    case DISTFFT_NORM_ORTHO: return 1.0 / sqrt((double)total_elements);
-    case DISTFFT_NORM_FORWARD: return 1.0 / (double)total_elements;
-    case DISTFFT_NORM_BACKWARD: break;
-    }
-    return 1.0;
-}
-
-int bench_serial_error(distfft_precision precision, distfft_norm norm,
-                       int ndims, const int64_t *shape, const void *input,
-                       const void *output, double *error)
-{
-    int64_t total = 1;
-    fftw_iodim64 dims[DISTFFT_MAX_DIMS];
-    for (int axis = ndims - 1; axis >= 0; --axis) {
-        dims[axis].n = shape[axis];
-        dims[axis].is = dims[axis].os = total; /* C order, in elements */
-        total *= shape[axis];
-    }
-    fftw_complex *reference = fftw_malloc((size_t)total * sizeof(fftw_complex));
-    if (reference == NULL)
-        return -1;
-    /* FFTW_ESTIMATE does not touch the arrays while planning. */
-    fftw_plan plan = fftw_plan_guru64_dft(ndims, dims, 0, NULL, reference,
-                                          reference, FFTW_FORWARD, FFTW_ESTIMATE);
-    if (plan == NULL) {
-        fftw_free(reference);
-        return -1;
-    }
-    for (int64_t index = 0; index < total; ++index)
-        element(precision, input, index, &reference[index][0], &reference[index][1]);
-    fftw_execute(plan);
-    fftw_destroy_plan(plan);
-
-    double scale = forward_scale(norm, total);
-    double largest_reference = 0.0, largest_difference = 0.0;
-    for (int64_t index = 0; index < total; ++index) {
-        double real = reference[index][0] * scale;
-        double imaginary = reference[index][1] * scale;
-        double ours_real, ours_imaginary;
-        element(precision, output, index, &ours_real, &ours_imaginary);
-        largest_reference = max_or_nan(largest_reference, hypot(real, imaginary));
-        largest_difference = max_or_nan(
-            largest_difference, hypot(ours_real - real, ours_imaginary - imaginary));
-    }
-    fftw_free(reference);
-    *error = largest_difference / largest_reference;
-    return 0;
 }
 
 double bench_tolerance(distfft_precision precision, int64_t total_elements)

@@ -3,11 +3,12 @@
  *
  *   mpiexec -n 4 distfft-bench --shape 64x64x64 --grid pencil --check --json
  *
- * One run: plan a c2c transform of the requested shape over MPI_COMM_WORLD,
- * fill a deterministic input, time forward+backward pairs (timing.c), then
- * optionally check the round trip and a serial FFTW reference (check.c) and
- * save the global arrays as .npy files (npy.c), and print one report
- * (report.c) on rank 0.
+ * One run: plan a transform of the requested shape and kinds over
+ * MPI_COMM_WORLD, fill a deterministic input of the plan's input type (one
+ * block per field of the batch), time forward+backward pairs (timing.c),
+ * then optionally check the round trip (check.c) and a serial reference
+ * (reference.c) and save the global arrays as .npy files (npy.c), and print
+ * one report (report.c) on rank 0.
  *
  * The one thing to know: every decision that changes which collective calls
  * a rank makes next is taken from numbers every rank holds (argv, reduced
@@ -29,27 +30,31 @@
 #include "distfft.h"
 #include "npy.h"
 #include "options.h"
+#include "reference.h"
 #include "report.h"
 #include "timing.h"
 
 enum { EXIT_STATUS_OK = 0, EXIT_STATUS_FAILED = 1, EXIT_STATUS_USAGE = 2 };
 
-/* The plan and this rank's arrays. */
+/* The plan and this rank's arrays. Blocks are per field; the arrays hold
+ * `batch` of them, one after the other. */
 typedef struct {
     distfft_plan plan;
-    distfft_type type;
-    size_t element_size;
+    int64_t batch;
+    distfft_type input_type, output_type;
+    size_t input_element_size, output_element_size;
+    int64_t global_output_shape[DISTFFT_MAX_DIMS];
     int64_t input_shape[DISTFFT_MAX_DIMS], input_start[DISTFFT_MAX_DIMS];
     int64_t output_shape[DISTFFT_MAX_DIMS], output_start[DISTFFT_MAX_DIMS];
-    int64_t input_count, output_count;
-    void *input;     /* local input block */
-    void *output;    /* local output block */
-    void *roundtrip; /* backward(forward(input)), an input block */
+    int64_t input_count, output_count; /* elements of one field's block */
+    void *input;     /* local input blocks */
+    void *output;    /* local output blocks */
+    void *roundtrip; /* backward(forward(input)), input blocks */
 } bench_arrays;
 
-/* The global arrays gathered on rank 0 (NULL elsewhere). */
+/* The global arrays gathered on rank 0 (NULL elsewhere), all fields. */
 typedef struct {
-    int64_t total;
+    int64_t input_total, output_total; /* elements of one field */
     void *input;
     void *output;
 } bench_global;
@@ -120,6 +125,8 @@ static int create_arrays(MPI_Comm comm, const bench_options *options,
     plan_options.method = options->method;
     plan_options.norm = options->norm;
     plan_options.rigor = options->rigor;
+    memcpy(plan_options.kinds, options->kinds, sizeof plan_options.kinds);
+    plan_options.batch = options->batch;
 
     int status = distfft_plan_create(comm, options->ndims, options->shape,
                                      options->precision, &plan_options,
@@ -128,18 +135,23 @@ static int create_arrays(MPI_Comm comm, const bench_options *options,
         report_library_error(comm, "distfft_plan_create", status);
         return EXIT_STATUS_FAILED;
     }
-    arrays->type = bench_complex_type(options->precision);
-    arrays->element_size = distfft_type_size(arrays->type);
+    arrays->batch = options->batch;
+    distfft_plan_types(arrays->plan, &arrays->input_type, &arrays->output_type);
+    distfft_plan_output_shape(arrays->plan, arrays->global_output_shape);
+    arrays->input_element_size = distfft_type_size(arrays->input_type);
+    arrays->output_element_size = distfft_type_size(arrays->output_type);
     distfft_plan_input_block(arrays->plan, arrays->input_shape,
                              arrays->input_start);
     distfft_plan_output_block(arrays->plan, arrays->output_shape,
                               arrays->output_start);
     arrays->input_count = element_count(options->ndims, arrays->input_shape);
     arrays->output_count = element_count(options->ndims, arrays->output_shape);
-    arrays->input = allocate_elements(arrays->input_count, arrays->element_size);
-    arrays->output = allocate_elements(arrays->output_count, arrays->element_size);
-    arrays->roundtrip =
-        allocate_elements(arrays->input_count, arrays->element_size);
+    arrays->input = allocate_elements(arrays->batch * arrays->input_count,
+                                      arrays->input_element_size);
+    arrays->output = allocate_elements(arrays->batch * arrays->output_count,
+                                       arrays->output_element_size);
+    arrays->roundtrip = allocate_elements(arrays->batch * arrays->input_count,
+                                          arrays->input_element_size);
     int failed = !arrays->input || !arrays->output || !arrays->roundtrip;
     if (any_rank(comm, failed)) {
         if (is_root(comm))
@@ -148,14 +160,19 @@ static int create_arrays(MPI_Comm comm, const bench_options *options,
         free_arrays(arrays);
         return EXIT_STATUS_FAILED;
     }
-    bench_fill_input(options->precision, options->ndims, options->shape,
-                     arrays->input_shape, arrays->input_start, arrays->input);
+    int64_t field_bytes =
+        arrays->input_count * (int64_t)arrays->input_element_size;
+    for (int64_t field = 0; field < arrays->batch; ++field)
+        bench_fill_input(arrays->input_type, options->ndims, options->shape,
+                         arrays->input_shape, arrays->input_start, field,
+                         (char *)arrays->input + field * field_bytes);
     return 0;
 }
 
-/* Whether rank 0 can hold three global copies in complex double (gathered
- * input and output, and the serial reference) within half its physical
- * memory. Decided on rank 0, returned on every rank. */
+/* Whether rank 0 can hold three global copies of `total` elements in
+ * complex double (gathered input and output of every field, and the serial
+ * reference) within half its physical memory. Decided on rank 0, returned
+ * on every rank. */
 static int global_copies_fit(MPI_Comm comm, int64_t total)
 {
     int fits = 0;
@@ -169,34 +186,65 @@ static int global_copies_fit(MPI_Comm comm, int64_t total)
     return from_root(comm, fits);
 }
 
+/* Gather every field of `local` (blocks of `type`, local_shape at
+ * global_start, local_count elements each) into `global` on rank 0. */
+static int gather_fields(MPI_Comm comm, const bench_options *options,
+                         int64_t batch, distfft_type type,
+                         const int64_t *global_shape,
+                         const int64_t *local_shape,
+                         const int64_t *global_start, int64_t local_count,
+                         const void *local, void *global)
+{
+    size_t element_size = distfft_type_size(type);
+    int64_t global_count = element_count(options->ndims, global_shape);
+    int status = DISTFFT_SUCCESS;
+    for (int64_t field = 0; field < batch && status == DISTFFT_SUCCESS; ++field)
+        status = distfft_gather(
+            comm, type, options->ndims, global_shape, local_shape,
+            global_start,
+            (const char *)local + field * local_count * (int64_t)element_size, 0,
+            global ? (char *)global + field * global_count * (int64_t)element_size
+                   : NULL);
+    return status;
+}
+
 /* Gather input and output on rank 0. Returns 0, or -1 (on every rank) if
  * rank 0 could not allocate or the library failed (reported). */
 static int gather_global(MPI_Comm comm, const bench_options *options,
                          const bench_arrays *arrays, bench_global *global)
 {
     memset(global, 0, sizeof *global);
-    global->total = element_count(options->ndims, options->shape);
+    global->input_total = element_count(options->ndims, options->shape);
+    global->output_total =
+        element_count(options->ndims, arrays->global_output_shape);
     int allocated = 1;
     if (is_root(comm)) {
-        global->input = allocate_elements(global->total, arrays->element_size);
-        global->output = allocate_elements(global->total, arrays->element_size);
+        int64_t input_bytes = arrays->batch * global->input_total *
+                              (int64_t)arrays->input_element_size;
+        int64_t output_bytes = arrays->batch * global->output_total *
+                               (int64_t)arrays->output_element_size;
+        global->input = allocate_elements(input_bytes, 1);
+        global->output = allocate_elements(output_bytes, 1);
         allocated = global->input != NULL && global->output != NULL;
         if (!allocated)
             fprintf(stderr, "distfft-bench: cannot allocate %lld bytes on "
                             "rank 0 to gather the global arrays\n",
-                    (long long)(2 * global->total * (int64_t)arrays->element_size));
+                    (long long)(input_bytes + output_bytes));
     }
     int status = DISTFFT_ERR_MEMORY;
     if (from_root(comm, allocated)) {
-        status = distfft_gather(comm, arrays->type, options->ndims,
-                                options->shape, arrays->input_shape,
-                                arrays->input_start, arrays->input, 0,
-                                global->input);
+        status = gather_fields(comm, options, arrays->batch,
+                               arrays->input_type, options->shape,
+                               arrays->input_shape, arrays->input_start,
+                               arrays->input_count, arrays->input,
+                               global->input);
         if (status == DISTFFT_SUCCESS)
-            status = distfft_gather(comm, arrays->type, options->ndims,
-                                    options->shape, arrays->output_shape,
-                                    arrays->output_start, arrays->output, 0,
-                                    global->output);
+            status = gather_fields(comm, options, arrays->batch,
+                                   arrays->output_type,
+                                   arrays->global_output_shape,
+                                   arrays->output_shape, arrays->output_start,
+                                   arrays->output_count, arrays->output,
+                                   global->output);
         if (status != DISTFFT_SUCCESS)
             report_library_error(comm, "distfft_gather", status);
     }
@@ -209,11 +257,18 @@ static int gather_global(MPI_Comm comm, const bench_options *options,
     return 0;
 }
 
-/* Write PREFIX.<name>.npy on the calling rank. Returns 0 or -1 (reported). */
+/* Write PREFIX.<name>.npy on the calling rank: `batch` fields of `shape`,
+ * with a leading batch axis when batch > 1. Returns 0 or -1 (reported). */
 static int save_array(const char *prefix, const char *name,
-                      const bench_options *options, distfft_type type,
-                      const void *data)
+                      const bench_options *options, int64_t batch,
+                      const int64_t *shape, distfft_type type, const void *data)
 {
+    int64_t file_shape[DISTFFT_MAX_DIMS + 1];
+    int file_ndims = 0;
+    if (batch > 1)
+        file_shape[file_ndims++] = batch;
+    for (int axis = 0; axis < options->ndims; ++axis)
+        file_shape[file_ndims++] = shape[axis];
     size_t length = strlen(prefix) + strlen(name) + sizeof ".npy" + 1;
     char *path = malloc(length);
     if (path == NULL) {
@@ -221,7 +276,7 @@ static int save_array(const char *prefix, const char *name,
         return -1;
     }
     snprintf(path, length, "%s.%s.npy", prefix, name);
-    int status = npy_write(path, type, options->ndims, options->shape, data);
+    int status = npy_write(path, type, file_ndims, file_shape, data);
     if (status != 0)
         fprintf(stderr, "distfft-bench: --save: cannot write '%s': %s\n", path,
                 strerror(errno));
@@ -240,11 +295,11 @@ static int measure_roundtrip(MPI_Comm comm, const bench_options *options,
         report_library_error(comm, "distfft_plan_backward", status);
         return EXIT_STATUS_FAILED;
     }
+    int64_t count = arrays->batch * arrays->input_count;
     double local[2] = {
-        bench_max_difference(options->precision, arrays->input,
-                             arrays->roundtrip, arrays->input_count),
-        bench_max_modulus(options->precision, arrays->input,
-                          arrays->input_count)};
+        bench_max_difference(arrays->input_type, arrays->input,
+                             arrays->roundtrip, count),
+        bench_max_modulus(arrays->input_type, arrays->input, count)};
     double largest[2];
     MPI_Allreduce(local, largest, 2, MPI_DOUBLE, MPI_MAX, comm);
     results->checked = 1;
@@ -268,15 +323,17 @@ static int compare_and_save_global(MPI_Comm comm, const bench_options *options,
     double serial_error = 0.0;
     if (is_root(comm)) {
         if (serial_wanted)
-            has_serial = bench_serial_error(options->precision, options->norm,
-                                            options->ndims, options->shape,
-                                            global.input, global.output,
-                                            &serial_error) == 0;
+            has_serial = bench_reference_error(
+                             options->precision, options->norm, options->ndims,
+                             options->shape, options->kinds, arrays->batch,
+                             global.input, global.output, &serial_error) == 0;
         if (options->save_prefix != NULL)
             saved = save_array(options->save_prefix, "input", options,
-                               arrays->type, global.input) == 0 &&
+                               arrays->batch, options->shape,
+                               arrays->input_type, global.input) == 0 &&
                     save_array(options->save_prefix, "output", options,
-                               arrays->type, global.output) == 0;
+                               arrays->batch, arrays->global_output_shape,
+                               arrays->output_type, global.output) == 0;
     }
     distfft_free(global.input);
     distfft_free(global.output);
@@ -284,6 +341,31 @@ static int compare_and_save_global(MPI_Comm comm, const bench_options *options,
     MPI_Bcast(&serial_error, 1, MPI_DOUBLE, 0, comm);
     results->serial_error = serial_error;
     return from_root(comm, saved) ? 0 : EXIT_STATUS_FAILED;
+}
+
+/* Whether the plan's element types and global output shape are the ones
+ * the documentation gives for its kinds (reported on rank 0 if not). The
+ * same on every rank: every rank holds the same plan description. */
+static int plan_is_documented(MPI_Comm comm, const bench_options *options,
+                              const bench_arrays *arrays)
+{
+    distfft_type input_type, output_type;
+    int64_t output_shape[DISTFFT_MAX_DIMS];
+    bench_reference_types(options->ndims, options->kinds, options->precision,
+                          &input_type, &output_type);
+    bench_reference_output_shape(options->ndims, options->shape,
+                                 options->kinds, output_shape);
+    int documented = input_type == arrays->input_type &&
+                     output_type == arrays->output_type &&
+                     memcmp(output_shape, arrays->global_output_shape,
+                            (size_t)options->ndims * sizeof *output_shape) == 0;
+    if (!documented && is_root(comm))
+        fprintf(stderr, "distfft-bench: the plan's types (%s -> %s) or output "
+                        "shape differ from the documented ones (%s -> %s)\n",
+                bench_type_name(arrays->input_type),
+                bench_type_name(arrays->output_type),
+                bench_type_name(input_type), bench_type_name(output_type));
+    return documented;
 }
 
 /* --check and --save: one more forward, then the round trip, the serial
@@ -303,9 +385,15 @@ static int check_and_save(MPI_Comm comm, const bench_options *options,
     if (exit_status != 0)
         return exit_status;
 
+    /* The serial reference reads the gathered arrays with the types and the
+     * output shape the documentation gives; a plan that disagrees fails the
+     * check without it. */
+    int documented =
+        !options->check || plan_is_documented(comm, options, arrays);
     int serial_wanted =
-        options->check &&
-        global_copies_fit(comm, element_count(options->ndims, options->shape));
+        options->check && documented &&
+        global_copies_fit(comm, arrays->batch * element_count(options->ndims,
+                                                              options->shape));
     if (serial_wanted || options->save_prefix != NULL)
         exit_status = compare_and_save_global(comm, options, arrays,
                                               serial_wanted, results);
@@ -313,7 +401,7 @@ static int check_and_save(MPI_Comm comm, const bench_options *options,
     if (results->checked) {
         /* Written so that a NaN error fails. */
         results->passed =
-            results->roundtrip_error <= results->tolerance &&
+            documented && results->roundtrip_error <= results->tolerance &&
             (!results->has_serial_error ||
              results->serial_error <= results->tolerance);
         if (!results->passed && exit_status == 0)
@@ -360,6 +448,8 @@ static int run(MPI_Comm comm, const bench_options *options)
     memset(&results, 0, sizeof results);
     MPI_Comm_size(comm, &results.ranks);
     distfft_plan_grid(arrays.plan, &results.grid_ndims, results.grid_dims);
+    results.input_type = arrays.input_type;
+    results.output_type = arrays.output_type;
     unsigned long long work_bytes = distfft_plan_work_bytes(arrays.plan);
     unsigned long long largest_work_bytes;
     MPI_Allreduce(&work_bytes, &largest_work_bytes, 1, MPI_UNSIGNED_LONG_LONG,

@@ -5,8 +5,9 @@
  * after '=' ("--shape=8x8"); the last occurrence wins. Numbers are plain
  * decimal digits (no sign, no spaces), so "64x-1" or " 8" are rejected rather
  * than read as something else. Checks that need the rank count or the
- * library (grid product, grid rank versus array rank) are left to
- * distfft_plan_create, which fails on every rank together.
+ * library (grid product, grid rank versus array rank, which kinds may be
+ * combined, batch >= 1) are left to distfft_plan_create, which fails on
+ * every rank together.
  */
 #include "options.h"
 
@@ -20,6 +21,8 @@ static const char *const precision_names[] = {"double", "float"};
 static const char *const rigor_names[] = {"estimate", "measure", "patient",
                                           "exhaustive"};
 static const char *const norm_names[] = {"backward", "ortho", "forward"};
+static const char *const type_names[] = {"complex_double", "complex_float",
+                                         "real_double", "real_float"};
 
 #define COUNT_OF(array) ((int)(sizeof(array) / sizeof((array)[0])))
 
@@ -48,6 +51,13 @@ const char *bench_norm_name(distfft_norm norm)
                                                        : "unknown";
 }
 
+const char *bench_type_name(distfft_type type)
+{
+    int index = (int)type;
+    return index >= 0 && index < COUNT_OF(type_names) ? type_names[index]
+                                                       : "unknown";
+}
+
 void bench_options_print_usage(FILE *stream, const char *program)
 {
     fprintf(stream,
@@ -58,7 +68,13 @@ void bench_options_print_usage(FILE *stream, const char *program)
         "Problem:\n"
         "  --shape N0xN1[x...]   global array shape, 2 to %d axes (default 64x64x64)\n"
         "  --precision P         double | float (default double)\n"
-        "  --kind K              c2c (default; the only kind so far)\n"
+        "  --kind K              transform per axis: one kind for every axis, or a\n"
+        "                        comma-separated list with one kind per axis, of\n"
+        "                        c2c | r2c | dct1..dct4 | dst1..dst4 | cheb | none\n"
+        "                        (default c2c); 'r2c' alone is numpy's rfftn: r2c on\n"
+        "                        the last transformed axis, c2c on the others\n"
+        "  --axes A0,A1,...      transform only these axes (the others get none)\n"
+        "  --batch N             fields transformed together (default 1)\n"
         "  --norm M              backward | ortho | forward (default backward)\n"
         "Decomposition and method:\n"
         "  --grid G              auto | slab | pencil | AxB[xC...] (default auto);\n"
@@ -71,10 +87,12 @@ void bench_options_print_usage(FILE *stream, const char *program)
         "  --inner N             forward+backward pairs per timed repetition (default 3)\n"
         "  --outer N             timed repetitions; the fastest is reported (default 50)\n"
         "Checks and output:\n"
-        "  --check               report round-trip and serial-FFTW errors; exit 1 if\n"
+        "  --check               report round-trip and serial-FFTW errors (the serial\n"
+        "                        reference applies the kinds axis by axis); exit 1 if\n"
         "                        either exceeds 8 * eps * log2(N)\n"
         "  --save PREFIX         write the global input and forward output to\n"
-        "                        PREFIX.input.npy and PREFIX.output.npy (on rank 0)\n"
+        "                        PREFIX.input.npy and PREFIX.output.npy (on rank 0;\n"
+        "                        with --batch N > 1 the batch axis comes first)\n"
         "  --json                print one JSON object on one line\n"
         "  --help                print this text\n"
         "\n"
@@ -250,6 +268,137 @@ static int parse_method(const char *text, bench_options *options,
                 text, listing);
 }
 
+/* Split a comma-separated list into at most `max_count` pieces of at most
+ * piece_size-1 characters. Returns the count, or -1 (too many, too long, or
+ * an empty piece). */
+static int split_list(const char *text, int max_count, char pieces[][16],
+                      size_t piece_size)
+{
+    int count = 0;
+    const char *piece = text;
+    for (;;) {
+        const char *separator = strchr(piece, ',');
+        size_t length = separator ? (size_t)(separator - piece) : strlen(piece);
+        if (count == max_count || length == 0 || length >= piece_size)
+            return -1;
+        memcpy(pieces[count], piece, length);
+        pieces[count][length] = '\0';
+        ++count;
+        if (separator == NULL)
+            return count;
+        piece = separator + 1;
+    }
+}
+
+/* "c2c | r2c | dct1 | ..." from the library's own names. */
+static void list_kinds(char *buffer, size_t size)
+{
+    const char *known[DISTFFT_MAX_DIMS];
+    int count = 0;
+    while (count < DISTFFT_MAX_DIMS &&
+           distfft_kind_name((distfft_kind)count) != NULL) {
+        known[count] = distfft_kind_name((distfft_kind)count);
+        ++count;
+    }
+    join_names(known, count, buffer, size);
+}
+
+/* --kind: the syntax and the names only; resolve_kinds applies it. */
+static int parse_kind(const char *text, bench_options *options, char *message,
+                      size_t message_size)
+{
+    char pieces[DISTFFT_MAX_DIMS][16];
+    int count = split_list(text, DISTFFT_MAX_DIMS, pieces, sizeof pieces[0]);
+    char known[256];
+    list_kinds(known, sizeof known);
+    if (count < 0)
+        return fail(message, message_size,
+                    "--kind '%s' is malformed: expected one kind or a "
+                    "comma-separated list of at most %d kinds, each one of: %s",
+                    text, DISTFFT_MAX_DIMS, known);
+    for (int index = 0; index < count; ++index) {
+        distfft_kind kind;
+        if (distfft_kind_from_name(pieces[index], &kind) != DISTFFT_SUCCESS)
+            return fail(message, message_size,
+                        "--kind '%s': '%s' is not one of: %s", text,
+                        pieces[index], known);
+    }
+    options->kind = text;
+    return BENCH_OPTIONS_OK;
+}
+
+/* Turn --kind and --axes into options->kinds[0..ndims-1], now that the
+ * shape is known:
+ *   one kind K      K on every transformed axis; but "r2c" means r2c on the
+ *                   last transformed axis and c2c on the others (rfftn);
+ *   ndims kinds     one per axis, as given;
+ *   --axes A,B,...  the transformed axes; the others get none (a per-axis
+ *                   list must then say none exactly there). */
+static int resolve_kinds(bench_options *options, char *message,
+                         size_t message_size)
+{
+    int ndims = options->ndims;
+    int transformed[DISTFFT_MAX_DIMS];
+    for (int axis = 0; axis < ndims; ++axis)
+        transformed[axis] = options->axes == NULL;
+    if (options->axes != NULL) {
+        char pieces[DISTFFT_MAX_DIMS][16];
+        int count = split_list(options->axes, ndims, pieces, sizeof pieces[0]);
+        for (int index = 0; index < count; ++index) {
+            int64_t axis;
+            if (parse_integer(pieces[index], strlen(pieces[index]), 0,
+                              ndims - 1, &axis) != 0 ||
+                transformed[axis])
+                count = -1;
+            else
+                transformed[axis] = 1;
+        }
+        if (count < 0)
+            return fail(message, message_size,
+                        "--axes '%s' is malformed: expected distinct axes from "
+                        "0 to %d, separated by commas",
+                        options->axes, ndims - 1);
+    }
+
+    char pieces[DISTFFT_MAX_DIMS][16];
+    int count = split_list(options->kind, DISTFFT_MAX_DIMS, pieces,
+                           sizeof pieces[0]);
+    distfft_kind given[DISTFFT_MAX_DIMS];
+    for (int index = 0; index < count; ++index)
+        distfft_kind_from_name(pieces[index], &given[index]); /* checked */
+    if (count == 1) {
+        int last = -1;
+        for (int axis = 0; axis < ndims; ++axis)
+            if (transformed[axis])
+                last = axis;
+        for (int axis = 0; axis < ndims; ++axis) {
+            distfft_kind kind = given[0];
+            if (kind == DISTFFT_R2C && axis != last)
+                kind = DISTFFT_C2C;
+            options->kinds[axis] = transformed[axis] ? kind : DISTFFT_NONE;
+        }
+        return BENCH_OPTIONS_OK;
+    }
+    if (count != ndims)
+        return fail(message, message_size,
+                    "--kind '%s' has %d kinds but --shape has %d axes: give one "
+                    "kind, or one per axis",
+                    options->kind, count, ndims);
+    for (int axis = 0; axis < ndims; ++axis) {
+        if (options->axes != NULL &&
+            (given[axis] == DISTFFT_NONE) == transformed[axis])
+            return fail(message, message_size,
+                        "--kind '%s' gives axis %d the kind %s, but --axes '%s' "
+                        "%s: a per-axis --kind must say none exactly on the "
+                        "axes that --axes leaves out",
+                        options->kind, axis, pieces[axis], options->axes,
+                        transformed[axis] ? "transforms that axis"
+                                          : "leaves that axis out");
+        options->kinds[axis] = given[axis];
+    }
+    return BENCH_OPTIONS_OK;
+}
+
 static int parse_count(const char *option, const char *text, int *count,
                        char *message, size_t message_size)
 {
@@ -279,11 +428,17 @@ static int apply_valued_option(const char *name, const char *value,
         return parse_count(name, value, &options->inner, message, message_size);
     if (strcmp(name, "--outer") == 0)
         return parse_count(name, value, &options->outer, message, message_size);
-    if (strcmp(name, "--kind") == 0) {
-        if (strcmp(value, "c2c") != 0)
+    if (strcmp(name, "--kind") == 0)
+        return parse_kind(value, options, message, message_size);
+    if (strcmp(name, "--axes") == 0) {
+        options->axes = value; /* checked against the shape in resolve_kinds */
+        return BENCH_OPTIONS_OK;
+    }
+    if (strcmp(name, "--batch") == 0) {
+        /* 0 is let through: the library's verdict on it is what we report. */
+        if (parse_integer(value, strlen(value), 0, INT64_MAX, &options->batch) != 0)
             return fail(message, message_size,
-                        "--kind '%s' is not supported: only c2c exists", value);
-        options->kind = value;
+                        "--batch '%s' is not a non-negative integer", value);
         return BENCH_OPTIONS_OK;
     }
     if (strcmp(name, "--save") == 0) {
@@ -320,8 +475,8 @@ static int apply_valued_option(const char *name, const char *value,
 static int is_valued_option(const char *name)
 {
     static const char *const valued[] = {
-        "--shape", "--grid", "--precision", "--kind", "--method", "--rigor",
-        "--norm", "--inner", "--outer", "--save"};
+        "--shape", "--grid", "--precision", "--kind", "--axes", "--batch",
+        "--method", "--rigor", "--norm", "--inner", "--outer", "--save"};
     return find_name(name, valued, COUNT_OF(valued)) >= 0;
 }
 
@@ -333,6 +488,8 @@ static void set_defaults(bench_options *options)
     options->grid_ndims = 0;
     options->precision = DISTFFT_DOUBLE;
     options->kind = "c2c";
+    options->axes = NULL;
+    options->batch = 1;
     options->method = DISTFFT_METHOD_ALLTOALLW;
     options->rigor = DISTFFT_MEASURE;
     options->norm = DISTFFT_NORM_BACKWARD;
@@ -404,5 +561,5 @@ int bench_options_parse(int argc, char **argv, bench_options *options,
         if (status != BENCH_OPTIONS_OK)
             return status;
     }
-    return BENCH_OPTIONS_OK;
+    return resolve_kinds(options, message, message_size);
 }

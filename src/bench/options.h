@@ -5,6 +5,13 @@
  * reaches the same verdict without communicating: a bad option is a
  * collective failure by construction. Parsing is pure (no MPI, no output);
  * the caller decides which rank prints the message and how to exit.
+ *
+ * --kind and --axes are resolved into one kind per array axis once the
+ * whole line is read (the shape may come after them). Only the syntax is
+ * judged here; whether a combination of kinds is a valid transform (r2c on
+ * the last transformed axis, dct1 on at least two points, batch >= 1) is the
+ * library's call, so the bench reports exactly what a user of the library
+ * would get.
  */
 #ifndef BENCH_OPTIONS_H
 #define BENCH_OPTIONS_H
@@ -21,7 +28,10 @@ typedef struct {
     int grid_ndims;                     /* 0 = auto, 1 = slab, 2 = pencil, ... */
     int grid_dims[DISTFFT_MAX_DIMS];    /* 0 entries are chosen by MPI */
     distfft_precision precision;
-    const char *kind;                   /* transform kind; only "c2c" */
+    const char *kind;                   /* --kind as given (default "c2c") */
+    const char *axes;                   /* --axes as given; NULL: every axis */
+    distfft_kind kinds[DISTFFT_MAX_DIMS]; /* per axis, from --kind and --axes */
+    int64_t batch;                      /* fields transformed together */
     distfft_method method;
     distfft_rigor rigor;
     distfft_norm norm;
@@ -52,5 +62,7 @@ void bench_options_print_usage(FILE *stream, const char *program);
 const char *bench_precision_name(distfft_precision precision);
 const char *bench_rigor_name(distfft_rigor rigor);
 const char *bench_norm_name(distfft_norm norm);
+/* "complex_double", "complex_float", "real_double", "real_float". */
+const char *bench_type_name(distfft_type type);
 
 #endif /* BENCH_OPTIONS_H */

@@ -3,8 +3,9 @@
  *
  * JSON has no NaN or infinity, so a non-finite number is written as null;
  * strings (the plan description, the MPI library banner) are escaped.
- * `gflops` is the customary nominal rate: 5 N log2 N flops per complex
- * transform of N elements, two transforms per pair.
+ * `gflops` is the customary nominal rate: 5 N log2 N flops per transform
+ * of N elements (counted as complex whatever the kinds), two transforms per
+ * pair, times the batch.
  *
  * Build with -DDISTFFT_GIT_REVISION="\"<rev>\"" to record the revision.
  */
@@ -65,7 +66,7 @@ static double nominal_gflops(const bench_options *options,
     double elements = total_elements(options);
     if (!(results->timing.pair_seconds > 0.0) || elements < 2.0)
         return NAN;
-    return 2.0 * 5.0 * elements * log2(elements) /
+    return 2.0 * 5.0 * (double)options->batch * elements * log2(elements) /
            results->timing.pair_seconds * 1e-9;
 }
 
@@ -75,6 +76,18 @@ static void print_shape(FILE *stream, const bench_options *options,
     for (int axis = 0; axis < options->ndims; ++axis)
         fprintf(stream, "%s%lld", axis ? separator : "",
                 (long long)options->shape[axis]);
+}
+
+static void print_kinds(FILE *stream, const bench_options *options, int quoted)
+{
+    for (int axis = 0; axis < options->ndims; ++axis) {
+        fputs(axis ? (quoted ? ", " : ",") : "", stream);
+        const char *name = distfft_kind_name(options->kinds[axis]);
+        if (quoted)
+            print_json_string(stream, name);
+        else
+            fputs(name ? name : "unknown", stream);
+    }
 }
 
 static void print_grid(FILE *stream, const bench_results *results,
@@ -100,6 +113,15 @@ void bench_report_json(FILE *stream, const bench_options *options,
     print_json_string(stream, bench_precision_name(options->precision));
     fputs(", \"kind\": ", stream);
     print_json_string(stream, options->kind);
+    fputs(", \"kinds\": [", stream);
+    print_kinds(stream, options, 1);
+    fputs("], \"axes\": ", stream);
+    print_json_string(stream, options->axes);
+    fprintf(stream, ", \"batch\": %lld, \"input_type\": ",
+            (long long)options->batch);
+    print_json_string(stream, bench_type_name(results->input_type));
+    fputs(", \"output_type\": ", stream);
+    print_json_string(stream, bench_type_name(results->output_type));
     fputs(", \"method\": ", stream);
     print_json_string(stream, distfft_method_name(options->method));
     fputs(", \"rigor\": ", stream);
@@ -174,8 +196,14 @@ void bench_report_text(FILE *stream, const bench_options *options,
     fputc('\n', stream);
     print_key(stream, "precision");
     fprintf(stream, "%s\n", bench_precision_name(options->precision));
-    print_key(stream, "kind");
-    fprintf(stream, "%s\n", options->kind);
+    print_key(stream, "kinds");
+    print_kinds(stream, options, 0);
+    fputc('\n', stream);
+    print_key(stream, "batch");
+    fprintf(stream, "%lld\n", (long long)options->batch);
+    print_key(stream, "types");
+    fprintf(stream, "%s -> %s\n", bench_type_name(results->input_type),
+            bench_type_name(results->output_type));
     print_key(stream, "method");
     fprintf(stream, "%s\n", distfft_method_name(options->method));
     print_key(stream, "rigor");

@@ -19,6 +19,7 @@ typedef struct {
     int ranks;
     int grid_ndims;
     int grid_dims[DISTFFT_MAX_DIMS];
+    distfft_type input_type, output_type; /* the plan's element types */
     bench_timing timing;
     size_t work_bytes;            /* largest on any rank */
     int checked;                  /* --check ran: the errors below are set */

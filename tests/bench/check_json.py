@@ -4,8 +4,9 @@ Usage: python3 check_json.py OUTPUT_FILE
 
 OUTPUT_FILE is the stdout of a successful run with --json: it must hold
 exactly one line, one JSON object with every documented key, consistent
-values (grid product == ranks, non-negative times, the check passed if one
-ran). Exit status 0 if so, 1 with a message otherwise.
+values (grid product == ranks, non-negative times, one known kind per axis,
+element types that follow from the kinds, the check passed if one ran).
+Exit status 0 if so, 1 with a message otherwise.
 """
 import json
 import math
@@ -37,7 +38,8 @@ def main():
 
     expected_types = {
         "shape": list, "ranks": int, "grid": list, "precision": str,
-        "kind": str, "method": str, "rigor": str, "norm": str, "inner": int,
+        "kind": str, "kinds": list, "batch": int, "input_type": str,
+        "output_type": str, "method": str, "rigor": str, "norm": str, "inner": int,
         "outer": int, "pair_seconds": "number",
         "pair_seconds_median": "number", "fft_seconds": "number",
         "redistribute_seconds": "number", "work_bytes": int,
@@ -68,8 +70,22 @@ def main():
         fail("grid %r does not multiply to ranks %d" % (grid, report["ranks"]))
     if report["precision"] not in ("double", "float"):
         fail("bad precision %r" % report["precision"])
-    if report["kind"] != "c2c":
-        fail("bad kind %r" % report["kind"])
+    kinds = report["kinds"]
+    known = {"c2c", "r2c", "dct1", "dct2", "dct3", "dct4", "dst1", "dst2",
+             "dst3", "dst4", "cheb", "none"}
+    if len(kinds) != len(shape) or not set(kinds) <= known:
+        fail("bad kinds %r for shape %r" % (kinds, shape))
+    if report["batch"] < 1:
+        fail("bad batch %r" % report["batch"])
+    size = report["precision"]
+    real_input = "r2c" in kinds or "c2c" not in kinds
+    complex_output = "r2c" in kinds or "c2c" in kinds
+    types = (("real_" if real_input else "complex_") + size,
+             ("complex_" if complex_output else "real_") + size)
+    if (report["input_type"], report["output_type"]) != types:
+        fail("types %s -> %s, expected %s -> %s for kinds %r"
+             % (report["input_type"], report["output_type"], types[0],
+                types[1], kinds))
     if report["rigor"] not in ("estimate", "measure", "patient", "exhaustive"):
         fail("bad rigor %r" % report["rigor"])
     if report["norm"] not in ("backward", "ortho", "forward"):

@@ -51,6 +51,18 @@ def check_file_format(path, descr, shape):
             path, len(raw), data_offset + math.prod(shape) * item_size))
 
 
+def read_report(path):
+    """The one JSON line of a `distfft-bench --json --save PREFIX` run."""
+    with open(path, encoding="utf-8") as stream:
+        lines = [line for line in stream.read().splitlines() if line.strip()]
+    if len(lines) != 1:
+        fail("expected one JSON line (run with --json), got %d lines" % len(lines))
+    report = json.loads(lines[0])
+    if not report["save"]:
+        fail("the run did not use --save")
+    return report
+
+
 def mix64(values):
     """splitmix64's finaliser on a uint64 array (wrapping arithmetic)."""
     values = values + numpy.uint64(0x9E3779B97F4A7C15)
@@ -73,15 +85,11 @@ def expected_input(shape, dtype):
 def main():
     if len(sys.argv) != 2:
         fail("usage: compare_npy.py OUTPUT_FILE")
-    with open(sys.argv[1], encoding="utf-8") as stream:
-        lines = [line for line in stream.read().splitlines() if line.strip()]
-    if len(lines) != 1:
-        fail("expected one JSON line (run with --json), got %d lines" % len(lines))
-    report = json.loads(lines[0])
+    report = read_report(sys.argv[1])
     prefix, shape = report["save"], report["shape"]
     precision, norm = report["precision"], report["norm"]
-    if not prefix:
-        fail("the run did not use --save")
+    if set(report.get("kinds", ["c2c"])) != {"c2c"} or report.get("batch", 1) != 1:
+        fail("this checker handles one c2c field; use compare_kinds.py")
 
     descr = {"double": "<c16", "float": "<c8"}[precision]
     dtype = numpy.dtype(descr)
