@@ -242,9 +242,10 @@ typedef struct {
     int destroy_input;
     /* Transform kind of each array axis; all DISTFFT_C2C by default. */
     distfft_kind kinds[DISTFFT_MAX_DIMS];
-    /* Number of fields transformed together (0 or 1: one). Arrays then have
-     * a leading dimension of `batch` fields, each a local block, and every
-     * redistribution moves all fields in one exchange. */
+    /* Number of fields transformed together, >= 1 (distfft_options_init
+     * sets 1). Arrays then have a leading dimension of `batch` fields, each
+     * a local block, and every redistribution moves all fields in one
+     * exchange. */
     int64_t batch;
 } distfft_options;
 
