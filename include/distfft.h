@@ -131,7 +131,22 @@ MPI_Comm distfft_grid_subcomm(const struct distfft_grid_s *grid, int direction);
 /* ------------------------------------------------------------------------ */
 
 typedef enum {
-    DISTFFT_METHOD_ALLTOALLW = 0 /* subarray datatypes + one MPI_Alltoallw */
+    /* "alltoallw": subarray datatypes + one MPI_Alltoallw, no copies */
+    DISTFFT_METHOD_ALLTOALLW = 0,
+    /* "alltoallv": pack the chunks, one MPI_Alltoallv, unpack */
+    DISTFFT_METHOD_ALLTOALLV,
+    /* "isend-waitall": pack, MPI_Irecv/MPI_Isend with every peer, MPI_Waitall,
+     * unpack */
+    DISTFFT_METHOD_ISEND_WAITALL,
+    /* "isend-waitsome": as isend-waitall, but MPI_Waitsome, unpacking each
+     * chunk as soon as it arrives */
+    DISTFFT_METHOD_ISEND_WAITSOME,
+    /* "isend-waitall-blocked": isend-waitall with 4 peers at a time */
+    DISTFFT_METHOD_ISEND_WAITALL_BLOCKED,
+    /* "isend-waitsome-blocked": isend-waitsome with 4 peers at a time */
+    DISTFFT_METHOD_ISEND_WAITSOME_BLOCKED,
+    /* "sendrecv": P-1 rounds of pairwise MPI_Sendrecv (rank +- k) */
+    DISTFFT_METHOD_SENDRECV
 } distfft_method;
 
 /* Name of a method ("alltoallw"), or NULL. Local. */

@@ -4,6 +4,7 @@
  * agreement, and dispatch to the communication method chosen by name from
  * the method table.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,12 @@
 
 static const redist_method *const method_table[] = {
     [DISTFFT_METHOD_ALLTOALLW] = &redist_alltoallw,
+    [DISTFFT_METHOD_ALLTOALLV] = &redist_alltoallv,
+    [DISTFFT_METHOD_ISEND_WAITALL] = &redist_isend_waitall,
+    [DISTFFT_METHOD_ISEND_WAITSOME] = &redist_isend_waitsome,
+    [DISTFFT_METHOD_ISEND_WAITALL_BLOCKED] = &redist_isend_waitall_blocked,
+    [DISTFFT_METHOD_ISEND_WAITSOME_BLOCKED] = &redist_isend_waitsome_blocked,
+    [DISTFFT_METHOD_SENDRECV] = &redist_sendrecv,
 };
 #define METHOD_COUNT ((int)(sizeof method_table / sizeof method_table[0]))
 
@@ -39,9 +46,18 @@ int distfft_method_from_name(const char *name, distfft_method *method)
             *method = (distfft_method)i;
             return DISTFFT_SUCCESS;
         }
+    char known[256] = "";
+    size_t used = 0;
+    for (int i = 0; i < METHOD_COUNT && used < sizeof known; i++)
+        if (method_table[i]) {
+            int n = snprintf(known + used, sizeof known - used, "%s%s",
+                             used ? ", " : "", method_table[i]->name);
+            if (n < 0) break;
+            used += (size_t)n;
+        }
     return error_fail(DISTFFT_ERR_ARGUMENT,
-                      "unknown redistribution method \"%s\" (known: alltoallw)",
-                      name);
+                      "unknown redistribution method \"%s\" (known: %s)",
+                      name, known);
 }
 
 int redist_create_on(MPI_Comm comm, const redist_geometry *geometry,

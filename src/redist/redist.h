@@ -57,7 +57,13 @@ int redist_run(const struct distfft_redist_s *redist, const void *in, void *out)
 /* Free without touching the error message (for cleanup paths). */
 void redist_free(struct distfft_redist_s *redist);
 
-/* The methods. */
+/* The methods, one file each (the isend-* family shares isend.c). */
 extern const redist_method redist_alltoallw;
+extern const redist_method redist_alltoallv;
+extern const redist_method redist_isend_waitall;
+extern const redist_method redist_isend_waitsome;
+extern const redist_method redist_isend_waitall_blocked;
+extern const redist_method redist_isend_waitsome_blocked;
+extern const redist_method redist_sendrecv;
 
 #endif

@@ -1,0 +1,181 @@
+/*
+ * chunks.c -- chunk geometry and the pack / unpack copies of the copying
+ * redistribution methods (see chunks.h); the local remapping of the paper's
+ * Sec. 3.3.1 (000), done chunk by chunk with contiguous runs instead of a
+ * whole-array transpose, which also covers sizes not divisible by the
+ * number of ranks.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../error.h"
+#include "../types.h"
+#include "chunks.h"
+
+/* Peer's chunk of a local array of `shape` (batch x shape, C order)
+ * partitioned along `axis` into `parts` blocks. */
+static chunk_span chunk_of(int ndims, const int64_t *shape, int64_t batch,
+                           int axis, int parts, int peer)
+{
+    int64_t length, start;
+    distfft_decompose(shape[axis], parts, peer, &length, &start);
+    int64_t inner = shape_product(ndims - axis - 1, shape + axis + 1);
+    return (chunk_span){.rows = batch * shape_product(axis, shape),
+                        .run = length * inner,
+                        .stride = shape[axis] * inner,
+                        .offset = start * inner};
+}
+
+/* A packed chunk of `count` elements at `offset`: one run. */
+static chunk_span packed(int64_t offset, int64_t count)
+{
+    return (chunk_span){.rows = 1, .run = count, .stride = count,
+                        .offset = offset};
+}
+
+/* Copy the elements of `from` in `source` to those of `to` in `target`, in
+ * order. Both spans describe the same C-ordered sub-block, so each run
+ * length is a multiple of the other's; copy in pieces of the shorter. */
+static void copy_span(size_t element, const void *source, chunk_span from,
+                      void *target, chunk_span to)
+{
+    int64_t total = from.rows * from.run;
+    if (total == 0) return;
+    int64_t piece = from.run < to.run ? from.run : to.run;
+    size_t bytes = (size_t)piece * element;
+    const char *from_row = (const char *)source + from.offset * (int64_t)element;
+    char *to_row = (char *)target + to.offset * (int64_t)element;
+    int64_t from_used = 0, to_used = 0; /* elements done in the current runs */
+    for (int64_t done = 0; done < total; done += piece) {
+        memcpy(to_row + to_used * (int64_t)element,
+               from_row + from_used * (int64_t)element, bytes);
+        if ((from_used += piece) == from.run) {
+            from_used = 0;
+            from_row += from.stride * (int64_t)element;
+        }
+        if ((to_used += piece) == to.run) {
+            to_used = 0;
+            to_row += to.stride * (int64_t)element;
+        }
+    }
+}
+
+void chunk_exchange_free(chunk_exchange *exchange)
+{
+    free(exchange->send_chunks);
+    free(exchange->receive_chunks);
+    free(exchange->send_counts);
+    free(exchange->receive_counts);
+    free(exchange->send_offsets);
+    free(exchange->receive_offsets);
+    distfft_free(exchange->send_buffer);
+    distfft_free(exchange->receive_buffer);
+    memset(exchange, 0, sizeof *exchange);
+}
+
+/* Counts and buffer offsets of the messages of one side; own chunk: 0. */
+static int side_counts(const chunk_exchange *x, const chunk_span *chunks,
+                       const char *method, int *counts, int64_t *offsets,
+                       int64_t *total)
+{
+    *total = 0;
+    for (int p = 0; p < x->parts; p++) {
+        int64_t count = p == x->part ? 0 : chunks[p].rows * chunks[p].run;
+        if (count > INT_MAX)
+            return error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: a chunk of %lld "
+                              "elements exceeds INT_MAX, the largest MPI "
+                              "count", method, (long long)count);
+        counts[p] = (int)count;
+        offsets[p] = *total;
+        *total += count;
+    }
+    return DISTFFT_SUCCESS;
+}
+
+static void *allocate(int64_t elements, size_t element)
+{
+    return elements > 0 ? distfft_malloc((size_t)elements * element) : NULL;
+}
+
+int chunk_exchange_init(const redist_geometry *g, const char *method,
+                        chunk_exchange *x)
+{
+    int rc = DISTFFT_SUCCESS;
+    int parts = g->parts;
+    memset(x, 0, sizeof *x);
+    x->parts = parts;
+    x->part = g->part;
+    x->element = distfft_type_size(g->type);
+    x->datatype = type_mpi(g->type);
+    x->send_chunks = calloc(parts, sizeof *x->send_chunks);
+    x->receive_chunks = calloc(parts, sizeof *x->receive_chunks);
+    x->send_counts = calloc(parts, sizeof *x->send_counts);
+    x->receive_counts = calloc(parts, sizeof *x->receive_counts);
+    x->send_offsets = calloc(parts, sizeof *x->send_offsets);
+    x->receive_offsets = calloc(parts, sizeof *x->receive_offsets);
+    if (!x->send_chunks || !x->receive_chunks || !x->send_counts ||
+        !x->receive_counts || !x->send_offsets || !x->receive_offsets) {
+        rc = error_fail(DISTFFT_ERR_MEMORY, "%s: chunk tables", method);
+        goto fail;
+    }
+    for (int p = 0; p < parts; p++) {
+        x->send_chunks[p] = chunk_of(g->ndims, g->in_shape, g->batch,
+                                     g->axis_in, parts, p);
+        x->receive_chunks[p] = chunk_of(g->ndims, g->out_shape, g->batch,
+                                        g->axis_out, parts, p);
+    }
+    TRY(side_counts(x, x->send_chunks, method, x->send_counts,
+                    x->send_offsets, &x->send_total));
+    TRY(side_counts(x, x->receive_chunks, method, x->receive_counts,
+                    x->receive_offsets, &x->receive_total));
+    x->send_buffer = allocate(x->send_total, x->element);
+    x->receive_buffer = allocate(x->receive_total, x->element);
+    if ((x->send_total > 0 && !x->send_buffer) ||
+        (x->receive_total > 0 && !x->receive_buffer)) {
+        rc = error_fail(DISTFFT_ERR_MEMORY, "%s: buffers of %lld and %lld "
+                        "elements", method, (long long)x->send_total,
+                        (long long)x->receive_total);
+        goto fail;
+    }
+    return DISTFFT_SUCCESS;
+fail:
+    chunk_exchange_free(x);
+    return rc;
+}
+
+/* Region of an empty chunk: any valid address will do. */
+static char empty_region;
+
+void *chunk_send_region(const chunk_exchange *x, int peer)
+{
+    return x->send_counts[peer] == 0
+               ? (void *)&empty_region
+               : (char *)x->send_buffer + x->send_offsets[peer] * (int64_t)x->element;
+}
+
+void *chunk_receive_region(const chunk_exchange *x, int peer)
+{
+    return x->receive_counts[peer] == 0
+               ? (void *)&empty_region
+               : (char *)x->receive_buffer + x->receive_offsets[peer] * (int64_t)x->element;
+}
+
+void chunk_pack(const chunk_exchange *x, int peer, const void *in)
+{
+    copy_span(x->element, in, x->send_chunks[peer], x->send_buffer,
+              packed(x->send_offsets[peer], x->send_counts[peer]));
+}
+
+void chunk_unpack(const chunk_exchange *x, int peer, void *out)
+{
+    copy_span(x->element, x->receive_buffer,
+              packed(x->receive_offsets[peer], x->receive_counts[peer]), out,
+              x->receive_chunks[peer]);
+}
+
+void chunk_copy_own(const chunk_exchange *x, const void *in, void *out)
+{
+    copy_span(x->element, in, x->send_chunks[x->part], out,
+              x->receive_chunks[x->part]);
+}

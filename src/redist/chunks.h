@@ -1,0 +1,71 @@
+/*
+ * chunks.h -- the chunks of a redistribution as contiguous runs, and the
+ * pack / unpack copies shared by every method that moves contiguous buffers
+ * (alltoallv, the isend-* family, sendrecv) instead of describing the chunks
+ * with datatypes as alltoallw does.
+ *
+ * The one thing to know: the chunk of peer p of a C-ordered local array with
+ * a leading batch dimension, partitioned along axis a (block p of the
+ * parts' blocks, distfft_decompose), is `rows` = batch * shape[0..a-1]
+ * contiguous runs of length(p) * shape[a+1..] elements each, one whole
+ * row of the array apart. The sender's chunk (input partitioned along
+ * axis_in) and the receiver's chunk (output partitioned along axis_out) are
+ * the same sub-block of the global array in the same C order, so a packed
+ * chunk is unpacked element for element without any index arithmetic.
+ */
+#ifndef DISTFFT_REDIST_CHUNKS_H
+#define DISTFFT_REDIST_CHUNKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "redist.h"
+
+/* Tag of the messages of the point-to-point methods. Each execution sends
+ * at most one message per ordered pair of ranks and completes every message
+ * before it returns, so MPI's non-overtaking order keeps executions (of this
+ * or any other redistribution on the same communicator) apart. */
+enum { CHUNK_TAG = 1729 };
+
+/* Elements of an array: `rows` runs of `run` contiguous elements, `stride`
+ * elements from the start of one run to the next, the first at `offset`. */
+typedef struct {
+    int64_t rows, run, stride, offset;
+} chunk_span;
+
+/* What the copying methods share, built once at create time: every peer's
+ * chunk in the input and the output, and one send and one receive buffer
+ * with a region per peer. This rank's own chunk never goes through the
+ * buffers (chunk_copy_own moves it directly), so its counts are 0. */
+typedef struct {
+    int parts, part;
+    size_t element;                 /* bytes of one element */
+    MPI_Datatype datatype;          /* MPI type of one element */
+    chunk_span *send_chunks;        /* [parts] in the input, along axis_in */
+    chunk_span *receive_chunks;     /* [parts] in the output, along axis_out */
+    int *send_counts, *receive_counts;          /* [parts] elements */
+    int64_t *send_offsets, *receive_offsets;    /* [parts] elements */
+    int64_t send_total, receive_total;          /* elements in the buffers */
+    void *send_buffer, *receive_buffer;         /* NULL when empty */
+} chunk_exchange;
+
+/* Fill *exchange for geometry g and allocate its buffers. Fails with
+ * DISTFFT_ERR_UNSUPPORTED when a chunk has more than INT_MAX elements (an
+ * MPI count) and DISTFFT_ERR_MEMORY; `method` names the caller in messages.
+ * On failure everything is freed. Local. */
+int chunk_exchange_init(const redist_geometry *g, const char *method,
+                        chunk_exchange *exchange);
+void chunk_exchange_free(chunk_exchange *exchange);
+
+/* The region of peer's chunk in the send / receive buffer (a valid pointer
+ * even for an empty chunk, as some MPI libraries want). */
+void *chunk_send_region(const chunk_exchange *exchange, int peer);
+void *chunk_receive_region(const chunk_exchange *exchange, int peer);
+
+/* Copy peer's chunk of `in` into its send region; its receive region into
+ * peer's chunk of `out`; this rank's own chunk from `in` to `out`. */
+void chunk_pack(const chunk_exchange *exchange, int peer, const void *in);
+void chunk_unpack(const chunk_exchange *exchange, int peer, void *out);
+void chunk_copy_own(const chunk_exchange *exchange, const void *in, void *out);
+
+#endif

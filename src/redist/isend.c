@@ -1,0 +1,153 @@
+/*
+ * isend.c -- non-blocking point-to-point exchange (paper 001, Sec. 3.2.1:
+ * OpenFFT's Isend_Waitall, Isend_Waitsome, Isend_Waitall_Block and
+ * Isend_Waitsome_Block), the engine of the four isend-* methods.
+ *
+ * Peers are visited by offset k = 1 .. P-1: send to (p + k) mod P, receive
+ * from (p - k) mod P. A group is a range of consecutive offsets (all of them,
+ * or ISEND_BLOCK_SIZE for the blocked variants). Per group: post every
+ * MPI_Irecv into the peer's region of the receive buffer, then pack each
+ * chunk and MPI_Isend it at once, wait for the receives (all at once, or
+ * some at a time, unpacking as they arrive), and finally for the sends. The
+ * message from rank q to rank q + k belongs to the group of offset k on
+ * both sides, so every rank works on the same group index at a time and the
+ * groups cannot deadlock. This rank's own chunk is copied locally while the
+ * first group's messages are in flight. Empty chunks send no message at all
+ * (sender and receiver agree on which chunks are empty).
+ *
+ * Buffers, counts and the request arrays are allocated at create time; an
+ * execution allocates nothing.
+ */
+#include <stdlib.h>
+
+#include "../error.h"
+#include "chunks.h"
+#include "isend.h"
+
+typedef struct {
+    chunk_exchange exchange;
+    isend_wait wait;
+    int group;                   /* peers (offsets) per group, >= 1 */
+    MPI_Request *receives, *sends; /* [group]: slot i is offset first + i */
+    int *completed;              /* [group]: MPI_Waitsome's indices */
+    MPI_Status *statuses;        /* [group], unread: MPICH's headers make
+                                  * GCC warn about MPI_STATUSES_IGNORE */
+} isend_state;
+
+void isend_destroy(void *opaque)
+{
+    isend_state *state = opaque;
+    if (!state) return;
+    chunk_exchange_free(&state->exchange);
+    free(state->receives);
+    free(state->sends);
+    free(state->completed);
+    free(state->statuses);
+    free(state);
+}
+
+int isend_create(const redist_geometry *g, const char *method,
+                 isend_wait wait, int group, void **opaque)
+{
+    *opaque = NULL;
+    int rc = DISTFFT_SUCCESS;
+    isend_state *state = calloc(1, sizeof *state);
+    if (!state) return error_fail(DISTFFT_ERR_MEMORY, "%s state", method);
+    TRY(chunk_exchange_init(g, method, &state->exchange));
+    int peers = g->parts - 1;
+    state->wait = wait;
+    state->group = group == ISEND_ALL_PEERS || group > peers ? peers : group;
+    if (state->group < 1) state->group = 1;
+    state->receives = calloc(state->group, sizeof *state->receives);
+    state->sends = calloc(state->group, sizeof *state->sends);
+    state->completed = calloc(state->group, sizeof *state->completed);
+    state->statuses = calloc(state->group, sizeof *state->statuses);
+    if (!state->receives || !state->sends || !state->completed ||
+        !state->statuses) {
+        rc = error_fail(DISTFFT_ERR_MEMORY, "%s requests", method);
+        goto fail;
+    }
+    *opaque = state;
+    return DISTFFT_SUCCESS;
+fail:
+    isend_destroy(state);
+    return rc;
+}
+
+static int source_of(const chunk_exchange *x, int offset)
+{
+    return (x->part - offset + x->parts) % x->parts;
+}
+
+/* Post the receives and sends of the `count` offsets from `first`. */
+static int post_group(isend_state *state, MPI_Comm comm, const void *in,
+                      int first, int count)
+{
+    const chunk_exchange *x = &state->exchange;
+    int rc = DISTFFT_SUCCESS;
+    for (int i = 0; i < count; i++) {
+        int source = source_of(x, first + i);
+        state->receives[i] = MPI_REQUEST_NULL;
+        if (x->receive_counts[source] > 0)
+            TRY_MPI(MPI_Irecv(chunk_receive_region(x, source),
+                              x->receive_counts[source], x->datatype, source,
+                              CHUNK_TAG, comm, &state->receives[i]));
+    }
+    for (int i = 0; i < count; i++) {
+        int target = (x->part + first + i) % x->parts;
+        state->sends[i] = MPI_REQUEST_NULL;
+        if (x->send_counts[target] > 0) {
+            chunk_pack(x, target, in);
+            TRY_MPI(MPI_Isend(chunk_send_region(x, target),
+                              x->send_counts[target], x->datatype, target,
+                              CHUNK_TAG, comm, &state->sends[i]));
+        }
+    }
+    return DISTFFT_SUCCESS;
+fail:
+    return rc;
+}
+
+/* Complete the group posted by post_group, unpacking into out. */
+static int finish_group(isend_state *state, void *out, int first, int count)
+{
+    const chunk_exchange *x = &state->exchange;
+    int rc = DISTFFT_SUCCESS;
+    if (state->wait == ISEND_WAITALL) {
+        TRY_MPI(MPI_Waitall(count, state->receives, state->statuses));
+        for (int i = 0; i < count; i++)
+            chunk_unpack(x, source_of(x, first + i), out);
+    } else {
+        for (;;) {
+            int done = 0;
+            TRY_MPI(MPI_Waitsome(count, state->receives, &done,
+                                 state->completed, state->statuses));
+            if (done == MPI_UNDEFINED) break; /* no active receive left */
+            for (int j = 0; j < done; j++)
+                chunk_unpack(x, source_of(x, first + state->completed[j]), out);
+        }
+    }
+    TRY_MPI(MPI_Waitall(count, state->sends, state->statuses));
+    return DISTFFT_SUCCESS;
+fail:
+    return rc;
+}
+
+int isend_execute(void *opaque, MPI_Comm comm, const void *in, void *out)
+{
+    isend_state *state = opaque;
+    const chunk_exchange *x = &state->exchange;
+    int rc = DISTFFT_SUCCESS;
+    int group = state->group, parts = x->parts;
+    int count = group < parts - 1 ? group : parts - 1;
+    TRY(post_group(state, comm, in, 1, count));
+    chunk_copy_own(x, in, out);
+    for (int first = 1; first < parts; first += group) {
+        count = group < parts - first ? group : parts - first;
+        if (first > 1) TRY(post_group(state, comm, in, first, count));
+        TRY(finish_group(state, out, first, count));
+    }
+    return DISTFFT_SUCCESS;
+fail:
+    return rc;
+}

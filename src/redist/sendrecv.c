@@ -1,0 +1,73 @@
+/*
+ * sendrecv.c -- pairwise exchange (paper 001, Sec. 3.2.1, OpenFFT's
+ * "Sendrecv"): P - 1 rounds; in round k this rank packs the chunk of
+ * (rank + k) mod P, exchanges it with one MPI_Sendrecv for the chunk of
+ * (rank - k) mod P, and unpacks that. Only one message in each direction is
+ * in flight at a time, which suits long messages. This rank's own chunk is
+ * copied locally first.
+ *
+ * An empty chunk is no message: its side of the MPI_Sendrecv names
+ * MPI_PROC_NULL (sender and receiver agree on which chunks are empty).
+ * Buffers and counts come from chunks.c, built once at create time.
+ */
+#include <stdlib.h>
+
+#include "../error.h"
+#include "chunks.h"
+#include "redist.h"
+
+static void sendrecv_destroy(void *opaque)
+{
+    chunk_exchange *exchange = opaque;
+    if (!exchange) return;
+    chunk_exchange_free(exchange);
+    free(exchange);
+}
+
+static int sendrecv_create(MPI_Comm comm, const redist_geometry *g,
+                           void **opaque)
+{
+    (void)comm;
+    *opaque = NULL;
+    chunk_exchange *exchange = malloc(sizeof *exchange);
+    if (!exchange) return error_fail(DISTFFT_ERR_MEMORY, "sendrecv state");
+    int rc = chunk_exchange_init(g, "sendrecv", exchange);
+    if (rc != DISTFFT_SUCCESS) {
+        free(exchange);
+        return rc;
+    }
+    *opaque = exchange;
+    return DISTFFT_SUCCESS;
+}
+
+static int sendrecv_execute(void *opaque, MPI_Comm comm, const void *in,
+                            void *out)
+{
+    const chunk_exchange *x = opaque;
+    int rc = DISTFFT_SUCCESS;
+    chunk_copy_own(x, in, out);
+    for (int k = 1; k < x->parts; k++) {
+        int target = (x->part + k) % x->parts;
+        int source = (x->part - k + x->parts) % x->parts;
+        int send_count = x->send_counts[target];
+        int receive_count = x->receive_counts[source];
+        if (send_count > 0) chunk_pack(x, target, in);
+        TRY_MPI(MPI_Sendrecv(chunk_send_region(x, target), send_count,
+                             x->datatype, send_count ? target : MPI_PROC_NULL,
+                             CHUNK_TAG, chunk_receive_region(x, source),
+                             receive_count, x->datatype,
+                             receive_count ? source : MPI_PROC_NULL, CHUNK_TAG,
+                             comm, MPI_STATUS_IGNORE));
+        if (receive_count > 0) chunk_unpack(x, source, out);
+    }
+    return DISTFFT_SUCCESS;
+fail:
+    return rc;
+}
+
+const redist_method redist_sendrecv = {
+    .name = "sendrecv",
+    .create = sendrecv_create,
+    .execute = sendrecv_execute,
+    .destroy = sendrecv_destroy,
+};
