@@ -61,14 +61,16 @@ static int move_blocks(MPI_Comm comm, distfft_type type, int ndims,
     memcpy(mine + ndims, global_start, ndims * sizeof(int64_t));
     int64_t *blocks = NULL;
     MPI_Request *requests = NULL;
+    MPI_Status *statuses = NULL; /* not MPI_STATUSES_IGNORE: GCC misreads MPICH's */
     MPI_Datatype *types = NULL;
     int local_code = DISTFFT_SUCCESS;
     if (rank == root) {
         blocks = malloc((size_t)size * 2 * ndims * sizeof(int64_t));
         requests = malloc((size_t)(size + 1) * sizeof(MPI_Request));
+        statuses = malloc((size_t)(size + 1) * sizeof(MPI_Status));
         types = malloc((size_t)size * sizeof(MPI_Datatype));
         for (int p = 0; types && p < size; p++) types[p] = MPI_DATATYPE_NULL;
-        if (!blocks || !requests || !types) local_code = error_fail(DISTFFT_ERR_MEMORY, "gather tables");
+        if (!blocks || !requests || !statuses || !types) local_code = error_fail(DISTFFT_ERR_MEMORY, "gather tables");
     }
     TRY(error_agree(comm, local_code));
     TRY_MPI(MPI_Gather(mine, 2 * ndims, MPI_INT64_T, blocks, 2 * ndims, MPI_INT64_T, root, comm));
@@ -97,13 +99,14 @@ static int move_blocks(MPI_Comm comm, distfft_type type, int ndims,
             else TRY_MPI(MPI_Isend(global, 1, types[p], p, BLOCK_TAG, comm, &requests[pending++]));
         }
     }
-    if (rank == root && pending) TRY_MPI(MPI_Waitall(pending, requests, MPI_STATUSES_IGNORE));
+    if (rank == root && pending) TRY_MPI(MPI_Waitall(pending, requests, statuses));
     TRY_MPI(MPI_Wait(&own, MPI_STATUS_IGNORE));
 fail:
     for (int p = 0; types && p < size; p++)
         if (types[p] != MPI_DATATYPE_NULL) MPI_Type_free(&types[p]);
     free(blocks);
     free(requests);
+    free(statuses);
     free(types);
     return rc;
 }
