@@ -146,7 +146,12 @@ typedef enum {
     /* "isend-waitsome-blocked": isend-waitsome with 4 peers at a time */
     DISTFFT_METHOD_ISEND_WAITSOME_BLOCKED,
     /* "sendrecv": P-1 rounds of pairwise MPI_Sendrecv (rank +- k) */
-    DISTFFT_METHOD_SENDRECV
+    DISTFFT_METHOD_SENDRECV,
+    /* "auto": at create time, time every method above on this exchange
+     * (a warm-up, then the best of 3 executions, each the maximum over the
+     * ranks) and keep the fastest; every rank picks the same. Plans with
+     * rigor DISTFFT_ESTIMATE do not measure and take alltoallw. */
+    DISTFFT_METHOD_AUTO
 } distfft_method;
 
 /* Name of a method ("alltoallw"), or NULL. Local. */

@@ -560,8 +560,14 @@ static int plan_redistributions(struct distfft_plan_s *plan)
                                         .part = plan->grid->coords[step->direction]};
             memcpy(geometry.in_shape, step->in_shape, sizeof geometry.in_shape);
             memcpy(geometry.out_shape, step->out_shape, sizeof geometry.out_shape);
-            TRY(redist_create_on(plan->grid->subcomms[step->direction], &geometry,
-                                 plan->options.method, &step->redist));
+            /* Estimate mode never measures: "auto" then means the paper's. */
+            distfft_method method = plan->options.method;
+            if (method == DISTFFT_METHOD_AUTO && plan->options.rigor == DISTFFT_ESTIMATE)
+                method = DISTFFT_METHOD_ALLTOALLW;
+            /* A failure inside one sub-group must reach every rank. */
+            int created = redist_create_on(plan->grid->subcomms[step->direction], plan->comm,
+                                           &geometry, method, &step->redist);
+            TRY(error_agree(plan->comm, created));
         }
 fail:
     return rc;
@@ -904,6 +910,14 @@ int distfft_plan_describe(const struct distfft_plan_s *plan, char *buf, size_t s
     for (int i = 0; i < plan->grid->ndims; i++)
         append(buf, size, &used, i ? "x%d" : "%d", plan->grid->dims[i]);
     for (int s = 0; s < plan->forward_count; s++) append_step(buf, size, &used, &plan->forward[s]);
+    if (plan->options.method == DISTFFT_METHOD_AUTO && plan->options.rigor != DISTFFT_ESTIMATE) {
+        double tuning = 0.0; /* both directions' exchanges were tuned */
+        for (int s = 0; s < plan->forward_count; s++) {
+            if (plan->forward[s].redist) tuning += plan->forward[s].redist->tuning_seconds;
+            if (plan->backward[s].redist) tuning += plan->backward[s].redist->tuning_seconds;
+        }
+        append(buf, size, &used, " (tuning %.3g s)", tuning);
+    }
     append(buf, size, &used, ")");
     return (int)used;
 }

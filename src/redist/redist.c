@@ -4,6 +4,7 @@
  * agreement, and dispatch to the communication method chosen by name from
  * the method table.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@ static const redist_method *method_lookup(distfft_method method)
 
 const char *distfft_method_name(distfft_method method)
 {
+    if (method == DISTFFT_METHOD_AUTO) return "auto";
     const redist_method *row = method_lookup(method);
     return row ? row->name : NULL;
 }
@@ -46,8 +48,12 @@ int distfft_method_from_name(const char *name, distfft_method *method)
             *method = (distfft_method)i;
             return DISTFFT_SUCCESS;
         }
-    char known[256] = "";
-    size_t used = 0;
+    if (strcmp(name, "auto") == 0) {
+        *method = DISTFFT_METHOD_AUTO;
+        return DISTFFT_SUCCESS;
+    }
+    char known[256] = "auto";
+    size_t used = strlen(known);
     for (int i = 0; i < METHOD_COUNT && used < sizeof known; i++)
         if (method_table[i]) {
             int n = snprintf(known + used, sizeof known - used, "%s%s",
@@ -60,9 +66,72 @@ int distfft_method_from_name(const char *name, distfft_method *method)
                       name, known);
 }
 
-int redist_create_on(MPI_Comm comm, const redist_geometry *geometry,
+/* Seconds of the slowest rank for the fastest of `repetitions` runs. */
+static double time_exchange(const struct distfft_redist_s *redist, const void *in,
+                            void *out, int repetitions, MPI_Comm tuning_comm)
+{
+    double best = INFINITY;
+    redist_run(redist, in, out); /* warm-up: first-touch, lazy connections */
+    for (int r = 0; r < repetitions; r++) {
+        MPI_Barrier(tuning_comm);
+        double start = MPI_Wtime();
+        redist_run(redist, in, out);
+        double elapsed = MPI_Wtime() - start;
+        MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, tuning_comm);
+        if (elapsed < best) best = elapsed;
+    }
+    return best;
+}
+
+/* The "auto" method: plan every method, time each on scratch arrays, keep
+ * the fastest. The times are maxima over the ranks of tuning_comm (comm
+ * itself, or a plan's whole communicator, whose sub-groups all run the same
+ * exchange at once), so every rank sees the same numbers and picks the same
+ * method, as FFTW's mpi/ planner does. A method that cannot be planned
+ * somewhere is skipped everywhere. */
+static int tune(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *geometry,
+                distfft_redist *redist_out)
+{
+    double start = MPI_Wtime();
+    size_t element = distfft_type_size(geometry->type);
+    int64_t in_count = geometry->batch * shape_product(geometry->ndims, geometry->in_shape);
+    int64_t out_count = geometry->batch * shape_product(geometry->ndims, geometry->out_shape);
+    void *in = calloc((size_t)in_count + 1, element), *out = calloc((size_t)out_count + 1, element);
+    int rc = error_agree(tuning_comm, in && out ? DISTFFT_SUCCESS
+                                                : error_fail(DISTFFT_ERR_MEMORY, "tuning buffers"));
+    struct distfft_redist_s *best = NULL;
+    double best_seconds = INFINITY;
+    for (int m = 0; rc == DISTFFT_SUCCESS && m < METHOD_COUNT; m++) {
+        distfft_redist candidate = NULL;
+        int created = redist_create_on(comm, comm, geometry, (distfft_method)m, &candidate);
+        if (error_agree(tuning_comm, created) != DISTFFT_SUCCESS) {
+            redist_free(candidate);
+            continue;
+        }
+        double seconds = time_exchange(candidate, in, out, 3, tuning_comm);
+        if (seconds < best_seconds) {
+            redist_free(best);
+            best = candidate;
+            best_seconds = seconds;
+        } else {
+            redist_free(candidate);
+        }
+    }
+    free(in);
+    free(out);
+    if (rc == DISTFFT_SUCCESS && !best)
+        rc = error_fail(DISTFFT_ERR_UNSUPPORTED, "auto: no method can do this exchange");
+    if (rc != DISTFFT_SUCCESS) return rc;
+    error_clear();
+    best->tuning_seconds = MPI_Wtime() - start;
+    *redist_out = best;
+    return DISTFFT_SUCCESS;
+}
+
+int redist_create_on(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *geometry,
                      distfft_method method, distfft_redist *redist_out)
 {
+    if (method == DISTFFT_METHOD_AUTO) return tune(comm, tuning_comm, geometry, redist_out);
     int rc = DISTFFT_SUCCESS;
     struct distfft_redist_s *redist = calloc(1, sizeof *redist);
     int local = redist ? DISTFFT_SUCCESS
@@ -102,7 +171,8 @@ static int check_create(MPI_Comm comm, distfft_type type, int ndims,
     const char *where = "distfft_redist_create";
     if (!redist) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: redist (out-handle) is NULL", where);
     if (!type_is_valid(type)) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown element type %d", where, (int)type);
-    if (!method_lookup(method)) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown method %d", where, (int)method);
+    if (!method_lookup(method) && method != DISTFFT_METHOD_AUTO)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown method %d", where, (int)method);
     if (ndims < 2 || ndims > DISTFFT_MAX_DIMS)
         return error_fail(DISTFFT_ERR_SHAPE, "%s: ndims = %d must be in 2..%d", where, ndims, DISTFFT_MAX_DIMS);
     if (!in_shape || !out_shape) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: in_shape or out_shape is NULL", where);
@@ -174,7 +244,7 @@ int distfft_redist_create(MPI_Comm subcomm, distfft_type type, int ndims,
     int local = check_create(comm, type, ndims, in_shape, axis_in, out_shape,
                              axis_out, batch, method, redist, &geometry, &args);
     TRY(error_agree_replicated(comm, local, &args));
-    TRY(redist_create_on(comm, &geometry, method, redist));
+    TRY(redist_create_on(comm, comm, &geometry, method, redist));
     (*redist)->owns_comm = 1;
     return DISTFFT_SUCCESS;
 fail:
