@@ -7,7 +7,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # Debian packages the build and the tests need.
 PACKAGES="build-essential cmake ninja-build pkg-config \
-  libopenmpi-dev openmpi-bin libmpich-dev mpich libfftw3-dev python3-numpy python3-scipy"
+  libopenmpi-dev openmpi-bin libmpich-dev mpich libfftw3-dev python3-numpy python3-scipy \
+  libfftw3-mpi-dev python3-mpi4py python3-mpi4py-fft python3-matplotlib"
 
 # OpenMPI refuses to run as root and to oversubscribe unless told.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
