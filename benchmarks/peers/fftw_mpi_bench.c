@@ -11,6 +11,9 @@
  * like the input, so FFTW transposes back) or with FFTW_MPI_TRANSPOSED_OUT
  * on the forward and FFTW_MPI_TRANSPOSED_IN on the backward plan (the
  * output keeps the first two axes swapped, one global transpose saved).
+ * --layout serial plans the same global transform with serial FFTW
+ * (fftw_plan_dft, fftw_plan_dft_r2c / _c2r) on one rank: the compute floor
+ * against which parallel efficiency is measured.
  *
  * Timing is distfft-bench's (src/bench/timing.c): `outer` repetitions of
  * MPI_Barrier + `inner` forward+backward pairs, the elapsed time max over
@@ -39,11 +42,11 @@ enum { MAX_AXES = 8 };
 /* Indices into the name tables below (ints, so that -1 can mean unknown). */
 enum { PRECISION_DOUBLE, PRECISION_FLOAT };
 enum { KIND_C2C, KIND_R2C };
-enum { LAYOUT_NATURAL, LAYOUT_TRANSPOSED };
+enum { LAYOUT_NATURAL, LAYOUT_TRANSPOSED, LAYOUT_SERIAL };
 
 static const char *const precision_names[] = {"double", "float"};
 static const char *const kind_names[] = {"c2c", "r2c"};
-static const char *const layout_names[] = {"natural", "transposed"};
+static const char *const layout_names[] = {"natural", "transposed", "serial"};
 static const char *const rigor_names[] = {"estimate", "measure", "patient",
                                           "exhaustive"};
 static const unsigned rigor_flags[] = {FFTW_ESTIMATE, FFTW_MEASURE,
@@ -72,7 +75,9 @@ static void print_usage(FILE *stream)
           "  --kind K             c2c | r2c (default c2c; r2c on the last axis)\n"
           "  --precision P        double | float (default double)\n"
           "  --layout L           natural | transposed (FFTW_MPI_TRANSPOSED_OUT\n"
-          "                       forward, _IN backward; default transposed)\n"
+          "                       forward, _IN backward; default transposed) |\n"
+          "                       serial (plain serial FFTW plans over the whole\n"
+          "                       array, no MPI: the compute floor; 1 rank only)\n"
           "  --rigor R            estimate | measure | patient | exhaustive\n"
           "                       (default measure)\n"
           "  --norm M             backward (scale by 1/N after each backward,\n"
@@ -213,6 +218,28 @@ static void *plan_one(const options_t *options, int forward,
 {
     int rank = options->ndims;
     int sign = forward ? FFTW_FORWARD : FFTW_BACKWARD;
+    if (options->layout == LAYOUT_SERIAL) {
+        /* The real side keeps FFTW-MPI's padded rows (see peer_create), so
+         * r2c/c2r name it through the advanced interface's embedding. */
+        int n[MAX_AXES], padded[MAX_AXES];
+        for (int axis = 0; axis < rank; ++axis)
+            n[axis] = padded[axis] = (int)shape[axis];
+        padded[rank - 1] = 2 * (n[rank - 1] / 2 + 1);
+        if (options->precision == PRECISION_FLOAT) {
+            if (options->kind == KIND_C2C)
+                return fftwf_plan_dft(rank, n, in, out, sign, flags);
+            return forward ? (void *)fftwf_plan_many_dft_r2c(rank, n, 1, in, padded, 1, 0,
+                                                             out, NULL, 1, 0, flags)
+                           : (void *)fftwf_plan_many_dft_c2r(rank, n, 1, in, NULL, 1, 0,
+                                                             out, padded, 1, 0, flags);
+        }
+        if (options->kind == KIND_C2C)
+            return fftw_plan_dft(rank, n, in, out, sign, flags);
+        return forward ? (void *)fftw_plan_many_dft_r2c(rank, n, 1, in, padded, 1, 0,
+                                                        out, NULL, 1, 0, flags)
+                       : (void *)fftw_plan_many_dft_c2r(rank, n, 1, in, NULL, 1, 0,
+                                                        out, padded, 1, 0, flags);
+    }
     if (options->precision == PRECISION_FLOAT) {
         if (options->kind == KIND_C2C)
             return fftwf_mpi_plan_dft(rank, shape, in, out, MPI_COMM_WORLD, sign, flags);
@@ -258,6 +285,32 @@ static void peer_cleanup(int precision)
         fftw_mpi_cleanup();
 }
 
+/* This rank's slab of the input (local_n0 from local_0_start), of the
+ * transposed output (local_n1) and the complex elements each array needs
+ * (FFTW-MPI may need more than either slab holds). Serial: everything. */
+static void set_local_sizes(const options_t *options,
+                            const ptrdiff_t *complex_shape, peer_t *peer)
+{
+    if (options->layout == LAYOUT_SERIAL) {
+        peer->local_n0 = options->shape[0];
+        peer->local_0_start = 0;
+        peer->local_n1 = options->shape[1];
+        peer->alloc_complex = 1;
+        for (int axis = 0; axis < options->ndims; ++axis)
+            peer->alloc_complex *= complex_shape[axis];
+        return;
+    }
+    ptrdiff_t local_1_start;
+    if (options->precision == PRECISION_FLOAT)
+        peer->alloc_complex = fftwf_mpi_local_size_transposed(
+            options->ndims, complex_shape, MPI_COMM_WORLD, &peer->local_n0,
+            &peer->local_0_start, &peer->local_n1, &local_1_start);
+    else
+        peer->alloc_complex = fftw_mpi_local_size_transposed(
+            options->ndims, complex_shape, MPI_COMM_WORLD, &peer->local_n0,
+            &peer->local_0_start, &peer->local_n1, &local_1_start);
+}
+
 /* Sizes, arrays and both plans. Returns 0 on every rank or 1 on every rank. */
 static int peer_create(const options_t *options, peer_t *peer)
 {
@@ -269,14 +322,7 @@ static int peer_create(const options_t *options, peer_t *peer)
     int last = options->ndims - 1;
     if (options->kind == KIND_R2C)
         complex_shape[last] = options->shape[last] / 2 + 1;
-    ptrdiff_t local_1_start;
-    peer->alloc_complex = options->precision == PRECISION_FLOAT
-        ? fftwf_mpi_local_size_transposed(options->ndims, complex_shape, MPI_COMM_WORLD,
-                                          &peer->local_n0, &peer->local_0_start,
-                                          &peer->local_n1, &local_1_start)
-        : fftw_mpi_local_size_transposed(options->ndims, complex_shape, MPI_COMM_WORLD,
-                                         &peer->local_n0, &peer->local_0_start,
-                                         &peer->local_n1, &local_1_start);
+    set_local_sizes(options, complex_shape, peer);
     ptrdiff_t row = 1; /* reals per index of axis 0 */
     for (int axis = 1; axis < last; ++axis)
         row *= options->shape[axis];
@@ -579,6 +625,12 @@ int main(int argc, char **argv)
     if (newline)
         *newline = '\0';
 
+    if (options.layout == LAYOUT_SERIAL && results.ranks != 1) {
+        if (rank == 0)
+            fprintf(stderr, "fftw-mpi-bench: --layout serial runs on 1 rank\n");
+        MPI_Finalize();
+        return EXIT_USAGE;
+    }
     peer_init(options.precision);
     status = run(&options, rank, &results);
     if (rank == 0 && results.timing.pair_seconds > 0.0)
