@@ -33,13 +33,14 @@ install_packages() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $missing
 }
 
-# build_with DIR [cmake args...]: configure (once) and build.
+# build_with DIR [cmake args...]: configure (once) and build (everything, or
+# only the targets named in $BUILD_TARGETS).
 build_with() {
   local dir=$1; shift
   if [ ! -f "$ROOT/$dir/CMakeCache.txt" ]; then
     cmake -S "$ROOT" -B "$ROOT/$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
   fi
-  cmake --build "$ROOT/$dir" --parallel 2
+  cmake --build "$ROOT/$dir" --parallel 2 ${BUILD_TARGETS:+--target $BUILD_TARGETS}
 }
 
 build_openmpi() {

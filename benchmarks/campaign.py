@@ -1,0 +1,165 @@
+"""campaign.py -- distfft's benchmark campaign, side by side with FFTW-MPI
+and mpi4py-fft (issue 7). Usually run through scripts/benchmark, which
+installs the packages and builds first:
+
+    scripts/benchmark quick [--out DIR]
+    /usr/bin/python3 benchmarks/campaign.py quick --build build [--out DIR]
+    ... scaling --ranks 1,2,4,8 --sizes 128,256 [--kinds c2c]
+    ... --report DIR     (summary and plots again from DIR/results.jsonl)
+
+Presets (benchmarks/suite/presets.py): smoke (seconds, for the test),
+quick (64^3 and 128^3, 1-2 ranks, c2c and r2c), full (up to 256^3, 512^3
+c2c and 64^4 r2c, up to the machine's cores), scaling (--ranks, --sizes).
+Writes DIR/results.jsonl (one line per run), DIR/summary.md and PNG plots.
+The machine is assumed shared and noisy: read ratios within one campaign.
+"""
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from suite import plots, presets, runs, summary, systems  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def integer_list(text):
+    return [int(part) for part in text.split(",") if part]
+
+
+def parse(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("preset", nargs="?", default="quick",
+                        choices=["smoke", "quick", "full", "scaling"])
+    parser.add_argument("--out", help="results folder (default "
+                        "benchmark-results/<preset>-<UTC time>)")
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"),
+                        help="CMake build folder with bin/distfft-bench and "
+                             "bin/fftw-mpi-bench (default build/)")
+    parser.add_argument("--mpiexec", default="mpiexec.openmpi")
+    parser.add_argument("--python", default="/usr/bin/python3",
+                        help="Python with mpi4py-fft for the same MPI")
+    parser.add_argument("--ranks", type=integer_list, help="rank counts, e.g. 1,2,4")
+    parser.add_argument("--sizes", type=integer_list, help="cube edges, e.g. 128,256")
+    parser.add_argument("--kinds", type=lambda t: t.split(","), help="c2c,r2c")
+    parser.add_argument("--rounds", type=int, help="interleaved rounds")
+    parser.add_argument("--outer", type=int, help="repetitions per run")
+    parser.add_argument("--precision", choices=["double", "float"])
+    parser.add_argument("--rigor", choices=["estimate", "measure", "patient", "exhaustive"])
+    parser.add_argument("--methods", type=lambda t: t.split(","),
+                        help="distfft methods of the methods phase "
+                             f"(default: {','.join(presets.METHODS)})")
+    parser.add_argument("--timeout", type=int, default=900, help="seconds per run")
+    parser.add_argument("--report", metavar="DIR",
+                        help="only rewrite summary.md and plots from DIR/results.jsonl")
+    return parser.parse_args(argv)
+
+
+def command_output(command):
+    try:
+        return subprocess.run(command, capture_output=True, text=True,
+                              timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def header(preset, records, command_line, seconds, loads):
+    versions = {}
+    for record in records:
+        for key in ("git_revision", "fftw_version", "mpi4py_fft_version", "mpi_library"):
+            if record.get(key) and key not in versions:
+                versions[key] = record[key]
+    return [
+        f"# Benchmark campaign `{preset.name}`",
+        "",
+        f"- command: `{command_line}`",
+        f"- finished {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+        f"took {seconds / 60:.1f} min" if seconds else "- (summary rewritten from results.jsonl)",
+        f"- machine: {cpu_model()}, {presets.machine_cores()} cores, "
+        f"load average at start / end: {loads[0]} / {loads[1]} (shared: other jobs ran)",
+        f"- distfft revision {versions.get('git_revision', '?')}; FFTW "
+        f"{versions.get('fftw_version', '?')}; mpi4py-fft "
+        f"{versions.get('mpi4py_fft_version', '?')}; {versions.get('mpi_library', '?')}",
+        f"- every system: precision {preset.precision}, FFTW planning "
+        f"{preset.rigor}, {preset.inner} forward+backward pairs per repetition, "
+        f"{preset.outer} repetitions per run, {preset.rounds} rounds interleaved "
+        "A B C … A B C; one MPI_Barrier before each repetition, time max over "
+        "ranks; the backward output scaled by 1/N inside the timed pair by all",
+    ]
+
+
+def load_average():
+    try:
+        return os.getloadavg()[0].__round__(1)
+    except OSError:
+        return "?"
+
+
+def report(out_dir, preset, records, command_line, seconds, loads, skipped):
+    results = summary.Results(records)
+    summary.write(os.path.join(out_dir, "summary.md"), results,
+                  header(preset, records, command_line, seconds, loads), preset, skipped)
+    subtitle = (f"preset {preset.name}, {preset.precision}, {presets.machine_cores()}-core "
+                f"{cpu_model()}, {time.strftime('%Y-%m-%d', time.gmtime())}")
+    return plots.write_all(results, out_dir, subtitle)
+
+
+def main(argv):
+    options = parse(argv)
+    preset = presets.make(options.preset, options.ranks, options.sizes, options.kinds)
+    for name in ("rounds", "outer", "precision", "rigor", "methods"):
+        if getattr(options, name):
+            setattr(preset, name, getattr(options, name))
+    command_line = "scripts/benchmark " + " ".join(argv)
+
+    if options.report:
+        with open(os.path.join(options.report, "results.jsonl")) as results_file:
+            records = [json.loads(line) for line in results_file if line.strip()]
+        made = report(options.report, preset, records, command_line, None, ("?", "?"), [])
+        print("\n".join([os.path.join(options.report, "summary.md")] + made))
+        return 0
+
+    tools = systems.Tools(os.path.abspath(options.build), options.mpiexec, options.python)
+    problems = tools.missing()
+    if problems:
+        print("campaign.py: cannot run:\n  " + "\n  ".join(problems), file=sys.stderr)
+        return 2
+    out_dir = options.out or os.path.join(
+        ROOT, "benchmark-results", f"{preset.name}-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}")
+    print(f"campaign {preset.name}: ranks {preset.ranks}, shapes "
+          f"{[presets.Case(s, k, 0).label().rsplit(' ', 1)[0] for s, k in preset.shapes]}, "
+          f"{preset.rounds} rounds of {preset.outer} x {preset.inner} pairs -> {out_dir}",
+          flush=True)
+    start_load = load_average()
+    campaign = runs.Campaign(preset, tools, out_dir, run_timeout=options.timeout)
+    seconds = campaign.run()
+    made = report(out_dir, preset, campaign.records, command_line, seconds,
+                  (start_load, load_average()), campaign.skipped)
+    print(f"campaign {preset.name} took {seconds:.0f} s; wrote")
+    for path in [campaign.results_path, os.path.join(out_dir, "summary.md")] + made:
+        print("  " + path)
+    failed = sum(1 for record in campaign.records if "error" in record)
+    if failed:
+        print(f"{failed} run(s) failed: see summary.md", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

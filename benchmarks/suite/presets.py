@@ -1,0 +1,99 @@
+"""presets.py -- what a campaign measures.
+
+A campaign is a list of cases (global shape, kind, rank count) and two
+phases over them:
+  methods     distfft with every redistribution method (and auto) on the
+              parallel cases chosen for the breakdown: fft vs redistribute
+              time per method, and distfft's best method per case;
+  comparison  distfft (its best method from the first phase) beside
+              FFTW-MPI (natural, transposed) and mpi4py-fft (slab, pencil),
+              plus the serial FFTW floor once per shape and kind.
+Nothing here assumes a core count: `full` goes up to the machine's cores,
+`scaling` takes the rank counts and sizes it is given.
+"""
+import dataclasses
+import os
+
+METHODS = ["alltoallw", "alltoallv", "isend-waitall", "isend-waitsome",
+           "isend-waitall-blocked", "isend-waitsome-blocked", "sendrecv",
+           "auto"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    shape: tuple
+    kind: str
+    ranks: int
+
+    def label(self):
+        return f"{'x'.join(map(str, self.shape))} {self.kind} P={self.ranks}"
+
+
+@dataclasses.dataclass
+class Preset:
+    name: str
+    shapes: list           # list of (shape tuple, kind)
+    ranks: list            # rank counts
+    rounds: int            # interleaved rounds (A B A B ...)
+    outer: int             # repetitions per run (fastest reported)
+    inner: int = 3         # forward+backward pairs per repetition
+    precision: str = "double"
+    rigor: str = "measure"
+    methods: list = dataclasses.field(default_factory=lambda: list(METHODS))
+    method_shapes: list = None  # shapes for the methods phase (None: all)
+
+
+def machine_cores():
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def ranks_up_to(cores):
+    """1, 2, 4, ... up to `cores`, and `cores` itself."""
+    ranks, count = [], 1
+    while count <= cores:
+        ranks.append(count)
+        count *= 2
+    if ranks[-1] != cores:
+        ranks.append(cores)
+    return ranks
+
+
+def cube(size, ndims=3):
+    return tuple([size] * ndims)
+
+
+def make(name, ranks=None, sizes=None, kinds=None):
+    """The preset `name`; `ranks`, `sizes` and `kinds` override its lists."""
+    cores = machine_cores()
+    if name == "smoke":
+        preset = Preset("smoke", [(cube(16), "c2c")], [1, 2], rounds=1,
+                        outer=2, inner=1, rigor="estimate",
+                        methods=["alltoallw", "alltoallv"])
+    elif name == "quick":
+        preset = Preset("quick",
+                        [(cube(n), kind) for n in (64, 128) for kind in ("c2c", "r2c")],
+                        [1, 2], rounds=3, outer=5)
+        preset.method_shapes = [(cube(128), "c2c"), (cube(128), "r2c")]
+    elif name == "full":
+        shapes = [(cube(n), kind) for n in (64, 128, 256) for kind in ("c2c", "r2c")]
+        shapes += [(cube(512), "c2c"), (cube(64, 4), "r2c")]
+        preset = Preset("full", shapes, ranks_up_to(cores), rounds=3, outer=10)
+    elif name == "scaling":
+        preset = Preset("scaling",
+                        [(cube(n), kind) for n in (128, 256) for kind in ("c2c", "r2c")],
+                        ranks_up_to(cores), rounds=3, outer=10)
+        preset.method_shapes = []
+    else:
+        raise ValueError(f"unknown preset '{name}'")
+    kinds_wanted = kinds or sorted({kind for _, kind in preset.shapes})
+    if sizes:
+        preset.shapes = [(cube(n), kind) for n in sizes for kind in kinds_wanted]
+        preset.method_shapes = None if name != "scaling" else []
+    elif kinds:
+        preset.shapes = [(shape, kind) for shape, kind in preset.shapes if kind in kinds]
+    if ranks:
+        preset.ranks = sorted(set(ranks))
+    return preset

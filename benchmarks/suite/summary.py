@@ -1,0 +1,260 @@
+"""summary.py -- aggregate results.jsonl and write summary.md.
+
+Per (phase, system, case), over the interleaved rounds:
+  fastest   the fastest repetition of any run (each run reports its fastest
+            of `outer` repetitions of `inner` pairs, max over ranks: the
+            paper's number);
+  median    the median over runs of each run's median repetition;
+  spread    (slowest - fastest) / fastest of the runs' fastest times, in
+            percent: how much the same measurement moved between rounds;
+  fft, redistribute   distfft's split of the fastest run (max over ranks).
+Parallel efficiency is T_serial / (P * T_P) with T_serial the fastest serial
+FFTW time of the same global transform on one core.
+"""
+import statistics
+
+from . import presets, systems
+
+
+class Stats:
+    def __init__(self):
+        self.runs = []
+        self.failures = []
+
+    def add(self, record):
+        if "error" in record or record.get("pair_seconds") is None:
+            self.failures.append(record.get("error", "no time"))
+        else:
+            self.runs.append(record)
+
+    @property
+    def ok(self):
+        return bool(self.runs)
+
+    def fastest_run(self):
+        return min(self.runs, key=lambda run: run["pair_seconds"])
+
+    @property
+    def fastest(self):
+        return self.fastest_run()["pair_seconds"]
+
+    @property
+    def median(self):
+        return statistics.median(run["pair_seconds_median"] for run in self.runs)
+
+    @property
+    def spread(self):
+        times = [run["pair_seconds"] for run in self.runs]
+        return (max(times) - min(times)) / min(times)
+
+    @property
+    def fft(self):
+        return self.fastest_run().get("fft_seconds")
+
+    @property
+    def redistribute(self):
+        return self.fastest_run().get("redistribute_seconds")
+
+
+def case_of(record):
+    return presets.Case(tuple(record["case_shape"]), record["case_kind"],
+                        record["case_ranks"])
+
+
+class Results:
+    """The aggregated records of one campaign."""
+
+    def __init__(self, records):
+        self.records = records
+        self.stats = {}
+        for record in records:
+            key = (record["phase"], record["system"], case_of(record))
+            self.stats.setdefault(key, Stats()).add(record)
+
+    def get(self, phase, system, case):
+        stats = self.stats.get((phase, system, case))
+        return stats if stats is not None and stats.ok else None
+
+    def cases(self, phase):
+        found = {case for (p, _, case) in self.stats if p == phase}
+        return sorted(found, key=lambda c: (len(c.shape), c.shape, c.kind, c.ranks))
+
+    def comparison_cases(self):
+        return [case for case in self.cases("comparison")
+                if any(p == "comparison" and system != systems.SERIAL and c == case
+                       for (p, system, c) in self.stats)]
+
+    def ours(self, case):
+        """(system name, Stats) of distfft in the comparison phase."""
+        for (phase, system, c), stats in self.stats.items():
+            if phase == "comparison" and c == case and system.startswith("distfft "):
+                return system, (stats if stats.ok else None)
+        return None, None
+
+    def serial(self, case):
+        return self.get("comparison", systems.SERIAL,
+                        presets.Case(case.shape, case.kind, 1))
+
+    def efficiency(self, case, stats):
+        floor = self.serial(case)
+        if floor is None or stats is None:
+            return None
+        return floor.fastest / (case.ranks * stats.fastest)
+
+    def best_peer(self, case):
+        """(name, Stats) of the fastest peer on this case."""
+        found = [(name, self.get("comparison", name, case)) for name in systems.PEER_NAMES]
+        found = [(name, stats) for name, stats in found if stats is not None]
+        return min(found, key=lambda item: item[1].fastest) if found else (None, None)
+
+    def ratio(self, case, peer_name):
+        _, ours = self.ours(case)
+        peer = self.get("comparison", peer_name, case)
+        if ours is None or peer is None:
+            return None
+        return ours.fastest / peer.fastest
+
+    def failures(self):
+        return [(key, stats.failures) for key, stats in self.stats.items()
+                if stats.failures]
+
+
+def milliseconds(seconds):
+    """Three significant digits, in milliseconds."""
+    if seconds is None:
+        return "–"
+    value = seconds * 1e3
+    return f"{value:.3g}" if value < 100 else f"{value:.0f}"
+
+
+def number(value, digits=2):
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def case_cell(case):
+    return f"{'×'.join(map(str, case.shape))} {case.kind} | {case.ranks}"
+
+
+def comparison_table(results):
+    head = ["shape kind", "P", "distfft (method)"] + systems.PEER_NAMES + [
+        "ours / FFTW-MPI transposed", "ours / mpi4py-fft slab", "ours / best peer"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for case in results.comparison_cases():
+        name, ours = results.ours(case)
+        method = name.split(" ", 1)[1] if name else "?"
+        cells = [case_cell(case), f"{milliseconds(ours.fastest if ours else None)} ({method})"]
+        for peer in systems.PEER_NAMES:
+            stats = results.get("comparison", peer, case)
+            cells.append(milliseconds(stats.fastest if stats else None))
+        best_name, best = results.best_peer(case)
+        cells.append(number(results.ratio(case, systems.FFTW_TRANSPOSED)))
+        cells.append(number(results.ratio(case, systems.MPI4PY_SLAB)))
+        cells.append(f"{number(results.ratio(case, best_name))} (vs {best_name})"
+                     if best_name else "–")
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def efficiency_table(results):
+    head = ["shape kind", "P", "serial FFTW (ms)", "distfft"] + systems.PEER_NAMES
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for case in results.comparison_cases():
+        floor = results.serial(case)
+        cells = [case_cell(case), milliseconds(floor.fastest if floor else None)]
+        _, ours = results.ours(case)
+        cells.append(number(results.efficiency(case, ours)))
+        for peer in systems.PEER_NAMES:
+            cells.append(number(results.efficiency(case, results.get("comparison", peer, case))))
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def noise_table(results):
+    head = ["shape kind", "P", "system", "fastest (ms)", "median (ms)",
+            "spread between rounds", "runs"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for case in results.cases("comparison"):
+        names = [name for (phase, name, c) in results.stats
+                 if phase == "comparison" and c == case]
+        for name in sorted(names):
+            stats = results.get("comparison", name, case)
+            if stats is None:
+                continue
+            lines.append(f"| {case_cell(case)} | {name} | {milliseconds(stats.fastest)} | "
+                         f"{milliseconds(stats.median)} | {stats.spread * 100:.0f} % | "
+                         f"{len(stats.runs)} |")
+    return lines
+
+
+def methods_table(results):
+    head = ["shape kind", "P", "method", "pair (ms)", "serial FFT (ms)",
+            "redistribution (ms)", "median pair (ms)", "spread"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for case in results.cases("methods"):
+        rows = []
+        for (phase, name, c), stats in results.stats.items():
+            if phase == "methods" and c == case and stats.ok:
+                rows.append((stats.fastest, name, stats))
+        for _, name, stats in sorted(rows):
+            lines.append(f"| {case_cell(case)} | {name.split(' ', 1)[1]} | "
+                         f"{milliseconds(stats.fastest)} | {milliseconds(stats.fft)} | "
+                         f"{milliseconds(stats.redistribute)} | {milliseconds(stats.median)} | "
+                         f"{stats.spread * 100:.0f} % |")
+    return lines
+
+
+def target_lines(results):
+    """The issue's targets at 2 ranks for 128^3 and 256^3, as measured."""
+    lines = []
+    for case in results.comparison_cases():
+        if case.ranks != 2 or case.shape not in ((128,) * 3, (256,) * 3):
+            continue
+        _, ours = results.ours(case)
+        checks = [("≤ 1.0 × FFTW-MPI transposed", results.ratio(case, systems.FFTW_TRANSPOSED), 1.0, "le"),
+                  ("≤ 0.85 × mpi4py-fft slab", results.ratio(case, systems.MPI4PY_SLAB), 0.85, "le"),
+                  ("parallel efficiency ≥ 0.8", results.efficiency(case, ours), 0.8, "ge")]
+        parts = []
+        for text, value, bound, sense in checks:
+            if value is None:
+                parts.append(f"{text}: not measured")
+                continue
+            met = value <= bound if sense == "le" else value >= bound
+            parts.append(f"{text}: {value:.2f} — {'met' if met else '**not met**'}")
+        lines.append(f"- {'×'.join(map(str, case.shape))} {case.kind}: " + "; ".join(parts))
+    return lines or ["- (no 128³ or 256³ case on 2 ranks in this campaign)"]
+
+
+def write(path, results, header_lines, preset, skipped):
+    lines = list(header_lines)
+    lines += ["", "## distfft against the peers", "",
+              "Fastest forward+backward pair in milliseconds (the paper's number: "
+              f"fastest of {preset.outer} repetitions × {preset.rounds} interleaved rounds, "
+              f"each repetition {preset.inner} pairs timed together, max over ranks). "
+              "Ratios below 1 mean distfft is faster.", ""]
+    lines += comparison_table(results)
+    lines += ["", "## Targets of issue 7 (benchmarks, not tests)", ""]
+    lines += target_lines(results)
+    lines += ["", "## Parallel efficiency", "",
+              "T_serial / (P · T_P); T_serial is serial FFTW (fftw-mpi-bench "
+              "--layout serial: plain fftw_plan_dft / r2c on one core) for the same "
+              "global transform. Values above 1 on one rank mean the system's plan "
+              "beat the plain serial plan (planner noise, or a different algorithm).", ""]
+    lines += efficiency_table(results)
+    lines += ["", "## Median and spread (how noisy the machine was)", ""]
+    lines += noise_table(results)
+    if results.cases("methods"):
+        lines += ["", "## distfft's redistribution methods", "",
+                  "Fastest pair per method, with its split into serial FFTs and "
+                  "redistribution (distfft's own timers, max over ranks); the fastest "
+                  "method was then measured against the peers.", ""]
+        lines += methods_table(results)
+    if skipped:
+        lines += ["", "## Skipped", ""]
+        lines += [f"- {case.label()}: does not fit in memory here" for case in skipped]
+    failures = results.failures()
+    if failures:
+        lines += ["", "## Failed runs", ""]
+        for (phase, system, case), errors in failures:
+            lines.append(f"- {phase} {system} {case.label()}: {len(errors)} × {errors[0]}")
+    with open(path, "w") as out:
+        out.write("\n".join(lines) + "\n")

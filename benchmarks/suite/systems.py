@@ -1,0 +1,75 @@
+"""systems.py -- how each measured program is run.
+
+A system is one program in one configuration: distfft-bench with one
+--method, fftw-mpi-bench in natural or transposed layout (or serial FFTW on
+one rank: the compute floor), mpi4py_fft_bench.py in slab or pencil mode.
+Every one gets the same shape, kind, precision, planning rigour and timing
+options, runs under the same mpiexec, and prints one JSON line with the same
+field names (pair_seconds, pair_seconds_median, fft_seconds, ...).
+"""
+import dataclasses
+import os
+import shutil
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PEERS = os.path.join(os.path.dirname(HERE), "peers")
+
+SERIAL = "serial FFTW"
+FFTW_TRANSPOSED = "FFTW-MPI transposed"
+FFTW_NATURAL = "FFTW-MPI natural"
+MPI4PY_SLAB = "mpi4py-fft slab"
+MPI4PY_PENCIL = "mpi4py-fft pencil"
+PEER_NAMES = [FFTW_TRANSPOSED, FFTW_NATURAL, MPI4PY_SLAB, MPI4PY_PENCIL]
+
+
+def distfft_name(method):
+    return f"distfft {method}"
+
+
+@dataclasses.dataclass
+class Tools:
+    build: str        # CMake build folder with bin/distfft-bench
+    mpiexec: str
+    python: str       # a Python with mpi4py-fft for the same MPI
+
+    def program(self, name):
+        return os.path.join(self.build, "bin", name)
+
+    def missing(self):
+        """What cannot run here, as a list of messages."""
+        problems = []
+        for name in ("distfft-bench", "fftw-mpi-bench"):
+            if not os.access(self.program(name), os.X_OK):
+                problems.append(f"{self.program(name)} is not built")
+        if shutil.which(self.mpiexec) is None:
+            problems.append(f"no {self.mpiexec}")
+        if not os.access(self.python, os.X_OK):
+            problems.append(f"no {self.python}")
+        return problems
+
+
+def common_arguments(case, preset):
+    shape = "x".join(str(n) for n in case.shape)
+    return ["--shape", shape, "--kind", case.kind,
+            "--precision", preset.precision, "--rigor", preset.rigor,
+            "--inner", str(preset.inner), "--outer", str(preset.outer),
+            "--json"]
+
+
+def command(tools, system, case, preset):
+    """The command line running `system` on `case` (ranks included)."""
+    launch = [tools.mpiexec, "-n", str(case.ranks)]
+    arguments = common_arguments(case, preset)
+    if system.startswith("distfft "):
+        method = system.split(" ", 1)[1]
+        return launch + [tools.program("distfft-bench"), "--method", method] + arguments
+    layouts = {SERIAL: "serial", FFTW_TRANSPOSED: "transposed",
+               FFTW_NATURAL: "natural"}
+    if system in layouts:
+        return launch + [tools.program("fftw-mpi-bench"), "--layout",
+                         layouts[system]] + arguments
+    modes = {MPI4PY_SLAB: "slab", MPI4PY_PENCIL: "pencil"}
+    if system in modes:
+        return launch + [tools.python, os.path.join(PEERS, "mpi4py_fft_bench.py"),
+                         "--mode", modes[system]] + arguments
+    raise ValueError(f"unknown system '{system}'")
