@@ -100,7 +100,7 @@ def header(preset, records, command_line, seconds, loads):
         f"- every system: precision {preset.precision}, FFTW planning "
         f"{preset.rigor}, {preset.inner} forward+backward pairs per repetition, "
         f"{preset.outer} repetitions per run, {preset.rounds} rounds interleaved "
-        "A B C … A B C; one MPI_Barrier before each repetition, time max over "
+        f"A B C … A B C ({preset.method_rounds or preset.rounds} in the methods phase); one MPI_Barrier before each repetition, time max over "
         "ranks; the backward output scaled by 1/N inside the timed pair by all",
     ]
 
@@ -127,6 +127,8 @@ def main(argv):
     for name in ("rounds", "outer", "precision", "rigor", "methods"):
         if getattr(options, name):
             setattr(preset, name, getattr(options, name))
+    if options.rounds:
+        preset.method_rounds = options.rounds
     command_line = "scripts/benchmark " + " ".join(argv)
 
     if options.report:

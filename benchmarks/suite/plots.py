@@ -78,13 +78,20 @@ def strong_scaling(results, path, subtitle):
     return path
 
 
+def headroom(axis, factor=1.35):
+    """Room above the tallest bar for the legend."""
+    bottom, top = axis.get_ylim()
+    axis.set_ylim(bottom, top * factor)
+
+
 def grouped_bars(axis, labels, series, colours):
-    """series: list of (name, [value or None per label])."""
+    """series: list of (name, [value or None per label]); None: no bar."""
     width = 0.8 / max(len(series), 1)
     for index, (name, values) in enumerate(series):
         positions = [i + (index - (len(series) - 1) / 2) * width for i in range(len(labels))]
-        heights = [v if v is not None else 0.0 for v in values]
-        axis.bar(positions, heights, width, label=name, color=colours.get(name))
+        present = [(x, v) for x, v in zip(positions, values) if v is not None]
+        axis.bar([x for x, _ in present], [v for _, v in present], width,
+                 label=name, color=colours.get(name))
     axis.set_xticks(range(len(labels)))
     axis.set_xticklabels(labels, rotation=30, ha="right", fontsize=8)
 
@@ -101,6 +108,7 @@ def efficiency(results, path, subtitle):
     grouped_bars(axis, labels, series, COLOURS)
     axis.axhline(1.0, color="black", linewidth=0.8)
     axis.axhline(0.8, color="grey", linestyle=":", linewidth=1, label="target 0.8")
+    headroom(axis)
     axis.set_ylabel("parallel efficiency  T_serial / (P · T_P)")
     axis.set_title(f"Parallel efficiency against serial FFTW on one core\n{subtitle}", fontsize=10)
     axis.legend(fontsize=7, ncol=3)
@@ -135,6 +143,7 @@ def breakdown(results, path, subtitle):
         axis.set_xticks(list(positions))
         axis.set_xticklabels(names, rotation=35, ha="right", fontsize=8)
         axis.set_xlabel("redistribution method (fastest first)")
+        headroom(axis)
         axis.set_ylabel("time per forward+backward pair (ms)")
         axis.set_title(case.label())
         axis.legend(fontsize=7)
@@ -165,6 +174,7 @@ def ratio(results, path, subtitle):
     axis.axhline(1.0, color="black", linewidth=0.8, label="equal time")
     axis.axhline(0.85, color="grey", linestyle=":", linewidth=1,
                  label="target vs mpi4py-fft (0.85)")
+    headroom(axis)
     axis.set_ylabel("distfft time / peer time  (< 1: distfft faster)")
     axis.set_title(f"distfft relative to the peers, fastest repetitions\n{subtitle}", fontsize=10)
     axis.legend(fontsize=7, ncol=2)

@@ -41,6 +41,7 @@ class Preset:
     rigor: str = "measure"
     methods: list = dataclasses.field(default_factory=lambda: list(METHODS))
     method_shapes: list = None  # shapes for the methods phase (None: all)
+    method_rounds: int = None   # rounds of the methods phase (None: rounds)
 
 
 def machine_cores():
@@ -75,7 +76,7 @@ def make(name, ranks=None, sizes=None, kinds=None):
     elif name == "quick":
         preset = Preset("quick",
                         [(cube(n), kind) for n in (64, 128) for kind in ("c2c", "r2c")],
-                        [1, 2], rounds=3, outer=5)
+                        [1, 2], rounds=3, outer=5, method_rounds=2)
         preset.method_shapes = [(cube(128), "c2c"), (cube(128), "r2c")]
     elif name == "full":
         shapes = [(cube(n), kind) for n in (64, 128, 256) for kind in ("c2c", "r2c")]

@@ -111,11 +111,11 @@ class Campaign:
             results.write(json.dumps(record) + "\n")
         return record
 
-    def run_phase(self, phase, plan):
+    def run_phase(self, phase, plan, rounds):
         """plan: list of (case, system), run `rounds` times in that order."""
-        total = len(plan) * self.preset.rounds
+        total = len(plan) * rounds
         done = 0
-        for round_index in range(self.preset.rounds):
+        for round_index in range(rounds):
             for case, system in plan:
                 record = self.run_one(phase, round_index, case, system)
                 done += 1
@@ -148,7 +148,8 @@ class Campaign:
         method_plan = [(case, systems.distfft_name(method))
                        for case in self.cases(method_shapes) if case.ranks > 1
                        for method in self.preset.methods]
-        self.run_phase("methods", method_plan)
+        self.run_phase("methods", method_plan,
+                       self.preset.method_rounds or self.preset.rounds)
         best = self.best_methods()
 
         comparison_plan = []
@@ -160,5 +161,5 @@ class Campaign:
                 floor_done.add((case.shape, case.kind))
                 floor = presets.Case(case.shape, case.kind, 1)
                 comparison_plan.append((floor, systems.SERIAL))
-        self.run_phase("comparison", comparison_plan)
+        self.run_phase("comparison", comparison_plan, self.preset.rounds)
         return time.time() - self.started
