@@ -56,6 +56,10 @@ def parse(argv):
                         help="distfft methods of the methods phase "
                              f"(default: {','.join(presets.METHODS)})")
     parser.add_argument("--timeout", type=int, default=900, help="seconds per run")
+    parser.add_argument("--list", action="store_true",
+                        help="print the runs of one round of each phase and exit "
+                             "(distfft's comparison method shows as 'auto': it "
+                             "comes from the methods phase)")
     parser.add_argument("--report", metavar="DIR",
                         help="only rewrite summary.md and plots from DIR/results.jsonl")
     return parser.parse_args(argv)
@@ -139,6 +143,17 @@ def main(argv):
         return 0
 
     tools = systems.Tools(os.path.abspath(options.build), options.mpiexec, options.python)
+    if options.list:
+        campaign = runs.Campaign(preset, tools, ".")
+        for phase, plan, rounds in (
+                ("methods", campaign.method_plan(), preset.method_rounds or preset.rounds),
+                ("comparison", campaign.comparison_plan({}), preset.rounds)):
+            print(f"{phase}: {len(plan)} runs x {rounds} rounds")
+            for case, system in plan:
+                print(f"  {case.label():24} {system}")
+        for case in campaign.skipped:
+            print(f"skipped (memory): {case.label()}")
+        return 0
     problems = tools.missing()
     if problems:
         print("campaign.py: cannot run:\n  " + "\n  ".join(problems), file=sys.stderr)

@@ -139,27 +139,30 @@ class Campaign:
                 best[case] = (record["system"].split(" ", 1)[1], seconds)
         return {case: method for case, (method, _) in best.items()}
 
+    def method_plan(self):
+        shapes = (self.preset.shapes if self.preset.method_shapes is None
+                  else self.preset.method_shapes)
+        return [(case, systems.distfft_name(method))
+                for case in self.cases(shapes) if case.ranks > 1
+                for method in self.preset.methods]
+
+    def comparison_plan(self, best):
+        plan = []
+        floor_done = set()
+        for case in self.cases(self.preset.shapes):
+            for system in comparison_systems(case, best):
+                plan.append((case, system))
+            if (case.shape, case.kind) not in floor_done:
+                floor_done.add((case.shape, case.kind))
+                plan.append((presets.Case(case.shape, case.kind, 1), systems.SERIAL))
+        return plan
+
     def run(self):
         self.started = time.time()
         os.makedirs(self.out_dir, exist_ok=True)
         open(self.results_path, "w").close()
-        method_shapes = (self.preset.shapes if self.preset.method_shapes is None
-                         else self.preset.method_shapes)
-        method_plan = [(case, systems.distfft_name(method))
-                       for case in self.cases(method_shapes) if case.ranks > 1
-                       for method in self.preset.methods]
-        self.run_phase("methods", method_plan,
+        self.run_phase("methods", self.method_plan(),
                        self.preset.method_rounds or self.preset.rounds)
-        best = self.best_methods()
-
-        comparison_plan = []
-        floor_done = set()
-        for case in self.cases(self.preset.shapes):
-            for system in comparison_systems(case, best):
-                comparison_plan.append((case, system))
-            if (case.shape, case.kind) not in floor_done:
-                floor_done.add((case.shape, case.kind))
-                floor = presets.Case(case.shape, case.kind, 1)
-                comparison_plan.append((floor, systems.SERIAL))
-        self.run_phase("comparison", comparison_plan, self.preset.rounds)
+        self.run_phase("comparison", self.comparison_plan(self.best_methods()),
+                       self.preset.rounds)
         return time.time() - self.started
