@@ -50,11 +50,15 @@ def fits_in_memory(case, preset):
     return 8 * elements * complex_bytes < 0.5 * available
 
 
-def comparison_systems(case, best_method):
+def comparison_systems(case, best_method, one_rank_peers=None):
     """distfft (its best method where the methods phase measured one, else
-    auto; on one rank there is nothing to redistribute) and every peer."""
+    auto; on one rank there is nothing to redistribute) and every peer (on
+    one rank, those in `one_rank_peers` if given)."""
     method = "alltoallw" if case.ranks == 1 else best_method.get(case, "auto")
-    return [systems.distfft_name(method)] + systems.PEER_NAMES
+    peers = systems.PEER_NAMES
+    if case.ranks == 1 and one_rank_peers is not None:
+        peers = [name for name in peers if name in one_rank_peers]
+    return [systems.distfft_name(method)] + peers
 
 
 class Campaign:
@@ -150,7 +154,7 @@ class Campaign:
         plan = []
         floor_done = set()
         for case in self.cases(self.preset.shapes):
-            for system in comparison_systems(case, best):
+            for system in comparison_systems(case, best, self.preset.one_rank_peers):
                 plan.append((case, system))
             if (case.shape, case.kind) not in floor_done:
                 floor_done.add((case.shape, case.kind))
