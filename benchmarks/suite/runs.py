@@ -50,6 +50,14 @@ def fits_in_memory(case, preset):
     return 8 * elements * complex_bytes < 0.5 * available
 
 
+def error_text(stderr):
+    """The first two informative lines of a failed run's stderr (mpiexec
+    frames its messages in lines of dashes)."""
+    lines = [line.strip() for line in stderr.splitlines()
+             if line.strip() and set(line.strip()) != {"-"}]
+    return " ".join(lines[:2])[:300] or "no output"
+
+
 def comparison_systems(case, best_method, one_rank_peers=None):
     """distfft (its best method where the methods phase measured one, else
     auto; on one rank there is nothing to redistribute) and every peer (on
@@ -98,8 +106,7 @@ class Campaign:
             if lines:
                 record = json.loads(lines[-1])
             if finished.returncode != 0 or not lines:
-                message = (finished.stderr.strip().splitlines() or ["no output"])[-1]
-                record["error"] = f"exit status {finished.returncode}: {message}"
+                record["error"] = f"exit status {finished.returncode}: " + error_text(finished.stderr)
         except subprocess.TimeoutExpired:
             record["error"] = f"timed out after {self.run_timeout} s"
         except (OSError, ValueError) as problem:
