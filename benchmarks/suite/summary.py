@@ -44,8 +44,9 @@ class Stats:
 
     @property
     def spread(self):
+        """None with a single run: nothing to compare."""
         times = [run["pair_seconds"] for run in self.runs]
-        return (max(times) - min(times)) / min(times)
+        return (max(times) - min(times)) / min(times) if len(times) > 1 else None
 
     @property
     def fft(self):
@@ -127,6 +128,10 @@ def milliseconds(seconds):
     return f"{value:.3g}" if value < 100 else f"{value:.0f}"
 
 
+def percent(fraction):
+    return "–" if fraction is None else f"{fraction * 100:.0f} %"
+
+
 def number(value, digits=2):
     return "–" if value is None else f"{value:.{digits}f}"
 
@@ -181,7 +186,7 @@ def noise_table(results):
             if stats is None:
                 continue
             lines.append(f"| {case_cell(case)} | {name} | {milliseconds(stats.fastest)} | "
-                         f"{milliseconds(stats.median)} | {stats.spread * 100:.0f} % | "
+                         f"{milliseconds(stats.median)} | {percent(stats.spread)} | "
                          f"{len(stats.runs)} |")
     return lines
 
@@ -199,7 +204,7 @@ def methods_table(results):
             lines.append(f"| {case_cell(case)} | {name.split(' ', 1)[1]} | "
                          f"{milliseconds(stats.fastest)} | {milliseconds(stats.fft)} | "
                          f"{milliseconds(stats.redistribute)} | {milliseconds(stats.median)} | "
-                         f"{stats.spread * 100:.0f} % |")
+                         f"{percent(stats.spread)} |")
     return lines
 
 
