@@ -8,6 +8,7 @@
  * cycle the counts of live communicators, datatypes, groups and requests
  * must be back to zero on every rank, and the cycle must have created
  * something (so a counter that sees nothing cannot pass).
+ * --quick (busy-polling MPIs, oversubscribed): no 4-D plans.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -209,6 +210,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &P);
     char name[160];
+    int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
 
     counter_works();
     mpi_handle_counts start = mpi_handle_counts_now();
@@ -222,7 +224,7 @@ int main(int argc, char **argv)
         plan_cycle(3, shape3, 2, DISTFFT_R2C, 1, method, name);
         snprintf(name, sizeof name, "%s: r2c 4x6x3x5 3-D grid, batch 2",
                  method_name);
-        plan_cycle(4, shape4, 3, DISTFFT_R2C, 2, method, name);
+        if (!quick) plan_cycle(4, shape4, 3, DISTFFT_R2C, 2, method, name);
         snprintf(name, sizeof name, "%s: redistribution, batch 2",
                  method_name);
         redist_cycle(method, name);
