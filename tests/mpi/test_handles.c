@@ -59,9 +59,11 @@ static int64_t product(int n, const int64_t *shape)
 }
 
 /* Create a plan, run it both ways, destroy it. */
-static void plan_cycle(int ndims, const int64_t *shape, int grid_ndims,
-                       distfft_kind last_kind, int64_t batch,
-                       distfft_method method, const char *name)
+static void plan_cycle_placed(int ndims, const int64_t *shape, int grid_ndims,
+                              distfft_kind last_kind, int64_t batch,
+                              distfft_method method,
+                              distfft_placement placement, int node_size,
+                              const char *name)
 {
     mpi_handle_counts before = mpi_handle_counts_now();
     distfft_options o;
@@ -70,6 +72,8 @@ static void plan_cycle(int ndims, const int64_t *shape, int grid_ndims,
     o.method = method;
     o.batch = batch;
     o.kinds[ndims - 1] = last_kind;
+    o.placement = placement;
+    o.node_size = node_size;
     /* "auto" measures only when FFTW does; keep FFTW planning cheap else */
     o.rigor = method == DISTFFT_METHOD_AUTO ? DISTFFT_MEASURE
                                             : DISTFFT_ESTIMATE;
@@ -97,6 +101,14 @@ static void plan_cycle(int ndims, const int64_t *shape, int grid_ndims,
     if (!ok)
         fprintf(stderr, "[rank %d] %s: %s\n", me, name, distfft_last_error());
     check_clean(&before, 1, ok, name);
+}
+
+static void plan_cycle(int ndims, const int64_t *shape, int grid_ndims,
+                       distfft_kind last_kind, int64_t batch,
+                       distfft_method method, const char *name)
+{
+    plan_cycle_placed(ndims, shape, grid_ndims, last_kind, batch, method,
+                      DISTFFT_PLACEMENT_ROW, 0, name);
 }
 
 /* A redistribution 8x6x5 from alignment 1 to 0 on MPI_COMM_WORLD. */
@@ -229,6 +241,17 @@ int main(int argc, char **argv)
                  method_name);
         redist_cycle(method, name);
     }
+
+    /* Rank placements other than row order make communicators of their own. */
+    const int64_t shape3[3] = {8, 6, 5};
+    plan_cycle_placed(3, shape3, 2, DISTFFT_C2C, 1, DISTFFT_METHOD_ALLTOALLW,
+                      DISTFFT_PLACEMENT_MORTON, 0, "placement morton: pencil");
+    plan_cycle_placed(3, shape3, 2, DISTFFT_C2C, 1, DISTFFT_METHOD_ALLTOALLW,
+                      DISTFFT_PLACEMENT_NODE, 0,
+                      "placement node (found by MPI): pencil");
+    plan_cycle_placed(3, shape3, 2, DISTFFT_C2C, 1, DISTFFT_METHOD_ALLTOALLW,
+                      DISTFFT_PLACEMENT_NODE, 2,
+                      "placement node (nodes of 2 ranks): pencil");
 
     mpi_handle_counts before = mpi_handle_counts_now();
     distfft_grid grid = NULL;
