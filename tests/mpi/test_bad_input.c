@@ -436,6 +436,85 @@ static void test_gather(void)
     distfft_free(global);
 }
 
+/* ---- placement and wisdom (collective on a communicator) ------------------------ */
+
+static void grid_fails(int ndims, const int *dims, distfft_placement placement,
+                       int node_size, int busy, unsigned allowed,
+                       const char *text, int who, const char *name)
+{
+    distfft_grid grid = GARBAGE;
+    int rc = distfft_grid_create_placed(MPI_COMM_WORLD, ndims, dims, placement,
+                                        node_size, busy, &grid);
+    expect_failure(rc, allowed, text, who, grid == NULL, name);
+    if (test_all(MPI_COMM_WORLD, rc == DISTFFT_SUCCESS && grid != GARBAGE))
+        distfft_grid_destroy(&grid);
+}
+
+static void test_placement_wisdom(void)
+{
+    const unsigned arg = CODE(DISTFFT_ERR_ARGUMENT);
+    const unsigned mismatch = CODE(DISTFFT_ERR_MISMATCH);
+    const int b = me == bad_rank, last = me == P - 1;
+    const distfft_placement NODE = DISTFFT_PLACEMENT_NODE;
+    grid_fails(2, NULL, (distfft_placement)99, 0, 0, arg, "placement", -1,
+               "grid_create_placed: unknown placement");
+    grid_fails(2, NULL, NODE, -2, 0, arg, "node_size", -1,
+               "grid_create_placed: negative node_size");
+    grid_fails(2, NULL, NODE, 0, b ? 2 : 0, arg | mismatch, "busy_direction",
+               bad_rank, "grid_create_placed: busy_direction 2 of 2 on one rank");
+    if (P > 1)
+        grid_fails(2, NULL, last ? DISTFFT_PLACEMENT_MORTON : NODE, 0, 0,
+                   mismatch, "placement", -1,
+                   "grid_create_placed: placement differs on the last rank");
+
+    const int64_t shape[3] = {8, 6, 5};
+    distfft_options o;
+    distfft_options_init(&o);
+    o.placement = (distfft_placement)-3;
+    plan_fails(3, shape, DISTFFT_DOUBLE, &o, arg, "placement", -1,
+               "plan_create: unknown placement");
+    distfft_options_init(&o);
+    o.placement = NODE;
+    o.node_size = b ? -1 : 0;
+    plan_fails(3, shape, DISTFFT_DOUBLE, &o, arg | mismatch, "node_size",
+               bad_rank, "plan_create: negative node_size on one rank");
+
+    /* wisdom: a bad text changes nothing */
+    char *before = distfft_wisdom_export();
+    int rc = distfft_wisdom_import("distfft-wisdom 1\nthis is not wisdom\n");
+    int named = strstr(distfft_last_error(), "line 2") != NULL;
+    char *after = distfft_wisdom_export();
+    test_case(&suite,
+              rc == DISTFFT_ERR_ARGUMENT && named && before && after &&
+                  strcmp(before, after) == 0,
+              "wisdom_import: corrupted line 2, wisdom unchanged");
+    free(before);
+    free(after);
+    test_case(&suite, distfft_wisdom_import(NULL) == DISTFFT_ERR_ARGUMENT,
+              "wisdom_import: NULL text");
+    rc = distfft_wisdom_import_file(MPI_COMM_WORLD, "/nonexistent/wisdom");
+    expect_failure(rc, arg, "/nonexistent/wisdom", 0, 1,
+                   "wisdom_import_file: missing file (read by rank 0)");
+    rc = distfft_wisdom_export_file(MPI_COMM_WORLD, "/nonexistent/dir/w");
+    expect_failure(rc, arg, "/nonexistent/dir/w", 0, 1,
+                   "wisdom_export_file: unwritable path (rank 0 writes)");
+    char path[64];
+    snprintf(path, sizeof path, "test_bad_input.np%d.wisdom", P);
+    rc = distfft_wisdom_export_file(MPI_COMM_WORLD, path);
+    test_case(&suite, rc == DISTFFT_SUCCESS, "wisdom_export_file fixture");
+    rc = distfft_wisdom_import_file(MPI_COMM_WORLD, b ? NULL : path);
+    expect_failure(rc, arg, "path is NULL", bad_rank, 1,
+                   "wisdom_import_file: NULL path on one rank");
+    if (me == 0) remove(path);
+    distfft_placement placement = DISTFFT_PLACEMENT_ROW;
+    rc = distfft_placement_from_name("diagonal", &placement);
+    test_case(&suite,
+              rc == DISTFFT_ERR_ARGUMENT &&
+                  placement == DISTFFT_PLACEMENT_ROW &&
+                  strstr(distfft_last_error(), "diagonal"),
+              "placement_from_name: unknown name, placement untouched");
+}
+
 /* ---- local calls ------------------------------------------------------------------ */
 
 static void test_local(void)
@@ -472,6 +551,7 @@ int main(int argc, char **argv)
     test_execute();
     test_redist();
     test_gather();
+    test_placement_wisdom();
     test_local();
 
     int code = test_suite_finish(&suite);
