@@ -32,12 +32,18 @@ class Agreement:
             result = check(*args)
         except Exception as e:  # re-raised below, on every rank
             error = e
+        self.raise_if_any(error)
+        return result
+
+    def raise_if_any(self, error):
+        """Collective: if `error` is not None on some rank, raise it there
+        and its copy on every other rank; otherwise return."""
         size, rank = self.comm.Get_size(), self.comm.Get_rank()
         self._flag[0] = size - rank if error is not None else 0
         if size > 1:
             self.comm.Allreduce(MPI.IN_PLACE, self._flag, op=MPI.MAX)
         if self._flag[0] == 0:
-            return result
+            return
         root = size - int(self._flag[0])
         shared = (type(error).__name__, str(error), getattr(error, "code", None)) \
             if rank == root else None

@@ -14,8 +14,9 @@ arrays must be exactly right (dtype, shape, C-contiguous, aligned,
 writable), or the call raises.
 
 Every check that could fail on one rank only is agreed over the
-communicator (see _collective.py), so a bad argument raises the same
-exception on every rank instead of leaving the others in a collective.
+communicator (see _collective.py; forward/backward let the C call's own
+agreement carry it), so a bad argument raises the same exception on every
+rank instead of leaving the others in a collective.
 """
 import ctypes
 import re
@@ -27,6 +28,10 @@ from . import _lib, _lifetime
 from ._arrays import check_array, empty_aligned, is_aligned, pointer
 from ._collective import Agreement
 from .distarray import DistArray
+
+# Misaligned for every element type: distfft_plan_forward/backward reject it
+# (DISTFFT_ERR_ALIGNMENT, agreed over the plan's communicator) before use.
+_REJECTED_POINTER = 1
 
 _DTYPES = {_lib.COMPLEX_DOUBLE: numpy.complex128, _lib.COMPLEX_FLOAT: numpy.complex64,
            _lib.REAL_DOUBLE: numpy.float64, _lib.REAL_FLOAT: numpy.float32}
@@ -260,8 +265,20 @@ class Plan:
 
     def _execute(self, function, a, out, forward):
         self._require_live()   # destroy() is collective: the same on every rank
-        a, out = self._agree(self._prepare, a, out, forward)
-        _lib.check(function(self._handle, pointer(a), pointer(out)))
+        # The arrays are checked here, locally; the C call's own agreement
+        # then carries the verdict: a rank whose arrays are bad passes a
+        # pointer no buffer can have (misaligned), which the library
+        # rejects on every rank. Only then do the ranks exchange the Python
+        # message. The successful path costs no extra collective.
+        try:
+            a, out = self._prepare(a, out, forward)
+            error, pin, pout = None, pointer(a), pointer(out)
+        except Exception as e:
+            error, pin, pout = e, _REJECTED_POINTER, _REJECTED_POINTER
+        rc = function(self._handle, pin, pout)
+        if rc != 0:
+            self._agree.raise_if_any(error)   # every rank got rc != 0
+            _lib.check(rc)
         return out
 
     def _prepare(self, a, out, forward):

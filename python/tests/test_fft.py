@@ -20,7 +20,9 @@ def grids(shape, size):
     result = [None, "slab"]
     if len(shape) >= 3:
         result.append("pencil")
-    result.append((size,) if size > 1 else (1, 1))
+    result.append((size,))
+    if len(shape) >= 3:
+        result.append((1, size))   # a "pencil" grid with one direction of extent 1
     return result
 
 
