@@ -13,7 +13,9 @@ every repetition, so machine noise hits them alike.
 
 Columns: "distfft C" calls distfft_plan_forward/backward directly through
 ctypes with prepared pointers (no Python checks); "distfft Python" is
-plan.forward(u, u_hat) / plan.backward(u_hat, u); "mpi4py-fft" is
+plan.forward(u, u_hat) / plan.backward(u_hat, u) ("Python/C - 1" compares
+the two, "Python work/pair" times, alone and without MPI, what the Python
+methods do besides the C call: argument checks and pointers); "mpi4py-fft" is
 PFFT(comm, shape, axes=(0, 1, 2), dtype, grid=(-1,), collapse=True) (a
 slab, FFTW backend) with forward(u, u_hat) / backward(u_hat, u).
 """
@@ -76,6 +78,13 @@ def contenders(comm, shape, dtype, method, with_mpi4py_fft):
     _lib.check(forward(handle, c_u, c_hat))    # the pointers are right
     _lib.check(backward(handle, c_hat, c_u))
 
+    def python_work():
+        """What plan.forward/backward do besides the C call (local)."""
+        for a, b, forward in ((u, u_hat, True), (u_hat, u, False)):
+            plan._require_live()
+            plan._prepare(a, b, forward)   # checks, and the data pointers
+
+    plan.python_work = python_work
     result = {"distfft C": c_pair, "distfft Python": python_pair}
     checks = {"distfft Python": lambda: plan.forward(u).gather(root=0)}
     if with_mpi4py_fft:
@@ -126,10 +135,16 @@ def run_kind(comm, args, shape, kind):
         for name, pair in pairs.items():
             best[name] = min(best[name], timed(comm, args.inner, pair))
     description = plan.describe()
+    repeats = 2000
+    start = MPI.Wtime()
+    for _ in range(repeats):
+        plan.python_work()
+    python_work = comm.allreduce((MPI.Wtime() - start) / repeats, op=MPI.MAX)
     plan.destroy()
     return {"shape": "x".join(map(str, shape)), "kind": kind, "precision": args.precision,
             "ranks": comm.Get_size(), "method": args.method, "inner": args.inner,
             "outer": args.outer, "seconds_per_pair": best,
+            "python_work_seconds_per_pair": python_work,
             "relative_difference_vs_mpi4py_fft": difference, "plan": description}
 
 
@@ -147,7 +162,8 @@ def main():
     print(f"{comm.Get_size()} ranks, {args.precision}, slab, method {args.method}, "
           f"best of {args.outer} x {args.inner} forward+backward pairs (max over ranks)")
     names = list(rows[0]["seconds_per_pair"])
-    header = ["shape", "kind"] + [f"{n} (ms)" for n in names] + ["Python/C - 1"]
+    header = ["shape", "kind"] + [f"{n} (ms)" for n in names] + [
+        "Python/C - 1", "Python work/pair (µs)", "work/C"]
     if "mpi4py-fft" in names:
         header.append("mpi4py-fft/distfft")
     print("| " + " | ".join(header) + " |")
@@ -156,6 +172,8 @@ def main():
         t = row["seconds_per_pair"]
         cells = [row["shape"], row["kind"]] + [f"{1e3 * t[n]:.3f}" for n in names]
         cells.append(f"{100 * (t['distfft Python'] / t['distfft C'] - 1):+.2f}%")
+        work = row["python_work_seconds_per_pair"]
+        cells += [f"{1e6 * work:.1f}", f"{100 * work / t['distfft C']:.2f}%"]
         if "mpi4py-fft" in t:
             cells.append(f"{t['mpi4py-fft'] / t['distfft Python']:.2f}")
         print("| " + " | ".join(cells) + " |")

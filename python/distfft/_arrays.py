@@ -27,8 +27,9 @@ def zeros_aligned(shape, dtype, alignment=ALIGNMENT):
     return array
 
 
-def is_aligned(array):
-    return array.size == 0 or array.ctypes.data % REQUIRED_ALIGNMENT == 0
+def is_aligned(data_pointer):
+    """For pointer(array): None (an empty block) counts as aligned."""
+    return data_pointer is None or data_pointer % REQUIRED_ALIGNMENT == 0
 
 
 def pointer(array):
@@ -38,7 +39,7 @@ def pointer(array):
 
 def check_array(array, shape, dtype, what, writable=False):
     """The array handed to C must be exactly this: no silent conversion.
-    Raises TypeError/ValueError naming what is wrong."""
+    Raises TypeError/ValueError naming what is wrong; returns pointer(array)."""
     if not isinstance(array, numpy.ndarray):
         raise TypeError(f"distfft: {what} must be a numpy.ndarray, not {type(array).__name__}")
     if array.dtype != dtype:
@@ -52,6 +53,8 @@ def check_array(array, shape, dtype, what, writable=False):
     if not array.flags.c_contiguous:
         raise ValueError(f"distfft: {what} is not C-contiguous (use the plan's "
                          "input_array()/output_array(), or numpy.ascontiguousarray)")
-    if not is_aligned(array):
+    data = pointer(array)
+    if not is_aligned(data):
         raise ValueError(f"distfft: {what} is not {REQUIRED_ALIGNMENT}-byte aligned as FFTW "
                          "needs (allocate it with the plan's input_array()/output_array())")
+    return data

@@ -271,8 +271,8 @@ class Plan:
         # rejects on every rank. Only then do the ranks exchange the Python
         # message. The successful path costs no extra collective.
         try:
-            a, out = self._prepare(a, out, forward)
-            error, pin, pout = None, pointer(a), pointer(out)
+            out, pin, pout = self._prepare(a, out, forward)
+            error = None
         except Exception as e:
             error, pin, pout = e, _REJECTED_POINTER, _REJECTED_POINTER
         rc = function(self._handle, pin, pout)
@@ -282,7 +282,8 @@ class Plan:
         return out
 
     def _prepare(self, a, out, forward):
-        """Check the arrays (local); copy a misplaced input once."""
+        """Check the arrays (local); copy a misplaced input once. Returns
+        the output array and both data pointers (None for empty blocks)."""
         if forward:
             in_shape, in_dtype, out_shape, out_dtype = \
                 self.input_shape, self.dtype, self.output_shape, self.output_dtype
@@ -299,13 +300,17 @@ class Plan:
         if a.shape != in_shape:
             raise ValueError(f"distfft: {what}: the input has shape {a.shape}, this rank's "
                              f"block is {in_shape}")
-        if not (a.flags.c_contiguous and is_aligned(a)):
+        pin = pointer(a)
+        if not (a.flags.c_contiguous and is_aligned(pin)):
             a = self._copy_in(a, forward)   # the one documented copy
+            pin = pointer(a)
         if out is None:
             out = self.output_array() if forward else self.input_array()
+            pout = pointer(out)
         else:
-            check_array(out, out_shape, out_dtype, f"{what}: the output array", writable=True)
-        return a, out
+            pout = check_array(out, out_shape, out_dtype, f"{what}: the output array",
+                               writable=True)
+        return out, pin, pout
 
     def _copy_in(self, a, forward):
         buffer = self._scratch.get(forward)
