@@ -199,6 +199,14 @@ static int check_plan_queries(const config *c, distfft_plan plan,
                             dims[i], want[i]);
                 ok = 0;
             }
+    } else if (!o || (o->method == DISTFFT_METHOD_AUTO && o->rigor != DISTFFT_ESTIMATE)) {
+        /* measured (the defaults): a grid that leaves no rank without
+         * data, whenever one exists; a slab fits in these cases */
+        for (int i = 0; c->shape[0] >= P && c->shape[1] >= P && i < r; i++)
+            if (dims[i] > c->shape[i] || dims[i] > c->shape[i + 1] || (r > 1 && dims[i] < 2)) {
+                test_detail(suite, "measured grid leaves ranks without data: dims[%d] = %d", i, dims[i]);
+                ok = 0;
+            }
     } else if (c->shape[0] >= P && c->shape[1] >= P && r != 1) {
         /* automatic: a slab whenever the ranks fit */
         test_detail(suite, "automatic grid has %d dims; a slab fits", r);
