@@ -13,13 +13,15 @@ MPI_Alltoallw over subarray datatypes (Dalcin, Mortensen and Keyes).
     u2 = plan.backward(u_hat)         # == u
 
 Plan, DistArray, Redistribution and decompose are the API; distfft.hdf5
-writes and reads distributed arrays in parallel HDF5 files.
+writes and reads distributed arrays in parallel HDF5 files; distfft.wisdom
+keeps what tuned plans measured.
 """
 from .distarray import DistArray
 from .errors import DistfftError
 from .plan import Plan
 from .redistribution import Redistribution, decompose
 from ._lib import method_names
+from . import wisdom
 
 __version__ = "0.1.0"
 
@@ -27,7 +29,7 @@ KINDS = ("c2c", "r2c", "dct1", "dct2", "dct3", "dct4",
          "dst1", "dst2", "dst3", "dst4", "cheb", "none")
 
 __all__ = ["Plan", "DistArray", "Redistribution", "DistfftError", "decompose",
-           "method_names", "KINDS", "hdf5"]
+           "method_names", "KINDS", "hdf5", "wisdom"]
 
 
 def __getattr__(name):

@@ -93,10 +93,27 @@ class Options(ctypes.Structure):
         ("destroy_input", ctypes.c_int),
         ("kinds", ctypes.c_int * MAX_DIMS),
         ("batch", ctypes.c_int64),
+        ("placement", ctypes.c_int),
+        ("node_size", ctypes.c_int),
     ]
 
 
 _OPTIONS_BUFFER_BYTES = 4096
+
+
+class Step(ctypes.Structure):
+    """Mirror of distfft_step (read from a larger buffer, as Options)."""
+    _fields_ = [
+        ("description", ctypes.c_char * 96),
+        ("is_redistribution", ctypes.c_int),
+        ("direction", ctypes.c_int),
+        ("group_size", ctypes.c_int),
+        ("method", ctypes.c_int),
+        ("bytes_sent", ctypes.c_int64),
+        ("global_bytes", ctypes.c_int64),
+        ("seconds", ctypes.c_double),
+        ("executions", ctypes.c_int64),
+    ]
 
 
 class Timings(ctypes.Structure):
@@ -136,7 +153,16 @@ _declare("distfft_plan_work_bytes", ctypes.c_size_t, c_handle)
 _declare("distfft_plan_describe", _int, c_handle, _char_p, ctypes.c_size_t)
 _declare("distfft_plan_timings", _int, c_handle, ctypes.POINTER(Timings))
 _declare("distfft_plan_reset_timings", _int, c_handle)
+_declare("distfft_plan_step_count", _int, c_handle, _int)
+_declare("distfft_plan_step", _int, c_handle, _int, _int, _void_p)
 _declare("distfft_plan_destroy", _int, c_handle_p)
+_declare("distfft_placement_name", _char_p, _int)
+_declare("distfft_placement_from_name", _int, _char_p, c_int_p)
+_declare("distfft_wisdom_export", _void_p)   # malloc'ed text: freed with libc free
+_declare("distfft_wisdom_import", _int, _char_p)
+_declare("distfft_wisdom_export_file", _int, MPI_Comm, _char_p)
+_declare("distfft_wisdom_import_file", _int, MPI_Comm, _char_p)
+_declare("distfft_wisdom_forget", None)
 _declare("distfft_redist_create", _int, MPI_Comm, _int, _int, c_int64_p, _int,
          c_int64_p, _int, ctypes.c_int64, _int, c_handle_p)
 _declare("distfft_redist_execute", _int, c_handle, _void_p, _void_p)
@@ -182,7 +208,8 @@ def options_new():
 def _check_options_layout():
     """Defaults at their expected offsets, or the mirror is out of date."""
     o = options_new()
-    if (o.grid_ndims, o.norm, o.rigor, o.destroy_input, o.batch) != (0, 0, 1, 0, 1) \
+    if (o.grid_ndims, o.norm, o.rigor, o.destroy_input, o.batch, o.placement,
+            o.node_size) != (0, 0, 1, 0, 1, 0, 0) \
             or any(o.kinds[i] != 0 for i in range(MAX_DIMS)):
         raise ImportError("distfft: the distfft_options layout of libdistfft does not "
                           "match distfft/_lib.py's mirror; update Options")
@@ -204,6 +231,21 @@ def method_names():
         names.append(lib.distfft_method_name(code).decode())
         code += 1
     return names
+
+
+def placement_code(name):
+    code = ctypes.c_int()
+    if lib.distfft_placement_from_name(str(name).encode(), ctypes.byref(code)) != 0:
+        raise ValueError(f"distfft: unknown placement {name!r}; one of row, morton, node")
+    return code.value
+
+
+def step_new():
+    """A distfft_step in a buffer larger than the struct (see Options)."""
+    buffer = ctypes.create_string_buffer(_OPTIONS_BUFFER_BYTES)
+    step = Step.from_buffer(buffer)
+    step._keepalive = buffer
+    return step
 
 
 def kind_code(name):

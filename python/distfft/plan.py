@@ -123,6 +123,12 @@ class Plan:
     rigor   FFTW planning: "estimate", "measure", "patient", "exhaustive".
     destroy_input  let forward/backward overwrite their input (saves
             one work buffer).
+    placement  how ranks sit on the grid: "row" (default), "morton", or
+            "node" (keeps the busiest direction inside nodes; node_size > 0
+            pretends nodes of that many consecutive ranks).
+
+    With method "auto", a measuring rigor and grid None, the grid is
+    measured too; distfft.wisdom keeps such choices for later runs.
 
     Collective on comm. Free with destroy() (or a with-block); a plan still
     alive at exit is destroyed before MPI is finalized.
@@ -130,7 +136,7 @@ class Plan:
 
     def __init__(self, comm, shape, dtype=numpy.complex128, kinds=None, axes=None,
                  grid=None, method="auto", norm="backward", batch=None,
-                 rigor="measure", destroy_input=False):
+                 rigor="measure", destroy_input=False, placement="row", node_size=0):
         self._handle = None
         handle = _lib.comm_handle(comm)  # TypeError for a non-mpi4py communicator
         if comm == MPI.COMM_NULL or comm.Is_inter():
@@ -141,7 +147,7 @@ class Plan:
         self._agree = Agreement(self._comm)
         try:
             options = self._agree(self._options, shape, dtype, kinds, axes, grid, method,
-                                  norm, batch, rigor, destroy_input)
+                                  norm, batch, rigor, destroy_input, placement, node_size)
             handle = _lib.c_handle()
             _lib.check(_lib.lib.distfft_plan_create(
                 _lib.comm_handle(self._comm), len(self._shape), _lib.int64_array(self._shape),
@@ -162,7 +168,7 @@ class Plan:
     # ---- construction ------------------------------------------------------------
 
     def _options(self, shape, dtype, kinds, axes, grid, method, norm, batch, rigor,
-                 destroy_input):
+                 destroy_input, placement, node_size):
         """Validate the Python arguments; return distfft_options (local)."""
         try:
             self._shape = tuple(int(n) for n in shape)
@@ -198,6 +204,11 @@ class Plan:
             raise ValueError(f"distfft: batch {batch!r} must be None or an integer >= 1")
         self.batch = None if batch is None else int(batch)
         options.batch = 1 if batch is None else int(batch)
+        self.placement = str(placement)
+        options.placement = _lib.placement_code(self.placement)
+        if int(node_size) != node_size or node_size < 0:
+            raise ValueError(f"distfft: node_size {node_size!r} must be an integer >= 0")
+        options.node_size = int(node_size)
         return options
 
     def _query(self):
@@ -347,6 +358,25 @@ class Plan:
         _lib.check(_lib.lib.distfft_plan_timings(self._handle, ctypes.byref(t)))
         return {"fft_seconds": t.fft_seconds, "redistribute_seconds": t.redistribute_seconds,
                 "executions": t.executions}
+
+    def steps(self, direction="forward"):
+        """This rank's statistics per step of the forward or backward
+        transform (distfft_plan_step): a list of dicts with description,
+        is_redistribution, direction, group_size, method, bytes_sent,
+        global_bytes, seconds, executions."""
+        self._require_live()
+        code = {"forward": -1, "backward": 1}[direction]
+        result = []
+        for index in range(_lib.lib.distfft_plan_step_count(self._handle, code)):
+            step = _lib.step_new()
+            _lib.check(_lib.lib.distfft_plan_step(self._handle, code, index,
+                                                  ctypes.addressof(step)))
+            entry = {name: getattr(step, name) for name, _ in _lib.Step._fields_}
+            entry["description"] = step.description.decode()
+            entry["method"] = _lib.lib.distfft_method_name(step.method).decode() \
+                if step.is_redistribution else None
+            result.append(entry)
+        return result
 
     def reset_timings(self):
         self._require_live()
