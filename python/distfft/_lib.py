@@ -54,6 +54,24 @@ def _check_mpi_vendor():
 _check_mpi_vendor()
 lib = ctypes.CDLL(_library_path())
 
+
+def _init_fftw_threads():
+    """FFTW 3.3.10's fftw_plan_with_nthreads calls fftw_cleanup() when the
+    threads support is not initialised yet, which frees the planner under
+    every existing plan. mpi4py-fft (and other FFTW users in the process)
+    call it when they plan, so distfft's plans would crash afterwards.
+    Initialising the threads support first makes that call harmless; our
+    plans keep using one thread."""
+    for name, function in (("libfftw3_threads.so.3", "fftw_init_threads"),
+                           ("libfftw3f_threads.so.3", "fftwf_init_threads")):
+        try:
+            getattr(ctypes.CDLL(name), function)()
+        except (OSError, AttributeError):
+            pass   # no threads library: nobody can call plan_with_nthreads
+
+
+_init_fftw_threads()
+
 # ---- C types ----------------------------------------------------------------
 
 if MPI._sizeof(MPI.Comm) == ctypes.sizeof(ctypes.c_int):

@@ -5,6 +5,8 @@ and by distfft on the same process grid gives the same local blocks at the
 same global slices on every rank, forward and backward. mpi4py-fft's
 forward divides by N by default: that is distfft's norm="forward".
 """
+import ctypes
+
 import numpy
 import pytest
 from mpi4py import MPI
@@ -42,3 +44,29 @@ def test_same_blocks_as_pfft(comm, shape, pfft_grid, dtype):
     bound = tolerance(dtype, int(numpy.prod(shape))) * scale
     assert ours.size == 0 or numpy.max(numpy.abs(ours - theirs)) <= bound
     assert ours.size == 0 or numpy.max(numpy.abs(ours_back - theirs_back)) <= bound
+
+
+def test_fftw_planner_survives_another_library_asking_for_threads(comm):
+    """FFTW 3.3.10's fftw_plan_with_nthreads, which mpi4py-fft calls when it
+    plans, runs fftw_cleanup() if FFTW's threads support is not initialised
+    -- freeing the planner under existing distfft plans (a crash at 128^3).
+    `import distfft` initialises it; fftw_cleanup would also drop FFTW's
+    wisdom, which is what this test watches."""
+    fftw = ctypes.CDLL("libfftw3.so.3")
+    fftw.fftw_export_wisdom_to_string.restype = ctypes.c_void_p
+    libc = ctypes.CDLL(None)
+    libc.free.argtypes = [ctypes.c_void_p]
+
+    def wisdom():
+        pointer = fftw.fftw_export_wisdom_to_string()
+        text = ctypes.string_at(pointer).decode()
+        libc.free(pointer)
+        return text
+
+    with distfft.Plan(comm, (8, 8, 8), grid="slab", method="alltoallw") as plan:
+        before = wisdom()
+        ctypes.CDLL("libfftw3_threads.so.3").fftw_plan_with_nthreads(1)
+        after = wisdom()
+        plan.forward(plan.input_array())
+    assert "fftw_codelet" in before or len(before) > 40
+    assert after == before
