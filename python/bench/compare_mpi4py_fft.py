@@ -5,8 +5,8 @@ against mpi4py_fft.PFFT, side by side in one run.
 
 Timing as in the paper (Sec. 4) and distfft-bench: a barrier, `inner`
 forward+backward pairs, the maximum over ranks, the fastest of `outer`
-repetitions, divided by `inner`. The three contenders take turns within
-every repetition, so machine noise hits them alike.
+repetitions, divided by `inner`. The three contenders take turns, in a
+shuffled order, within every repetition, so machine noise hits them alike.
 
     mpiexec -n 2 python3 python/bench/compare_mpi4py_fft.py --shape 128x128x128 --kind c2c r2c
     mpiexec -n 2 python3 python/bench/compare_mpi4py_fft.py --shape 64x64x64 --kind c2c --outer 200
@@ -131,9 +131,12 @@ def run_kind(comm, args, shape, kind):
     for pair in pairs.values():   # warm-up
         pair()
     best = {name: float("inf") for name in pairs}
+    order = list(pairs)
+    shuffle = numpy.random.default_rng(7)   # the same order on every rank
     for _ in range(args.outer):
-        for name, pair in pairs.items():
-            best[name] = min(best[name], timed(comm, args.inner, pair))
+        shuffle.shuffle(order)              # no contender always runs first
+        for name in order:
+            best[name] = min(best[name], timed(comm, args.inner, pairs[name]))
     description = plan.describe()
     repeats = 2000
     start = MPI.Wtime()
