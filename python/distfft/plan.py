@@ -138,10 +138,9 @@ class Plan:
                  grid=None, method="auto", norm="backward", batch=None,
                  rigor="measure", destroy_input=False, placement="row", node_size=0):
         self._handle = None
-        handle = _lib.comm_handle(comm)  # TypeError for a non-mpi4py communicator
+        _lib.comm_handle(comm)   # TypeError for anything but an mpi4py communicator
         if comm == MPI.COMM_NULL or comm.Is_inter():
             raise ValueError("distfft: comm must be a valid intracommunicator")
-        del handle
         self._user_comm = comm    # for DistArrays: they outlive the plan
         self._comm = comm.Dup()
         self._agree = Agreement(self._comm)

@@ -13,7 +13,6 @@ import faulthandler
 import os
 import sys
 
-import numpy
 import pytest
 from mpi4py import MPI
 

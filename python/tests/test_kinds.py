@@ -89,7 +89,8 @@ def test_kinds_as_one_string_per_axis(comm):
     check_block(u_hat, reference(plan.kinds, u), plan.output_slice, numpy.float64, 140)
 
 
-@pytest.mark.parametrize("kind,logical", [("dct2", lambda n: 2 * n), ("dst1", lambda n: 2 * (n + 1))])
+@pytest.mark.parametrize("kind,logical", [("dct2", lambda n: 2 * n),
+                                          ("dst1", lambda n: 2 * (n + 1))])
 def test_ortho_is_a_symmetric_scaling_by_logical_n(comm, kind, logical):
     u, plan, u_hat, back, _ = run(comm, kind, numpy.float64, norm="ortho")
     scale = numpy.sqrt(float(numpy.prod([logical(n) for n in SHAPE])))

@@ -6,7 +6,6 @@ rank, and gather/scatter move whole arrays.
 """
 import numpy
 import pytest
-from mpi4py import MPI
 
 import distfft
 from helpers import random_global

@@ -9,7 +9,6 @@ import ctypes
 
 import numpy
 import pytest
-from mpi4py import MPI
 
 import distfft
 from helpers import random_global, tolerance
