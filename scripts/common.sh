@@ -67,7 +67,8 @@ install_python() {
     /usr/bin/python3 -m venv --system-site-packages "$ROOT/.venv"
   fi
   say "pip install ./python into .venv"
-  "$VENV_PYTHON" -m pip install --quiet --no-build-isolation "$ROOT/python"
+  "$VENV_PYTHON" -m pip install --quiet --disable-pip-version-check --no-build-isolation \
+    "$ROOT/python"
 }
 
 # test_python: pytest on 1, 2, 3 and 4 ranks (OpenMPI, as Debian's mpi4py);
