@@ -6,6 +6,8 @@ plan, read-only, non-contiguous or misaligned outputs, bad kinds, grids and
 methods, and C library errors (DistfftError with distfft_last_error's text).
 """
 import ctypes
+import threading
+import time
 
 import numpy
 import pytest
@@ -17,9 +19,9 @@ from distfft import _lib
 LAST = MPI.COMM_WORLD.Get_size() - 1   # the one rank that misbehaves
 
 
-def plan_3d(comm, **options):
+def plan_3d(comm, shape=(6, 5, 4), **options):
     options.setdefault("rigor", "estimate")
-    return distfft.Plan(comm, (6, 5, 4), **options)
+    return distfft.Plan(comm, shape, **options)
 
 
 @pytest.mark.parametrize("bad", [None, 42, "MPI_COMM_WORLD", object()], ids=repr)
@@ -159,6 +161,36 @@ def test_redistribution_bad_axes_everywhere(comm):
         distfft.Redistribution(comm, (4, 4), axis, (4, 4), 1)
 
 
-def test_transforms_run_without_the_gil():
-    # ctypes.CDLL (unlike PyDLL) releases the GIL around each foreign call.
+def test_transforms_run_without_the_gil(comm):
+    """ctypes.CDLL (unlike PyDLL) releases the GIL around each foreign call.
+    Shown deterministically: rank 0 enters forward (it waits inside the C
+    call for rank 1), and only a second Python thread of rank 0 -- which
+    needs the GIL to run -- tells rank 1 to enter too."""
     assert type(_lib.lib) is ctypes.CDLL
+    if comm.Get_size() < 2:
+        return
+    side = comm.Dup()
+    rank = comm.Get_rank()
+    with plan_3d(comm) as plan:
+        u, u_hat = plan.input_array(), plan.output_array()
+        if rank == 0:
+            helper = threading.Thread(target=lambda: (time.sleep(0.2), side.send("go", dest=1)))
+            helper.start()
+            plan.forward(u, u_hat)   # returns once rank 1 has entered as well
+            helper.join()
+            told = True
+        else:
+            told = True
+            if rank == 1:
+                request = side.irecv(source=0)
+                deadline = time.monotonic() + 30
+                while not request.Test() and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                told = request.Test()
+                if told:
+                    request.wait()
+            plan.forward(u, u_hat)
+            if rank == 1 and not told:
+                request.wait()   # rank 0's thread sends once its forward returns
+    side.Free()
+    assert told, "rank 0's second thread could not run while rank 0 was in the C call"
