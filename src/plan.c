@@ -1149,6 +1149,16 @@ int distfft_plan_describe(const struct distfft_plan_s *plan, char *buf, size_t s
     if (plan->grid->placement != DISTFFT_PLACEMENT_ROW)
         append(buf, size, &used, " placement=%s", distfft_placement_name(plan->grid->placement));
     for (int s = 0; s < plan->forward_count; s++) append_step(buf, size, &used, &plan->forward[s]);
+    if (plan->options.method == DISTFFT_METHOD_AUTO) { /* backward may choose otherwise */
+        const char *separator = " (backward";
+        for (int s = 0; s < plan->backward_count; s++)
+            if (plan->backward[s].kind == STEP_REDIST) {
+                append(buf, size, &used, "%s %s", separator,
+                       distfft_method_name(plan->backward[s].redist->method_id));
+                separator = ",";
+            }
+        if (separator[0] == ',') append(buf, size, &used, ")");
+    }
     if (plan->from_wisdom)
         append(buf, size, &used, " (wisdom)");
     else if (plan->options.method == DISTFFT_METHOD_AUTO && plan->options.rigor != DISTFFT_ESTIMATE) {
