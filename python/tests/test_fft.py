@@ -27,14 +27,18 @@ def grids(shape, size):
 
 
 def cases():
+    """Every shape on every grid; both precisions and both input kinds on
+    the automatic grid and slabs, one of each precision on the others."""
     size = MPI.COMM_WORLD.Get_size()
     for shape in SHAPES:
         for grid in grids(shape, size):
-            yield shape, grid
+            dtypes = DTYPES if grid in (None, "slab") else [numpy.complex128, numpy.float32]
+            for dtype in dtypes:
+                yield shape, grid, dtype
 
 
-@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: numpy.dtype(d).name)
-@pytest.mark.parametrize("shape,grid", list(cases()), ids=str)
+@pytest.mark.parametrize("shape,grid,dtype", list(cases()),
+                         ids=lambda x: numpy.dtype(x).name if isinstance(x, type) else str(x))
 def test_forward_matches_numpy(comm, shape, grid, dtype):
     u = random_global(shape, dtype, seed=sum(shape))
     reference = numpy.fft.rfftn(u) if numpy.dtype(dtype).kind == "f" else numpy.fft.fftn(u)
