@@ -7,7 +7,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # Debian packages the build and the tests need.
 PACKAGES="build-essential cmake ninja-build pkg-config \
-  libopenmpi-dev openmpi-bin libmpich-dev mpich libfftw3-dev python3-numpy python3-scipy \
+  libopenmpi-dev openmpi-bin libmpich-dev mpich libfftw3-dev python3-numpy python3-scipy valgrind \
   python3-mpi4py python3-pytest python3-h5py-mpi python3-mpi4py-fft python3-pip python3-venv"
 
 # OpenMPI refuses to run as root and to oversubscribe unless told.
@@ -53,6 +53,16 @@ build_mpich() {
   build_with build-mpich -DMPI_C_COMPILER=mpicc.mpich \
     -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich
 }
+
+# AddressSanitizer + UBSan build (README "Reliability"), Open MPI only.
+build_asan() {
+  say "building with AddressSanitizer + UBSan (OpenMPI) in build-asan/"
+  build_with build-asan -DDISTFFT_SANITIZE=ON -DMPI_C_COMPILER=mpicc.openmpi \
+    -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.openmpi
+}
+# The sanitizer build runs the C tests up to 4 ranks (not the distfft-bench
+# and Python comparisons, not 6 and 8 ranks): ~2 minutes on two cores.
+ASAN_CTEST_EXCLUDE='^bench\.|\.np[5-9]$'
 
 # --- the Python package (python/) -------------------------------------------
 # A virtual environment in .venv/ that sees Debian's numpy, scipy, mpi4py,
