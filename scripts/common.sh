@@ -8,7 +8,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Debian packages the build and the tests need.
 PACKAGES="build-essential cmake ninja-build pkg-config \
   libopenmpi-dev openmpi-bin libmpich-dev mpich libfftw3-dev python3-numpy python3-scipy valgrind \
-  libfftw3-mpi-dev python3-mpi4py python3-mpi4py-fft python3-matplotlib"
+  libfftw3-mpi-dev python3-matplotlib \
+  python3-mpi4py python3-pytest python3-h5py-mpi python3-mpi4py-fft python3-pip python3-venv"
 
 # OpenMPI refuses to run as root and to oversubscribe unless told.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -64,3 +65,33 @@ build_asan() {
 # The sanitizer build runs the C tests up to 4 ranks (not the distfft-bench
 # and Python comparisons, not 6 and 8 ranks): ~2 minutes on two cores.
 ASAN_CTEST_EXCLUDE='^bench\.|\.np[5-9]$'
+
+# --- the Python package (python/) -------------------------------------------
+# A virtual environment in .venv/ that sees Debian's numpy, scipy, mpi4py,
+# h5py and mpi4py-fft (--system-site-packages), with distfft installed by
+# pip, which builds libdistfft through CMake (python/setup.py). Debian's own
+# setuptools does the build (--no-build-isolation): nothing is downloaded.
+VENV_PYTHON="$ROOT/.venv/bin/python"
+
+install_python() {
+  if [ ! -x "$VENV_PYTHON" ]; then
+    say "creating .venv (python3 -m venv --system-site-packages)"
+    /usr/bin/python3 -m venv --system-site-packages "$ROOT/.venv"
+  fi
+  say "pip install ./python into .venv"
+  "$VENV_PYTHON" -m pip install --quiet --disable-pip-version-check --no-build-isolation \
+    "$ROOT/python"
+}
+
+# test_python: pytest on 1, 2, 3 and 4 ranks (OpenMPI, as Debian's mpi4py);
+# fails if any run fails. Each test has a watchdog (python/tests/conftest.py),
+# each run a time limit, so a hang fails too.
+test_python() {
+  local status=0
+  for ranks in 1 2 3 4; do
+    say "pytest on $ranks rank(s)"
+    (cd "$ROOT" && timeout 600 mpiexec.openmpi -n "$ranks" "$VENV_PYTHON" -m pytest \
+        -q --color=no -p no:cacheprovider python/tests) || { say "pytest on $ranks rank(s) FAILED"; status=1; }
+  done
+  return $status
+}

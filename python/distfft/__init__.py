@@ -1,0 +1,39 @@
+"""
+distfft -- parallel multidimensional FFTs of numpy arrays distributed over
+MPI ranks (mpi4py), on the distfft C library: every redistribution is one
+MPI_Alltoallw over subarray datatypes (Dalcin, Mortensen and Keyes).
+
+    from mpi4py import MPI
+    import numpy, distfft
+
+    plan = distfft.Plan(MPI.COMM_WORLD, (64, 64, 64), dtype=numpy.float64)
+    u = plan.input_array()            # this rank's block, a DistArray
+    u[...] = numpy.random.rand(*u.shape)
+    u_hat = plan.forward(u)           # numpy.fft.rfftn(U)[plan.output_slice]
+    u2 = plan.backward(u_hat)         # == u
+
+Plan, DistArray, Redistribution and decompose are the API; distfft.hdf5
+writes and reads distributed arrays in parallel HDF5 files; distfft.wisdom
+keeps what tuned plans measured.
+"""
+from .distarray import DistArray
+from .errors import DistfftError
+from .plan import Plan
+from .redistribution import Redistribution, decompose
+from ._lib import method_names
+from . import wisdom
+
+__version__ = "0.1.0"
+
+KINDS = ("c2c", "r2c", "dct1", "dct2", "dct3", "dct4",
+         "dst1", "dst2", "dst3", "dst4", "cheb", "none")
+
+__all__ = ["Plan", "DistArray", "Redistribution", "DistfftError", "decompose",
+           "method_names", "KINDS", "hdf5", "wisdom"]
+
+
+def __getattr__(name):
+    if name == "hdf5":   # imported on first use: it loads h5py
+        import importlib
+        return importlib.import_module(".hdf5", __name__)
+    raise AttributeError(f"module 'distfft' has no attribute {name!r}")

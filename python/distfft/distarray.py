@@ -1,0 +1,160 @@
+"""
+distarray.py -- DistArray: one rank's block of a distributed global array.
+
+A numpy.ndarray subclass (as mpi4py-fft's DistArray) that also knows the
+global shape, where its block sits in the global array (`local_slice`,
+`substart`), the axis along which every rank holds the whole extent
+(`alignment`), its communicator and, for transform data, the transform kinds
+per axis. `gather` assembles the global array on one rank (or every rank),
+`scatter` fills the blocks from one; both go through distfft_gather/scatter,
+each block one message into a subarray datatype of the global array.
+
+Views and ufunc results of the same shape keep the metadata; reshaping or
+slicing drops it (the block would no longer describe the global array).
+"""
+import numpy
+
+from . import _lib
+from ._arrays import empty_aligned, zeros_aligned
+from ._collective import agree
+
+
+def element_type(dtype):
+    """distfft_type of a numpy dtype (TypeError if there is none)."""
+    types = {numpy.dtype(numpy.complex128): _lib.COMPLEX_DOUBLE,
+             numpy.dtype(numpy.complex64): _lib.COMPLEX_FLOAT,
+             numpy.dtype(numpy.float64): _lib.REAL_DOUBLE,
+             numpy.dtype(numpy.float32): _lib.REAL_FLOAT}
+    dtype = numpy.dtype(dtype)
+    if dtype not in types:
+        raise TypeError(f"distfft: dtype {dtype} is not supported "
+                        "(complex128, complex64, float64, float32)")
+    return types[dtype]
+
+
+_METADATA = ("global_shape", "local_slice", "alignment", "comm", "kinds", "space")
+
+
+class DistArray(numpy.ndarray):
+    """This rank's block of a global array of shape `global_shape`.
+
+    DistArray(global_shape, local_slice, dtype, comm, alignment=None,
+              kinds=None, space=None) allocates a zeroed, 64-byte aligned block of shape
+    given by `local_slice` (a tuple of slices with explicit start and stop,
+    one per axis). `space` is "input" (real space) or "output" (spectral)
+    for a plan's arrays, None otherwise. Plans hand them out: Plan.input_array(),
+    Plan.output_array()."""
+
+    def __new__(cls, global_shape, local_slice, dtype, comm, alignment=None,
+                kinds=None, space=None, buffer=None):
+        global_shape = tuple(int(n) for n in global_shape)
+        local_slice = tuple(slice(int(s.start), int(s.stop)) for s in local_slice)
+        if len(local_slice) != len(global_shape):
+            raise ValueError("distfft: local_slice needs one slice per axis of global_shape")
+        shape = tuple(s.stop - s.start for s in local_slice)
+        if buffer is None:
+            buffer = zeros_aligned(shape, dtype)
+        elif buffer.shape != shape or buffer.dtype != numpy.dtype(dtype):
+            raise ValueError("distfft: buffer does not match local_slice and dtype")
+        array = buffer.view(cls)
+        array.global_shape = global_shape
+        array.local_slice = local_slice
+        array.alignment = alignment
+        array.comm = comm
+        array.kinds = tuple(kinds) if kinds is not None else None
+        array.space = space
+        return array
+
+    def __array_finalize__(self, obj):
+        same = obj is not None and getattr(obj, "shape", None) == self.shape
+        for name in _METADATA:
+            setattr(self, name, getattr(obj, name, None) if same else None)
+
+    # ---- where the block is ----------------------------------------------------
+
+    @property
+    def substart(self):
+        """Global index of this block's first element, per axis."""
+        return tuple(s.start for s in self.local_slice)
+
+    @property
+    def global_size(self):
+        return int(numpy.prod(self.global_shape, dtype=numpy.int64))
+
+    def _require_metadata(self):
+        if self.global_shape is None or self.comm is None:
+            raise ValueError("distfft: this array has lost its distribution (a reshaped or "
+                             "sliced view of a DistArray); use the original array")
+
+    # ---- whole arrays ------------------------------------------------------------
+
+    def gather(self, root=0):
+        """The global array on rank `root` (None on the others); root=None:
+        on every rank. Collective on the array's communicator."""
+        self._require_metadata()
+        comm = self.comm
+        everyone = root is None
+        root = 0 if everyone else root
+
+        def prepare():
+            if not 0 <= root < comm.Get_size():
+                raise ValueError(f"distfft: root {root} is not a rank of the communicator")
+            return element_type(self.dtype)
+
+        ctype = agree(comm, prepare)
+        result = empty_aligned(self.global_shape, self.dtype) \
+            if everyone or comm.Get_rank() == root else None
+        local = numpy.ascontiguousarray(self)
+        _lib.check(_lib.lib.distfft_gather(
+            _lib.comm_handle(comm), ctype, len(self.global_shape),
+            _lib.int64_array(self.global_shape), _lib.int64_array(self.shape),
+            _lib.int64_array(self.substart), local.ctypes.data if local.size else None,
+            root, result.ctypes.data if result is not None and result.size else None))
+        if everyone and comm.Get_size() > 1:
+            comm.Bcast(result, root=0)
+        return result
+
+    def scatter(self, global_array, root=0):
+        """Fill this block from `global_array` on rank `root` (ignored on the
+        others; may be None there). Returns self. Collective."""
+        self._require_metadata()
+        comm = self.comm
+
+        def prepare():
+            if not 0 <= root < comm.Get_size():
+                raise ValueError(f"distfft: root {root} is not a rank of the communicator")
+            if not self.flags.c_contiguous or not self.flags.writeable:
+                raise ValueError("distfft: scatter needs a writable C-contiguous DistArray")
+            if comm.Get_rank() != root:
+                return None
+            source = numpy.asarray(global_array)
+            if source.shape != self.global_shape:
+                raise ValueError(f"distfft: scatter: global array has shape {source.shape}, "
+                                 f"expected {self.global_shape}")
+            return numpy.ascontiguousarray(source, dtype=self.dtype)
+
+        source = agree(comm, prepare)
+        _lib.check(_lib.lib.distfft_scatter(
+            _lib.comm_handle(comm), element_type(self.dtype), len(self.global_shape),
+            _lib.int64_array(self.global_shape), _lib.int64_array(self.shape),
+            _lib.int64_array(self.substart),
+            source.ctypes.data if source is not None and source.size else None,
+            root, self.ctypes.data if self.size else None))
+        return self
+
+    # ---- files ------------------------------------------------------------------------
+
+    def write(self, path, name, mode="a"):
+        """Write into dataset `name` of the HDF5 file `path` (see distfft.hdf5)."""
+        from . import hdf5
+        hdf5.write(path, name, self, mode=mode)
+
+    def read(self, path, name):
+        """Fill from dataset `name` of the HDF5 file `path` (see distfft.hdf5)."""
+        from . import hdf5
+        return hdf5.read(path, name, self)
+
+    def __repr__(self):
+        body = numpy.asarray(self).__repr__()
+        return f"DistArray(global_shape={self.global_shape}, local_slice={self.local_slice}, " \
+               f"{body})"

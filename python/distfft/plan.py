@@ -1,0 +1,448 @@
+"""
+plan.py -- Plan: a parallel FFT of a distributed numpy array.
+
+A thin object over distfft_plan: the constructor turns Python arguments
+(numpy dtype, kind names, grid words, axes) into distfft_options and calls
+distfft_plan_create; forward/backward check the arrays and call the C
+transform directly on their memory (ctypes releases the GIL meanwhile).
+
+Arrays are never converted behind the caller's back, with one documented
+exception: an INPUT array of the right dtype and shape that is not
+C-contiguous or not 16-byte aligned (typically `u[plan.input_slice]`, a view
+of a global array) is copied once into a buffer the plan keeps. Output
+arrays must be exactly right (dtype, shape, C-contiguous, aligned,
+writable), or the call raises.
+
+Every check that could fail on one rank only is agreed over the
+communicator (see _collective.py; forward/backward let the C call's own
+agreement carry it), so a bad argument raises the same exception on every
+rank instead of leaving the others in a collective.
+"""
+import ctypes
+import re
+
+import numpy
+from mpi4py import MPI
+
+from . import _lib, _lifetime
+from ._arrays import check_array, empty_aligned, is_aligned, pointer
+from ._collective import Agreement
+from .distarray import DistArray
+
+# Misaligned for every element type: distfft_plan_forward/backward reject it
+# (DISTFFT_ERR_ALIGNMENT, agreed over the plan's communicator) before use.
+_REJECTED_POINTER = 1
+
+_DTYPES = {_lib.COMPLEX_DOUBLE: numpy.complex128, _lib.COMPLEX_FLOAT: numpy.complex64,
+           _lib.REAL_DOUBLE: numpy.float64, _lib.REAL_FLOAT: numpy.float32}
+
+def _axes_of(axes, ndim):
+    """Transformed axes, validated, in increasing order."""
+    if axes is None:
+        return tuple(range(ndim))
+    if isinstance(axes, (int, numpy.integer)):
+        axes = (axes,)
+    result = []
+    for axis in axes:
+        axis = int(axis)
+        if not -ndim <= axis < ndim:
+            raise ValueError(f"distfft: axis {axis} is out of range for {ndim} dimensions")
+        result.append(axis % ndim)
+    if len(set(result)) != len(result):
+        raise ValueError(f"distfft: axes {tuple(axes)} repeat an axis")
+    if not result:
+        raise ValueError("distfft: axes is empty")
+    return tuple(result)
+
+
+def _kinds_of(kinds, axes, real_input):
+    """Kind names for the transformed axes (given in the order of `axes`)."""
+    if kinds is None:
+        kinds = "r2c" if real_input else "c2c"
+    if isinstance(kinds, str):
+        kinds = [k.strip() for k in kinds.split(",")]
+        if len(kinds) == 1:
+            kind = kinds[0].lower()
+            if kind == "r2c":   # numpy's rfftn: r2c on the last transformed axis
+                return {a: ("r2c" if a == max(axes) else "c2c") for a in axes}
+            kinds = [kind] * len(axes)
+    kinds = [str(k).lower() for k in kinds]
+    if len(kinds) != len(axes):
+        raise ValueError(f"distfft: {len(kinds)} kinds for {len(axes)} transformed axes "
+                         "(give one kind per transformed axis, or one for all)")
+    for kind in kinds:
+        _lib.kind_code(kind)  # ValueError for unknown names
+    return dict(zip(axes, kinds))
+
+
+def _grid_of(grid, options):
+    """Fill options.grid_ndims / grid_dims from None|"auto"|"slab"|"pencil"|dims."""
+    if grid is None or (isinstance(grid, str) and grid == "auto"):
+        options.grid_ndims = 0
+    elif isinstance(grid, str):
+        words = {"slab": 1, "pencil": 2}
+        if grid not in words:
+            raise ValueError(f"distfft: grid {grid!r} is not None, 'auto', 'slab', 'pencil' "
+                             "or a tuple of extents")
+        options.grid_ndims = words[grid]
+    else:
+        dims = [int(d) for d in grid]
+        if not 1 <= len(dims) <= _lib.MAX_DIMS or any(d < 0 for d in dims):
+            raise ValueError(f"distfft: grid {tuple(grid)} must be 1 to {_lib.MAX_DIMS} "
+                             "non-negative extents (0: chosen by MPI_Dims_create)")
+        options.grid_ndims = len(dims)
+        for i, d in enumerate(dims):
+            options.grid_dims[i] = d
+
+
+class Plan:
+    """A forward and backward parallel transform of a global array.
+
+    Plan(comm, shape, dtype=numpy.complex128, kinds=None, axes=None,
+         grid=None, method="auto", norm="backward", batch=None,
+         rigor="measure", destroy_input=False)
+
+    comm    an mpi4py intracommunicator (every rank of it must call).
+    shape   the global (real-space) shape, 2 to 16 axes.
+    dtype   of the input: complex128/complex64, or float64/float32 for
+            real input (then r2c on the last transformed axis, unless
+            `kinds` says otherwise; all-real-to-real kinds keep data real).
+    kinds   None, one kind name for every transformed axis ("r2c" alone is
+            numpy's rfftn), a comma-separated string or a sequence with one
+            name per transformed axis: c2c, r2c, dct1..dct4, dst1..dst4,
+            cheb, none (see README "Transform kinds").
+    axes    the transformed axes (default all); the others are not
+            transformed. r2c always goes on the highest transformed axis.
+    grid    None/"auto" (slab while the ranks fit, then pencil, ...),
+            "slab", "pencil", or a tuple of extents (0 = chosen by MPI).
+    method  redistribution method name ("alltoallw", "alltoallv",
+            "isend-waitall", ..., or "auto": measured at plan time).
+    norm    "backward" (default), "ortho" or "forward", as numpy.
+    batch   None (plain arrays) or the number of fields transformed
+            together: arrays then have a leading axis of that length.
+    rigor   FFTW planning: "estimate", "measure", "patient", "exhaustive".
+    destroy_input  let forward/backward overwrite their input (saves
+            one work buffer).
+    placement  how ranks sit on the grid: "row" (default), "morton", or
+            "node" (keeps the busiest direction inside nodes; node_size > 0
+            pretends nodes of that many consecutive ranks).
+
+    With method "auto", a measuring rigor and grid None, the grid is
+    measured too; distfft.wisdom keeps such choices for later runs.
+
+    Collective on comm. Free with destroy() (or a with-block); a plan still
+    alive at exit is destroyed before MPI is finalized.
+    """
+
+    def __init__(self, comm, shape, dtype=numpy.complex128, kinds=None, axes=None,
+                 grid=None, method="auto", norm="backward", batch=None,
+                 rigor="measure", destroy_input=False, placement="row", node_size=0):
+        self._handle = None
+        _lib.comm_handle(comm)   # TypeError for anything but an mpi4py communicator
+        if comm == MPI.COMM_NULL or comm.Is_inter():
+            raise ValueError("distfft: comm must be a valid intracommunicator")
+        self._user_comm = comm    # for DistArrays: they outlive the plan
+        self._comm = comm.Dup()
+        self._agree = Agreement(self._comm)
+        try:
+            options = self._agree(self._options, shape, dtype, kinds, axes, grid, method,
+                                  norm, batch, rigor, destroy_input, placement, node_size)
+            handle = _lib.c_handle()
+            _lib.check(_lib.lib.distfft_plan_create(
+                _lib.comm_handle(self._comm), len(self._shape), _lib.int64_array(self._shape),
+                _lib.FLOAT if self._precision_is_float else _lib.DOUBLE,
+                ctypes.byref(options), ctypes.byref(handle)))
+        except BaseException:
+            self._comm.Free()
+            raise
+        self._handle = handle
+        _lifetime.register(self)
+        self._query()
+        if self.dtype != numpy.dtype(dtype):
+            self.destroy()   # C agreed on the arguments: every rank gets here
+            raise TypeError(f"distfft: kinds {self.kinds} need {self.dtype} input, not "
+                            f"{numpy.dtype(dtype)}")
+        self._scratch = {}
+
+    # ---- construction ------------------------------------------------------------
+
+    def _options(self, shape, dtype, kinds, axes, grid, method, norm, batch, rigor,
+                 destroy_input, placement, node_size):
+        """Validate the Python arguments; return distfft_options (local)."""
+        try:
+            self._shape = tuple(int(n) for n in shape)
+        except TypeError:
+            raise TypeError(f"distfft: shape must be a sequence of integers, not {shape!r}")
+        dtype = numpy.dtype(dtype)
+        if dtype not in (numpy.complex128, numpy.complex64, numpy.float64, numpy.float32):
+            raise TypeError(f"distfft: dtype {dtype} is not supported "
+                            "(complex128, complex64, float64, float32)")
+        self._precision_is_float = dtype in (numpy.complex64, numpy.float32)
+        ndim = len(self._shape)
+        if not 2 <= ndim <= _lib.MAX_DIMS:
+            raise ValueError(f"distfft: shape {self._shape} must have 2 to {_lib.MAX_DIMS} axes")
+        self.axes = _axes_of(axes, ndim)
+        per_axis = _kinds_of(kinds, self.axes, dtype.kind == "f")
+        self.kinds = tuple(per_axis.get(a, "none") for a in range(ndim))
+
+        options = _lib.options_new()
+        for a, kind in enumerate(self.kinds):
+            options.kinds[a] = _lib.kind_code(kind)
+        _grid_of(grid, options)
+        self.method = str(method)
+        options.method = _lib.method_code(self.method)
+        if norm not in _lib.NORMS:
+            raise ValueError(f"distfft: norm {norm!r} is not 'backward', 'ortho' or 'forward'")
+        self.norm = norm
+        options.norm = _lib.NORMS[norm]
+        if rigor not in _lib.RIGORS:
+            raise ValueError(f"distfft: rigor {rigor!r} is not one of {', '.join(_lib.RIGORS)}")
+        options.rigor = _lib.RIGORS[rigor]
+        options.destroy_input = 1 if destroy_input else 0
+        if batch is not None and (int(batch) != batch or batch < 1):
+            raise ValueError(f"distfft: batch {batch!r} must be None or an integer >= 1")
+        self.batch = None if batch is None else int(batch)
+        options.batch = 1 if batch is None else int(batch)
+        self.placement = str(placement)
+        options.placement = _lib.placement_code(self.placement)
+        if int(node_size) != node_size or node_size < 0:
+            raise ValueError(f"distfft: node_size {node_size!r} must be an integer >= 0")
+        options.node_size = int(node_size)
+        return options
+
+    def _query(self):
+        """Local blocks, element types and grid from the C plan."""
+        ndim = len(self._shape)
+        lib, h = _lib.lib, self._handle
+        in_shape, in_start = _lib.int64_array([0] * ndim), _lib.int64_array([0] * ndim)
+        out_shape, out_start = _lib.int64_array([0] * ndim), _lib.int64_array([0] * ndim)
+        out_global = _lib.int64_array([0] * ndim)
+        _lib.check(lib.distfft_plan_input_block(h, in_shape, in_start))
+        _lib.check(lib.distfft_plan_output_block(h, out_shape, out_start))
+        _lib.check(lib.distfft_plan_output_shape(h, out_global))
+        in_type, out_type = ctypes.c_int(), ctypes.c_int()
+        _lib.check(lib.distfft_plan_types(h, ctypes.byref(in_type), ctypes.byref(out_type)))
+        grid_ndims, grid_dims = ctypes.c_int(), (ctypes.c_int * _lib.MAX_DIMS)()
+        _lib.check(lib.distfft_plan_grid(h, ctypes.byref(grid_ndims), grid_dims))
+
+        lead = () if self.batch is None else (self.batch,)
+        lead_slice = () if self.batch is None else (slice(0, self.batch),)
+        self.dtype = numpy.dtype(_DTYPES[in_type.value])
+        self.output_dtype = numpy.dtype(_DTYPES[out_type.value])
+        self.global_input_shape = lead + self._shape
+        self.global_output_shape = lead + tuple(out_global[:ndim])
+        self.input_slice = lead_slice + tuple(
+            slice(s, s + n) for s, n in zip(in_start[:ndim], in_shape[:ndim]))
+        self.output_slice = lead_slice + tuple(
+            slice(s, s + n) for s, n in zip(out_start[:ndim], out_shape[:ndim]))
+        self.input_shape = lead + tuple(in_shape[:ndim])
+        self.output_shape = lead + tuple(out_shape[:ndim])
+        self.grid = tuple(grid_dims[:grid_ndims.value])
+        # The first serial transform runs along the highest transformed
+        # axis, the last along the lowest: there the arrays are complete.
+        self.input_alignment = len(lead) + max(self.axes)
+        self.output_alignment = len(lead) + min(self.axes)
+
+    # ---- arrays ---------------------------------------------------------------------
+
+    @property
+    def comm(self):
+        """The communicator the plan was made on (it works on a duplicate)."""
+        return self._user_comm
+
+    def input_array(self):
+        """A zeroed DistArray for this rank's input (real-space) block."""
+        return DistArray(self.global_input_shape, self.input_slice, self.dtype, self._user_comm,
+                         alignment=self.input_alignment, kinds=self.kinds, space="input")
+
+    def output_array(self):
+        """A zeroed DistArray for this rank's output (spectral) block."""
+        return DistArray(self.global_output_shape, self.output_slice, self.output_dtype,
+                         self._user_comm, alignment=self.output_alignment, kinds=self.kinds,
+                         space="output")
+
+    # ---- transforms --------------------------------------------------------------------
+
+    def forward(self, a, out=None):
+        """Forward transform of this rank's input block `a` into `out` (a new
+        output_array() if None); returns the output. Collective."""
+        return self._execute(_lib.lib.distfft_plan_forward, a, out, True)
+
+    def backward(self, a, out=None):
+        """Backward transform of this rank's output block `a` into `out` (a
+        new input_array() if None); returns it. Collective."""
+        return self._execute(_lib.lib.distfft_plan_backward, a, out, False)
+
+    def _execute(self, function, a, out, forward):
+        self._require_live()   # destroy() is collective: the same on every rank
+        # The arrays are checked here, locally; the C call's own agreement
+        # then carries the verdict: a rank whose arrays are bad passes a
+        # pointer no buffer can have (misaligned), which the library
+        # rejects on every rank. Only then do the ranks exchange the Python
+        # message. The successful path costs no extra collective.
+        try:
+            out, pin, pout = self._prepare(a, out, forward)
+            error = None
+        except Exception as e:
+            error, pin, pout = e, _REJECTED_POINTER, _REJECTED_POINTER
+        rc = function(self._handle, pin, pout)
+        if rc != 0:
+            self._agree.raise_if_any(error)   # every rank got rc != 0
+            _lib.check(rc)
+        return out
+
+    def _prepare(self, a, out, forward):
+        """Check the arrays (local); copy a misplaced input once. Returns
+        the output array and both data pointers (None for empty blocks)."""
+        if forward:
+            in_shape, in_dtype, out_shape, out_dtype = \
+                self.input_shape, self.dtype, self.output_shape, self.output_dtype
+        else:
+            in_shape, in_dtype, out_shape, out_dtype = \
+                self.output_shape, self.output_dtype, self.input_shape, self.dtype
+        what = "forward" if forward else "backward"
+        if not isinstance(a, numpy.ndarray):
+            raise TypeError(f"distfft: {what}: the input must be a numpy.ndarray, "
+                            f"not {type(a).__name__}")
+        if a.dtype != in_dtype:
+            raise TypeError(f"distfft: {what}: the input has dtype {a.dtype}, the plan needs "
+                            f"{in_dtype} (convert explicitly, e.g. a.astype(numpy.{in_dtype}))")
+        if a.shape != in_shape:
+            raise ValueError(f"distfft: {what}: the input has shape {a.shape}, this rank's "
+                             f"block is {in_shape}")
+        pin = pointer(a)
+        if not (a.flags.c_contiguous and is_aligned(pin)):
+            a = self._copy_in(a, forward)   # the one documented copy
+            pin = pointer(a)
+        if out is None:
+            out = self.output_array() if forward else self.input_array()
+            pout = pointer(out)
+        else:
+            pout = check_array(out, out_shape, out_dtype, f"{what}: the output array",
+                               writable=True)
+        return out, pin, pout
+
+    def _copy_in(self, a, forward):
+        buffer = self._scratch.get(forward)
+        if buffer is None:
+            buffer = self._scratch[forward] = empty_aligned(a.shape, a.dtype)
+        buffer[...] = a
+        return buffer
+
+    # ---- information ------------------------------------------------------------------
+
+    def describe(self):
+        """The C plan as a tree of its steps (chosen methods, tuning time)."""
+        self._require_live()
+        size = _lib.lib.distfft_plan_describe(self._handle, None, 0)
+        buffer = ctypes.create_string_buffer(size + 1)
+        _lib.lib.distfft_plan_describe(self._handle, buffer, size + 1)
+        return buffer.value.decode()
+
+    @property
+    def methods(self):
+        """Method of each forward exchange, as chosen (for method="auto")."""
+        return tuple(re.findall(r"\(redist (\S+)", self.describe()))
+
+    @property
+    def work_bytes(self):
+        self._require_live()
+        return int(_lib.lib.distfft_plan_work_bytes(self._handle))
+
+    def timings(self):
+        """This rank's time inside the C transforms since creation or
+        reset_timings(): {'fft_seconds', 'redistribute_seconds', 'executions'}."""
+        self._require_live()
+        t = _lib.Timings()
+        _lib.check(_lib.lib.distfft_plan_timings(self._handle, ctypes.byref(t)))
+        return {"fft_seconds": t.fft_seconds, "redistribute_seconds": t.redistribute_seconds,
+                "executions": t.executions}
+
+    def steps(self, direction="forward"):
+        """This rank's statistics per step of the forward or backward
+        transform (distfft_plan_step): a list of dicts with description,
+        is_redistribution, direction, group_size, method, bytes_sent,
+        global_bytes, seconds, executions."""
+        self._require_live()
+        code = {"forward": -1, "backward": 1}[direction]
+        result = []
+        for index in range(_lib.lib.distfft_plan_step_count(self._handle, code)):
+            step = _lib.step_new()
+            _lib.check(_lib.lib.distfft_plan_step(self._handle, code, index,
+                                                  ctypes.addressof(step)))
+            entry = {name: getattr(step, name) for name, _ in _lib.Step._fields_}
+            entry["description"] = step.description.decode()
+            entry["method"] = _lib.lib.distfft_method_name(step.method).decode() \
+                if step.is_redistribution else None
+            result.append(entry)
+        return result
+
+    def reset_timings(self):
+        self._require_live()
+        _lib.check(_lib.lib.distfft_plan_reset_timings(self._handle))
+
+    def wavenumbers(self, box=None):
+        """Per axis, the wavenumbers of this rank's output block as an array
+        broadcastable against one field of output_array(): integers
+        (numpy.fft.fftfreq(n, 1/n), rfftfreq for r2c), times 2*pi/L when
+        `box` gives the box lengths L. Only for c2c, r2c and none axes
+        (none gives zeros)."""
+        ndim = len(self._shape)
+        lengths = [None] * ndim if box is None else [float(x) for x in box]
+        if len(lengths) != ndim:
+            raise ValueError(f"distfft: box needs {ndim} lengths")
+        lead = 0 if self.batch is None else 1
+        result = []
+        for axis, kind in enumerate(self.kinds):
+            n = self._shape[axis]
+            if kind == "c2c":
+                k = numpy.fft.fftfreq(n, 1.0 / n)
+            elif kind == "r2c":
+                k = numpy.fft.rfftfreq(n, 1.0 / n)
+            elif kind == "none":
+                k = numpy.zeros(n)
+            else:
+                raise ValueError(f"distfft: axis {axis} is {kind}, which has no Fourier "
+                                 "wavenumbers")
+            if lengths[axis] is not None:
+                k = k * (2 * numpy.pi / lengths[axis])
+            k = k[self.output_slice[lead + axis]]
+            shape = [1] * ndim
+            shape[axis] = k.size
+            result.append(k.reshape(shape))
+        return result
+
+    def __repr__(self):
+        state = self.describe() if self._handle is not None else "destroyed"
+        return f"<distfft.Plan {state}>"
+
+    def _require_live(self):
+        if self._handle is None:
+            raise ValueError("distfft: the plan has been destroyed")
+
+    # ---- lifetime ------------------------------------------------------------------------
+
+    def destroy(self):
+        """Free the C plan and the communicator. Collective; idempotent."""
+        if self._handle is None or MPI.Is_finalized():
+            self._handle = None
+            return
+        handle, self._handle = self._handle, None
+        _lib.check(_lib.lib.distfft_plan_destroy(ctypes.byref(handle)))
+        self._comm.Free()
+        _lifetime.forget(self)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.destroy()
+
+    def __del__(self):
+        # MPI_Comm_free and the library's frees do not synchronise the
+        # ranks in practice, so garbage collection at different moments on
+        # different ranks is safe; explicit destroy() is still preferred.
+        try:
+            self.destroy()
+        except Exception:
+            pass
