@@ -28,6 +28,18 @@ int message_fits(int64_t n, int64_t limit)
     return n >= 0 && n <= limit && n <= INT_MAX;
 }
 
+int message_product_fits(int count, const int64_t *factors, int64_t limit)
+{
+    int64_t product = 1;
+    for (int i = 0; i < count; i++)
+        if (factors[i] == 0) return 1;
+    for (int i = 0; i < count; i++) {
+        if (product > limit / factors[i]) return 0;
+        product *= factors[i];
+    }
+    return product <= limit;
+}
+
 int message_region_type(int64_t offset, int64_t n, MPI_Datatype base,
                         int64_t limit, MPI_Datatype *type)
 {

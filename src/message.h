@@ -31,6 +31,10 @@ void message_split(int64_t n, int64_t limit, int64_t *pieces, int64_t *rest);
 /* 1 if n elements can be one MPI count argument under `limit`. */
 int message_fits(int64_t n, int64_t limit);
 
+/* 1 if the product of factors[0..count-1] (each >= 0) is at most `limit`,
+ * computed without overflow. */
+int message_product_fits(int count, const int64_t *factors, int64_t limit);
+
 /* How to pass n elements of `base` to an MPI call: count n of base when
  * n <= limit, else count 1 of a derived type (owned = 1, freed by
  * message_free). */

@@ -59,14 +59,11 @@ static void alltoallv_destroy(void *opaque)
  * on one side each), so all call the same collective. */
 static int group_fits(const redist_geometry *g, int64_t limit)
 {
-    int64_t total = g->batch;
-    for (int i = 0; i < g->ndims; i++) {
-        int64_t n = i == g->axis_out ? g->out_shape[i] : g->in_shape[i];
-        if (n == 0) return 1;
-        if (total > limit / n) return 0;
-        total *= n;
-    }
-    return total <= limit;
+    int64_t factors[DISTFFT_MAX_DIMS + 1];
+    factors[0] = g->batch;
+    for (int i = 0; i < g->ndims; i++)
+        factors[i + 1] = i == g->axis_out ? g->out_shape[i] : g->in_shape[i];
+    return message_product_fits(g->ndims + 1, factors, limit);
 }
 
 static void int_arguments(int parts, const int64_t *counts,
