@@ -452,6 +452,12 @@ int main(int argc, char **argv)
     for (int64_t index = a.first; index < a.first + a.count; index++) {
         config c;
         draw_config(a.seed, index, &c);
+        if (a.index >= 0 && c.ranks > world_size) {
+            if (world_rank == 0)
+                printf("sweep: configuration %lld needs %d ranks, this run has %d\n",
+                       (long long)index, c.ranks, world_size);
+            failed++;
+        }
         if (c.ranks > world_size || (a.filter >= 0 && c.ranks != wanted)) continue;
         verdict v = {.comm = MPI_COMM_WORLD, .ok = 1};
         int member = world_rank < c.ranks;
