@@ -113,6 +113,36 @@ typedef struct distfft_grid_s *distfft_grid;
 int distfft_grid_create(MPI_Comm comm, int ndims, const int *dims,
                         distfft_grid *grid);
 
+/* How ranks are laid on a grid (after paper 003's rank ordering):
+ *   ROW     row-major in the communicator's order (the default): grid
+ *           direction r-1's groups are consecutive ranks;
+ *   MORTON  Z-order: rank k at the k-th grid position in Morton order (the
+ *           coordinates' bits interleaved), compact blocks in every
+ *           direction;
+ *   NODE    node-aware: ranks sorted by (node, rank in node), then laid
+ *           row-major with one chosen "busy" direction varying fastest, so
+ *           its sub-communicators stay inside nodes whenever a node holds a
+ *           multiple of that direction's extent. Nodes are found with
+ *           MPI_Comm_split_type(MPI_COMM_TYPE_SHARED), or pretended to be
+ *           node_size consecutive ranks when node_size > 0 (for testing). */
+typedef enum {
+    DISTFFT_PLACEMENT_ROW = 0,
+    DISTFFT_PLACEMENT_MORTON,
+    DISTFFT_PLACEMENT_NODE
+} distfft_placement;
+
+/* Name ("row", "morton", "node") of a placement, or NULL; and the reverse
+ * (DISTFFT_ERR_ARGUMENT if unknown). Local. */
+const char *distfft_placement_name(distfft_placement placement);
+int distfft_placement_from_name(const char *name, distfft_placement *placement);
+
+/* distfft_grid_create with a placement; busy_direction (0..ndims-1) is the
+ * direction NODE keeps inside nodes (ignored by ROW and MORTON). The grid's
+ * communicators order the ranks as placed. Collective on comm. */
+int distfft_grid_create_placed(MPI_Comm comm, int ndims, const int *dims,
+                               distfft_placement placement, int node_size,
+                               int busy_direction, distfft_grid *grid);
+
 /* Free the grid and every communicator it created; *grid becomes NULL.
  * Collective on the grid's communicator. A NULL *grid is a no-op. */
 int distfft_grid_destroy(distfft_grid *grid);
@@ -150,7 +180,9 @@ typedef enum {
     /* "auto": at create time, time every method above on this exchange
      * (a warm-up, then the best of 3 executions, each the maximum over the
      * ranks) and keep the fastest; every rank picks the same. Plans with
-     * rigor DISTFFT_ESTIMATE do not measure and take alltoallw. */
+     * rigor DISTFFT_ESTIMATE do not measure and take alltoallw; plans with
+     * wisdom for their configuration take its choice (see Wisdom). The
+     * default of distfft_options_init. */
     DISTFFT_METHOD_AUTO
 } distfft_method;
 
@@ -247,9 +279,13 @@ typedef enum {
 } distfft_rigor;
 
 typedef struct {
-    /* Process grid dimensionality r, 1 <= r <= ndims-1; 0 chooses: the
-     * lowest r whose MPI_Dims_create grid leaves no rank without data
-     * (slab while the ranks fit, then pencil, ...). */
+    /* Process grid dimensionality r, 1 <= r <= ndims-1; 0 chooses. With
+     * method AUTO and a measuring rigor, the choice is measured: every
+     * factorisation of the ranks into r = 1..ndims-1 extents >= 2 (both
+     * orientations) that leaves no rank without data is planned and timed
+     * (a forward+backward pair, best of 3, slowest rank), and the fastest
+     * kept. Otherwise: the lowest r whose MPI_Dims_create grid leaves no
+     * rank without data (slab while the ranks fit, then pencil, ...). */
     int grid_ndims;
     /* Grid extents when grid_ndims > 0; a 0 entry is chosen by
      * MPI_Dims_create. The product must equal the communicator size. */
@@ -267,11 +303,20 @@ typedef struct {
      * a local block, and every redistribution moves all fields in one
      * exchange. */
     int64_t batch;
+    /* How ranks are laid on the grid (default ROW). NODE keeps the busiest
+     * grid direction inside nodes: the one whose exchange sends the most
+     * bytes off-rank, i.e. the exchanged direction of largest extent (every
+     * exchange moves the whole array, a fraction 1 - 1/M of it off-rank on
+     * a group of M), the last such one on ties. */
+    distfft_placement placement;
+    /* With NODE: pretend nodes of node_size consecutive ranks (> 0), or
+     * find the real ones (0, the default). */
+    int node_size;
 } distfft_options;
 
-/* Fill *options with the defaults: automatic grid, alltoallw, backward
- * normalisation, DISTFFT_MEASURE, input preserved, C2C on every axis, one
- * field. Local. */
+/* Fill *options with the defaults: automatic grid, method auto (tuned
+ * with DISTFFT_MEASURE), backward normalisation, input preserved, C2C on
+ * every axis, one field, row-major placement. Local. */
 void distfft_options_init(distfft_options *options);
 
 typedef struct distfft_plan_s *distfft_plan;
@@ -356,9 +401,74 @@ int distfft_plan_timings(const struct distfft_plan_s *plan,
                          distfft_timings *timings); /* Local. */
 int distfft_plan_reset_timings(distfft_plan plan);  /* Local. */
 
+/* One step of a plan, as the plan-describe calls report it (paper 001's
+ * accounting): serial transforms and exchanges, what each costs this rank,
+ * and how many bytes each exchange sends. */
+typedef struct {
+    /* "fft c2c axes=1,2", "redist alltoallw 2->1 on P1", "cheb-weights
+     * axis=0": the step as distfft_plan_describe writes it. */
+    char description[96];
+    int is_redistribution;   /* 1 for an exchange */
+    int direction;           /* an exchange's grid direction, else -1 */
+    int group_size;          /* ranks in the exchange's group, else 1 */
+    distfft_method method;   /* an exchange's method (never AUTO) */
+    /* Bytes this rank sends to the other ranks of its group per execution
+     * (its own chunk is copied, not sent); 0 for transforms. */
+    int64_t bytes_sent;
+    /* Bytes of the whole distributed array at this step, over all ranks,
+     * batch included. An exchange on groups of M ranks ideally sends
+     * global_bytes * (1 - 1/M) in all. */
+    int64_t global_bytes;
+    double seconds;          /* this rank's time in the step since reset */
+    int64_t executions;      /* executions of this direction since reset */
+} distfft_step;
+
+/* Number of steps of the forward (DISTFFT_FORWARD) or backward
+ * (DISTFFT_BACKWARD) transform, or -1 for a NULL plan or bad direction.
+ * Local. */
+int distfft_plan_step_count(const struct distfft_plan_s *plan, int direction);
+
+/* Step `index` (0-based, in execution order) of that direction. Local. */
+int distfft_plan_step(const struct distfft_plan_s *plan, int direction,
+                      int index, distfft_step *step);
+
 /* Free the plan, its work buffers and every MPI object it created; *plan
  * becomes NULL. Collective on the plan's communicator. NULL *plan: no-op. */
 int distfft_plan_destroy(distfft_plan *plan);
+
+/* ------------------------------------------------------------------------ */
+/* Wisdom: tuned choices kept for later runs (as FFTW's wisdom)              */
+/* ------------------------------------------------------------------------ */
+
+/* A plan created with method DISTFFT_METHOD_AUTO and a measuring rigor
+ * records what it chose (the grid, when it measured grids, and the method
+ * of every exchange) in this process's wisdom. A later plan of the same
+ * configuration -- MPI library, ranks, global shape, kinds, precision,
+ * batch, requested grid, placement -- takes the recorded choice instead of
+ * measuring, when every rank of its communicator holds the same one.
+ * Wisdom from another configuration or another MPI library is kept but
+ * never applies: such plans are tuned (the documented fallback). Wisdom is
+ * not thread-safe, as FFTW's is not. */
+
+/* The whole wisdom as text (first line "distfft-wisdom 1", then one line
+ * per configuration). Free it with free(). NULL if out of memory. Local. */
+char *distfft_wisdom_export(void);
+
+/* Add the choices of a text made by distfft_wisdom_export (replacing those
+ * of the same configurations). A text that is not wisdom, or has a
+ * corrupted line, is refused whole with DISTFFT_ERR_ARGUMENT naming the
+ * line; the wisdom is then unchanged. Local: import the same text on every
+ * rank (or use distfft_wisdom_import_file). */
+int distfft_wisdom_import(const char *text);
+
+/* Rank 0 writes its wisdom to path; or reads path and every rank imports
+ * what it read. Errors (unwritable, unreadable or corrupted file) are
+ * returned on every rank. Collective on comm. */
+int distfft_wisdom_export_file(MPI_Comm comm, const char *path);
+int distfft_wisdom_import_file(MPI_Comm comm, const char *path);
+
+/* Forget all wisdom. Local. */
+void distfft_wisdom_forget(void);
 
 /* ------------------------------------------------------------------------ */
 /* Gathering and scattering whole arrays (testing, I/O, small problems)      */

@@ -5,13 +5,17 @@
  * coordinate i: a redistribution on P_i is the paper's slab exchange,
  * executed concurrently by every P_i group.
  *
- * Ranks keep the order of the caller's communicator (no reordering), laid
- * row-major on the grid.
+ * Ranks are laid on the grid by a placement (placement.c): row-major in
+ * the caller's order by default. The grid communicator is built on a copy
+ * of the caller's reordered so that its rank order is the grid's row-major
+ * order, and MPI_Cart_create itself never reorders.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "error.h"
 #include "grid.h"
+#include "placement.h"
 
 int grid_choose_dims(int size, int ndims, const int *dims, int *chosen)
 {
@@ -55,16 +59,66 @@ void grid_free(struct distfft_grid_s *grid)
     free(grid);
 }
 
-int distfft_grid_create(MPI_Comm comm, int ndims, const int *dims,
-                        distfft_grid *grid_out)
+static const char *const placement_names[] = {
+    [DISTFFT_PLACEMENT_ROW] = "row",
+    [DISTFFT_PLACEMENT_MORTON] = "morton",
+    [DISTFFT_PLACEMENT_NODE] = "node",
+};
+#define PLACEMENT_COUNT ((int)(sizeof placement_names / sizeof placement_names[0]))
+
+const char *distfft_placement_name(distfft_placement placement)
+{
+    return (int)placement >= 0 && (int)placement < PLACEMENT_COUNT ? placement_names[placement] : NULL;
+}
+
+int distfft_placement_from_name(const char *name, distfft_placement *placement)
+{
+    error_clear();
+    if (!name || !placement)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_placement_from_name: NULL argument");
+    for (int i = 0; i < PLACEMENT_COUNT; i++)
+        if (strcmp(placement_names[i], name) == 0) {
+            *placement = (distfft_placement)i;
+            return DISTFFT_SUCCESS;
+        }
+    return error_fail(DISTFFT_ERR_ARGUMENT, "unknown placement \"%s\" (known: row, morton, node)", name);
+}
+
+static int check_create(int size, int ndims, const int *dims, distfft_placement placement,
+                        int node_size, int busy_direction, const distfft_grid *grid_out,
+                        int *chosen, replicated_args *args)
+{
+    const char *where = "distfft_grid_create";
+    if (!grid_out) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: grid (out-handle) is NULL", where);
+    if (ndims < 1 || ndims > DISTFFT_MAX_DIMS)
+        return error_fail(DISTFFT_ERR_GRID, "%s: ndims = %d must be in 1..%d", where, ndims, DISTFFT_MAX_DIMS);
+    if (!distfft_placement_name(placement))
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown placement %d", where, (int)placement);
+    if (node_size < 0)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: node_size = %d must be >= 0 (0: find the nodes)",
+                          where, node_size);
+    if (busy_direction < 0 || busy_direction >= ndims)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: busy_direction = %d must be in 0..%d", where,
+                          busy_direction, ndims - 1);
+    replicated_add(args, ndims, "grid ndims");
+    for (int i = 0; i < ndims; i++) replicated_add(args, dims ? dims[i] : 0, "grid dims[%d]", i);
+    replicated_add(args, placement, "placement");
+    replicated_add(args, node_size, "node_size");
+    replicated_add(args, busy_direction, "busy_direction");
+    return grid_choose_dims(size, ndims, dims, chosen);
+}
+
+int distfft_grid_create_placed(MPI_Comm comm, int ndims, const int *dims,
+                               distfft_placement placement, int node_size,
+                               int busy_direction, distfft_grid *grid_out)
 {
     error_clear();
     if (grid_out) *grid_out = NULL;
     if (comm == MPI_COMM_NULL)
         return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_grid_create: comm is "
                           "MPI_COMM_NULL");
-    int rc = DISTFFT_SUCCESS, size, local = DISTFFT_SUCCESS;
-    MPI_Comm work = MPI_COMM_NULL;
+    int rc = DISTFFT_SUCCESS, size, rank;
+    MPI_Comm work = MPI_COMM_NULL, ordered = MPI_COMM_NULL;
     struct distfft_grid_s *grid = NULL;
 
     /* Our own duplicate first: everything after runs on it, with errors
@@ -72,22 +126,13 @@ int distfft_grid_create(MPI_Comm comm, int ndims, const int *dims,
     TRY_MPI(MPI_Comm_dup(comm, &work));
     TRY_MPI(MPI_Comm_set_errhandler(work, MPI_ERRORS_RETURN));
     TRY_MPI(MPI_Comm_size(work, &size));
+    TRY_MPI(MPI_Comm_rank(work, &rank));
 
     replicated_args args;
     replicated_init(&args);
     int chosen[DISTFFT_MAX_DIMS];
-    if (!grid_out)
-        local = error_fail(DISTFFT_ERR_ARGUMENT,
-                           "distfft_grid_create: grid (out-handle) is NULL");
-    else if (ndims < 1 || ndims > DISTFFT_MAX_DIMS)
-        local = error_fail(DISTFFT_ERR_GRID, "distfft_grid_create: ndims = %d "
-                           "must be in 1..%d", ndims, DISTFFT_MAX_DIMS);
-    else {
-        replicated_add(&args, ndims, "grid ndims");
-        for (int i = 0; i < ndims; i++)
-            replicated_add(&args, dims ? dims[i] : 0, "grid dims[%d]", i);
-        local = grid_choose_dims(size, ndims, dims, chosen);
-    }
+    int local = check_create(size, ndims, dims, placement, node_size, busy_direction,
+                             grid_out, chosen, &args);
     TRY(error_agree_replicated(work, local, &args));
 
     grid = calloc(1, sizeof *grid);
@@ -95,15 +140,22 @@ int distfft_grid_create(MPI_Comm comm, int ndims, const int *dims,
                                : error_fail(DISTFFT_ERR_MEMORY, "grid object")));
     grid->ndims = ndims;
     grid->comm = MPI_COMM_NULL;
+    grid->placement = placement;
     for (int i = 0; i < ndims; i++) {
         grid->dims[i] = chosen[i];
         grid->subcomms[i] = MPI_COMM_NULL;
     }
 
+    int index;
+    TRY(placement_grid_index(work, ndims, grid->dims, placement, node_size, busy_direction, &index));
+    if (index != rank || placement != DISTFFT_PLACEMENT_ROW) {
+        TRY_MPI(MPI_Comm_split(work, 0, index, &ordered));
+        TRY_MPI(MPI_Comm_set_errhandler(ordered, MPI_ERRORS_RETURN));
+    }
     int periods[DISTFFT_MAX_DIMS] = {0}, keep[DISTFFT_MAX_DIMS] = {0};
-    TRY_MPI(MPI_Cart_create(work, ndims, grid->dims, periods, 0, &grid->comm));
+    TRY_MPI(MPI_Cart_create(ordered != MPI_COMM_NULL ? ordered : work, ndims, grid->dims,
+                            periods, 0, &grid->comm));
     TRY_MPI(MPI_Comm_set_errhandler(grid->comm, MPI_ERRORS_RETURN));
-    int rank;
     TRY_MPI(MPI_Comm_rank(grid->comm, &rank));
     TRY_MPI(MPI_Cart_coords(grid->comm, rank, ndims, grid->coords));
     for (int i = 0; i < ndims; i++) {
@@ -112,14 +164,23 @@ int distfft_grid_create(MPI_Comm comm, int ndims, const int *dims,
         TRY_MPI(MPI_Comm_set_errhandler(grid->subcomms[i], MPI_ERRORS_RETURN));
         keep[i] = 0;
     }
+    if (ordered != MPI_COMM_NULL) MPI_Comm_free(&ordered);
     MPI_Comm_free(&work);
     *grid_out = grid;
     return DISTFFT_SUCCESS;
 
 fail:
     grid_free(grid);
+    if (ordered != MPI_COMM_NULL) MPI_Comm_free(&ordered);
     if (work != MPI_COMM_NULL) MPI_Comm_free(&work);
     return rc;
+}
+
+int distfft_grid_create(MPI_Comm comm, int ndims, const int *dims,
+                        distfft_grid *grid_out)
+{
+    return distfft_grid_create_placed(comm, ndims, dims, DISTFFT_PLACEMENT_ROW, 0,
+                                      ndims >= 1 ? ndims - 1 : 0, grid_out);
 }
 
 int distfft_grid_destroy(distfft_grid *grid)

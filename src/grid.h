@@ -12,6 +12,7 @@ struct distfft_grid_s {
     int dims[DISTFFT_MAX_DIMS];           /* M_0 .. M_{r-1} */
     int coords[DISTFFT_MAX_DIMS];         /* p_0 .. p_{r-1} of this rank */
     MPI_Comm subcomms[DISTFFT_MAX_DIMS];  /* P_0 .. P_{r-1}, one per direction */
+    distfft_placement placement;          /* how ranks were laid on it */
 };
 
 /* Check ndims/dims against a communicator of `size` ranks and complete the

@@ -41,6 +41,7 @@
 #include "redist/redist.h"
 #include "serial/serial_fft.h"
 #include "types.h"
+#include "wisdom.h"
 
 #define MAX_STEPS (4 * DISTFFT_MAX_DIMS + 4)
 
@@ -63,6 +64,9 @@ typedef struct {
     int64_t in_count, out_count;  /* elements, batch included */
     bool out_of_place;
     slot src, dst;
+    int group_size;               /* STEP_REDIST: ranks in the group */
+    int64_t global_bytes;         /* the whole distributed array, all ranks */
+    int64_t bytes_sent;           /* STEP_REDIST: by this rank, per execution */
 } plan_step;
 
 struct distfft_plan_s {
@@ -83,6 +87,11 @@ struct distfft_plan_s {
     void *work[2];
     double forward_scale, backward_scale;
     distfft_timings timings;
+    double step_seconds[2][MAX_STEPS];  /* [forward, backward][step] */
+    int64_t executions[2];
+    double tuning_seconds;              /* grids and methods measured */
+    int grids_measured;                 /* candidates timed (0: none) */
+    bool from_wisdom;                   /* choices taken from wisdom */
 };
 
 /* ---- kinds ------------------------------------------------------------------ */
@@ -135,12 +144,14 @@ void distfft_options_init(distfft_options *options)
     if (!options) return;
     memset(options, 0, sizeof *options);
     options->grid_ndims = 0;
-    options->method = DISTFFT_METHOD_ALLTOALLW;
+    options->method = DISTFFT_METHOD_AUTO;
     options->norm = DISTFFT_NORM_BACKWARD;
     options->rigor = DISTFFT_MEASURE;
     options->destroy_input = 0;
     for (int i = 0; i < DISTFFT_MAX_DIMS; i++) options->kinds[i] = DISTFFT_C2C;
     options->batch = 1;
+    options->placement = DISTFFT_PLACEMENT_ROW;
+    options->node_size = 0;
 }
 
 /* ---- argument checks ------------------------------------------------------ */
@@ -212,6 +223,15 @@ static int check_create(int ndims, const int64_t *shape,
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown norm %d", where, (int)options->norm);
     if (options->rigor < DISTFFT_ESTIMATE || options->rigor > DISTFFT_EXHAUSTIVE)
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown rigor %d", where, (int)options->rigor);
+    if (!distfft_placement_name(options->placement))
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown placement %d", where, (int)options->placement);
+    if (options->node_size < 0)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: node_size = %d must be >= 0 (0: find the nodes)",
+                          where, options->node_size);
+    for (int i = 0; i < options->grid_ndims; i++)
+        if (options->grid_dims[i] < 0)
+            return error_fail(DISTFFT_ERR_GRID, "%s: grid_dims[%d] = %d must be >= 0 (0: choose)",
+                              where, i, options->grid_dims[i]);
     int rc = check_kinds(ndims, shape, options->kinds, where);
     if (rc) return rc;
 
@@ -227,6 +247,8 @@ static int check_create(int ndims, const int64_t *shape,
     replicated_add(args, options->norm, "norm");
     replicated_add(args, options->rigor, "rigor");
     replicated_add(args, options->destroy_input != 0, "destroy_input");
+    replicated_add(args, options->placement, "placement");
+    replicated_add(args, options->node_size, "node_size");
     return DISTFFT_SUCCESS;
 }
 
@@ -357,6 +379,9 @@ static void add_redist(builder *b, int direction, int axis_in, int axis_out)
     step->in_type = step->out_type = b->type;
     memcpy(step->in_shape, b->local, sizeof step->in_shape);
     step->in_count = builder_count(b);
+    step->group_size = b->plan->grid->dims[direction];
+    step->global_bytes = b->plan->options.batch * shape_product(b->plan->ndims, b->current.global_shape) *
+                         (int64_t)distfft_type_size(b->type);
     b->current.distributed_by[axis_in] = direction;
     b->current.distributed_by[axis_out] = NOT_DISTRIBUTED;
     builder_block(b);
@@ -544,9 +569,19 @@ fail:
     return rc;
 }
 
-static int plan_redistributions(struct distfft_plan_s *plan)
+/* The number of exchanges of both directions. */
+static int count_exchanges(const struct distfft_plan_s *plan)
 {
-    int rc = DISTFFT_SUCCESS;
+    int count = 0;
+    for (int s = 0; s < plan->forward_count; s++) count += plan->forward[s].kind == STEP_REDIST;
+    return 2 * count;
+}
+
+/* Plan every exchange, forward then backward: with the method of `forced`
+ * (wisdom) when given, else with options.method. */
+static int plan_redistributions(struct distfft_plan_s *plan, const wisdom_choice *forced)
+{
+    int rc = DISTFFT_SUCCESS, exchange = 0;
     plan_step *lists[2] = {plan->forward, plan->backward};
     int counts[2] = {plan->forward_count, plan->backward_count};
     for (int l = 0; l < 2; l++)
@@ -561,13 +596,15 @@ static int plan_redistributions(struct distfft_plan_s *plan)
             memcpy(geometry.in_shape, step->in_shape, sizeof geometry.in_shape);
             memcpy(geometry.out_shape, step->out_shape, sizeof geometry.out_shape);
             /* Estimate mode never measures: "auto" then means the paper's. */
-            distfft_method method = plan->options.method;
+            distfft_method method = forced ? forced->methods[exchange] : plan->options.method;
             if (method == DISTFFT_METHOD_AUTO && plan->options.rigor == DISTFFT_ESTIMATE)
                 method = DISTFFT_METHOD_ALLTOALLW;
+            exchange++;
             /* A failure inside one sub-group must reach every rank. */
             int created = redist_create_on(plan->grid->subcomms[step->direction], plan->comm,
                                            &geometry, method, &step->redist);
             TRY(error_agree(plan->comm, created));
+            step->bytes_sent = redist_bytes_sent(step->redist);
         }
 fail:
     return rc;
@@ -617,6 +654,181 @@ static void plan_free(struct distfft_plan_s *plan)
     free(plan);
 }
 
+/* The grid direction whose exchanges send the most bytes off-rank, for
+ * node-aware placement. Every exchange moves the whole array (R2C, the only
+ * step that changes its size, comes before all of them), a fraction
+ * 1 - 1/M_i of it off-rank, and each direction is exchanged at most once
+ * per transform: so the exchanged direction of largest extent, the last
+ * one on ties (row-major's choice). */
+static int busy_direction(int r, const int *dims, int untransformed)
+{
+    int busy = r - 1, largest = 1;
+    for (int i = untransformed; i < r; i++)
+        if (dims[i] > 1 && dims[i] >= largest) {
+            largest = dims[i];
+            busy = i;
+        }
+    return busy;
+}
+
+/* A plan on the agreed arguments, with options->grid_ndims > 0 and its dims
+ * complete; `forced` (or NULL) gives the methods of the exchanges.
+ * Collective on comm, which the plan duplicates. */
+static int plan_build(MPI_Comm comm, int ndims, const int64_t *shape,
+                      distfft_precision precision, const distfft_options *options,
+                      const wisdom_choice *forced, struct distfft_plan_s **plan_out)
+{
+    int rc = DISTFFT_SUCCESS;
+    struct distfft_plan_s *plan = calloc(1, sizeof *plan);
+    TRY(error_agree(comm, plan ? DISTFFT_SUCCESS
+                               : error_fail(DISTFFT_ERR_MEMORY, "plan object")));
+    plan->comm = MPI_COMM_NULL;
+    TRY_MPI(MPI_Comm_dup(comm, &plan->comm));
+    TRY_MPI(MPI_Comm_set_errhandler(plan->comm, MPI_ERRORS_RETURN));
+    plan->ndims = ndims;
+    memcpy(plan->shape, shape, ndims * sizeof *shape);
+    plan->precision = precision;
+    plan->options = *options;
+    set_types(plan);
+    set_scales(plan);
+
+    int order[DISTFFT_MAX_DIMS];
+    int untransformed = working_order(ndims, options->kinds, order);
+    TRY(distfft_grid_create_placed(plan->comm, options->grid_ndims, options->grid_dims,
+                                   options->placement, options->node_size,
+                                   busy_direction(options->grid_ndims, options->grid_dims, untransformed),
+                                   &plan->grid));
+    int local = make_weights(plan);
+    if (local == DISTFFT_SUCCESS) {
+        build_forward(plan);
+        build_backward(plan);
+        assign_slots(plan->forward, plan->forward_count, options->destroy_input);
+        assign_slots(plan->backward, plan->backward_count, options->destroy_input);
+        size_work(plan, plan->forward, plan->forward_count);
+        size_work(plan, plan->backward, plan->backward_count);
+        local = allocate_work(plan);
+    }
+    if (local == DISTFFT_SUCCESS) local = plan_ffts(plan);
+    TRY(error_agree(plan->comm, local));
+    if (forced && forced->exchanges != count_exchanges(plan)) forced = NULL;
+    TRY(plan_redistributions(plan, forced));
+    *plan_out = plan;
+    return DISTFFT_SUCCESS;
+fail:
+    plan_free(plan);
+    return rc;
+}
+
+/* ---- choosing the grid ------------------------------------------------------ */
+
+#define MAX_GRID_CANDIDATES 8
+
+typedef struct {
+    int ndims;
+    int dims[DISTFFT_MAX_DIMS];
+} grid_candidate;
+
+/* Does every rank hold data in every layout? (Direction i splits working
+ * positions i and i+1 in turn.) */
+static bool grid_fits(const grid_candidate *grid, const int64_t *shape, const int *order)
+{
+    for (int i = 0; i < grid->ndims; i++)
+        if (grid->dims[i] > shape[order[i]] || grid->dims[i] > shape[order[i + 1]]) return false;
+    return true;
+}
+
+/* Append the ordered factorisations of `rest` into the remaining extents
+ * (each >= 2) of a grid of `grid->ndims` directions, from direction i. */
+static void add_factorisations(grid_candidate *grid, int i, int rest, const int64_t *shape,
+                               const int *order, grid_candidate *list, int *count)
+{
+    if (*count == MAX_GRID_CANDIDATES) return;
+    if (i == grid->ndims - 1) {
+        grid->dims[i] = rest;
+        if (rest >= 2 && grid_fits(grid, shape, order)) list[(*count)++] = *grid;
+        return;
+    }
+    for (int f = 2; f <= rest / 2; f++)
+        if (rest % f == 0) {
+            grid->dims[i] = f;
+            add_factorisations(grid, i + 1, rest / f, shape, order, list, count);
+        }
+}
+
+/* The grids a measuring plan tries: slabs first, then pencils, ... */
+static int grid_candidates(int size, int ndims, const int64_t *shape, const int *order,
+                           grid_candidate *list)
+{
+    int count = 0;
+    for (int r = 1; r < ndims && count < MAX_GRID_CANDIDATES; r++) {
+        grid_candidate grid = {.ndims = r};
+        add_factorisations(&grid, 0, size, shape, order, list, &count);
+    }
+    return count;
+}
+
+/* Seconds of a forward+backward pair on scratch arrays: a warm-up, then
+ * the best of 3, each the slowest rank's. Collective. */
+static int time_pair(struct distfft_plan_s *plan, double *seconds)
+{
+    const plan_step *first = &plan->forward[0], *last = &plan->forward[plan->forward_count - 1];
+    size_t in_bytes = (size_t)first->in_count * distfft_type_size(first->in_type) + 64;
+    size_t out_bytes = (size_t)last->out_count * distfft_type_size(last->out_type) + 64;
+    void *in = distfft_malloc(in_bytes), *out = distfft_malloc(out_bytes);
+    int rc = error_agree(plan->comm, in && out ? DISTFFT_SUCCESS
+                                               : error_fail(DISTFFT_ERR_MEMORY, "timing arrays"));
+    if (rc == DISTFFT_SUCCESS) {
+        memset(in, 0, in_bytes);
+        memset(out, 0, out_bytes);
+        *seconds = INFINITY;
+        for (int r = 0; r < 4 && rc == DISTFFT_SUCCESS; r++) {
+            MPI_Barrier(plan->comm);
+            double start = MPI_Wtime();
+            rc = distfft_plan_forward(plan, in, out);
+            if (rc == DISTFFT_SUCCESS) rc = distfft_plan_backward(plan, out, in);
+            double elapsed = MPI_Wtime() - start;
+            MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, plan->comm);
+            if (r > 0 && elapsed < *seconds) *seconds = elapsed;
+        }
+    }
+    distfft_free(in);
+    distfft_free(out);
+    distfft_plan_reset_timings(plan);
+    return rc;
+}
+
+/* ---- wisdom ------------------------------------------------------------------- */
+
+/* The choices a tuned plan made. */
+static void plan_choice(const struct distfft_plan_s *plan, wisdom_choice *choice)
+{
+    memset(choice, 0, sizeof *choice);
+    choice->grid_ndims = plan->grid->ndims;
+    memcpy(choice->grid_dims, plan->grid->dims, sizeof choice->grid_dims);
+    const plan_step *lists[2] = {plan->forward, plan->backward};
+    int counts[2] = {plan->forward_count, plan->backward_count};
+    for (int l = 0; l < 2; l++)
+        for (int s = 0; s < counts[l]; s++)
+            if (lists[l][s].kind == STEP_REDIST)
+                choice->methods[choice->exchanges++] = lists[l][s].redist->method_id;
+}
+
+/* Wisdom for key that every rank holds, identical and usable (a grid of
+ * the right size), or 0. Collective on comm. */
+static int agreed_wisdom(MPI_Comm comm, int size, int ndims, const char *key, wisdom_choice *choice)
+{
+    int found = wisdom_lookup(key, choice);
+    int64_t product = 1;
+    for (int i = 0; found && i < choice->grid_ndims; i++) product *= choice->grid_dims[i];
+    found = found && choice->grid_ndims >= 1 && choice->grid_ndims < ndims && product == size;
+    uint64_t hash = 14695981039346656037ull; /* FNV-1a of the choice's bytes */
+    for (size_t b = 0; found && b < sizeof *choice; b++)
+        hash = (hash ^ ((const unsigned char *)choice)[b]) * 1099511628211ull;
+    uint64_t mine[2] = {found ? hash : 0, found ? ~hash : UINT64_MAX}, all[2];
+    MPI_Allreduce(mine, all, 2, MPI_UINT64_T, MPI_MAX, comm);
+    return found && all[0] == hash && all[1] == ~hash;
+}
+
 int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
                         distfft_precision precision,
                         const distfft_options *options_in, distfft_plan *plan_out)
@@ -631,7 +843,7 @@ int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
 
     int rc = DISTFFT_SUCCESS, size;
     MPI_Comm work_comm = MPI_COMM_NULL;
-    struct distfft_plan_s *plan = NULL;
+    struct distfft_plan_s *plan = NULL, *candidate = NULL;
     TRY_MPI(MPI_Comm_dup(comm, &work_comm));
     TRY_MPI(MPI_Comm_set_errhandler(work_comm, MPI_ERRORS_RETURN));
     TRY_MPI(MPI_Comm_size(work_comm, &size));
@@ -642,46 +854,60 @@ int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
     TRY(error_agree_replicated(work_comm, local, &args));
 
     /* From here on the arguments are valid and identical on every rank. */
-    int order[DISTFFT_MAX_DIMS];
-    working_order(ndims, options.kinds, order);
-    int grid_ndims = options.grid_ndims ? options.grid_ndims
-                                        : choose_grid_ndims(size, ndims, shape, order);
-    int grid_dims[DISTFFT_MAX_DIMS];
-    TRY(grid_choose_dims(size, grid_ndims, options.grid_ndims ? options.grid_dims : NULL,
-                         grid_dims));
-
-    plan = calloc(1, sizeof *plan);
-    TRY(error_agree(work_comm, plan ? DISTFFT_SUCCESS
-                                    : error_fail(DISTFFT_ERR_MEMORY, "plan object")));
-    plan->comm = work_comm;
-    work_comm = MPI_COMM_NULL;
-    plan->ndims = ndims;
-    memcpy(plan->shape, shape, ndims * sizeof *shape);
-    plan->precision = precision;
-    plan->options = options;
-    plan->options.grid_ndims = grid_ndims;
-    memcpy(plan->options.grid_dims, grid_dims, grid_ndims * sizeof(int));
-    set_types(plan);
-    set_scales(plan);
-
-    TRY(distfft_grid_create(plan->comm, grid_ndims, grid_dims, &plan->grid));
-    local = make_weights(plan);
-    if (local == DISTFFT_SUCCESS) {
-        build_forward(plan);
-        build_backward(plan);
-        assign_slots(plan->forward, plan->forward_count, options.destroy_input);
-        assign_slots(plan->backward, plan->backward_count, options.destroy_input);
-        size_work(plan, plan->forward, plan->forward_count);
-        size_work(plan, plan->backward, plan->backward_count);
-        local = allocate_work(plan);
+    double start = MPI_Wtime();
+    bool measuring = options.method == DISTFFT_METHOD_AUTO && options.rigor != DISTFFT_ESTIMATE;
+    char key[WISDOM_KEY_SIZE];
+    wisdom_choice choice;
+    wisdom_key(size, ndims, shape, precision, &options, key, sizeof key);
+    if (measuring && agreed_wisdom(work_comm, size, ndims, key, &choice)) {
+        options.grid_ndims = choice.grid_ndims;
+        memcpy(options.grid_dims, choice.grid_dims, sizeof options.grid_dims);
+        TRY(plan_build(work_comm, ndims, shape, precision, &options, &choice, &plan));
+        plan->from_wisdom = true;
+        goto done;
     }
-    if (local == DISTFFT_SUCCESS) local = plan_ffts(plan);
-    TRY(error_agree(plan->comm, local));
-    TRY(plan_redistributions(plan));
+
+    grid_candidate grids[MAX_GRID_CANDIDATES];
+    int order[DISTFFT_MAX_DIMS], count = 0;
+    working_order(ndims, options.kinds, order);
+    if (options.grid_ndims == 0 && measuring && size > 1)
+        count = grid_candidates(size, ndims, shape, order, grids);
+    if (count == 0) { /* the requested grid, or the lowest-degree one */
+        grids[0].ndims = options.grid_ndims ? options.grid_ndims
+                                            : choose_grid_ndims(size, ndims, shape, order);
+        TRY(grid_choose_dims(size, grids[0].ndims, options.grid_ndims ? options.grid_dims : NULL,
+                             grids[0].dims));
+        count = 1;
+    }
+    double best = INFINITY;
+    for (int g = 0; g < count; g++) {
+        options.grid_ndims = grids[g].ndims;
+        memcpy(options.grid_dims, grids[g].dims, sizeof options.grid_dims);
+        TRY(plan_build(work_comm, ndims, shape, precision, &options, NULL, &candidate));
+        double seconds = 0.0;
+        if (count > 1) TRY(time_pair(candidate, &seconds));
+        if (!plan || seconds < best) { /* equal on every rank: reduced times */
+            plan_free(plan);
+            plan = candidate;
+            best = seconds;
+        } else {
+            plan_free(candidate);
+        }
+        candidate = NULL;
+    }
+    if (measuring) {
+        plan->grids_measured = count > 1 ? count : 0;
+        plan->tuning_seconds = MPI_Wtime() - start;
+        plan_choice(plan, &choice);
+        TRY(error_agree(work_comm, wisdom_store(key, &choice)));
+    }
+done:
+    MPI_Comm_free(&work_comm);
     *plan_out = plan;
     return DISTFFT_SUCCESS;
 
 fail:
+    plan_free(candidate);
     plan_free(plan);
     if (work_comm != MPI_COMM_NULL) MPI_Comm_free(&work_comm);
     return rc;
@@ -717,24 +943,25 @@ static int check_execute(const struct distfft_plan_s *plan, const char *where,
     return DISTFFT_SUCCESS;
 }
 
-static int run_steps(struct distfft_plan_s *plan, const plan_step *steps, int count,
-                     void *in, void *out, double factor)
+/* Run the steps of one direction (`list` 0 forward, 1 backward), timing
+ * each: the exchanges count as redistribution, the rest (with the final
+ * scaling) as FFT time. */
+static int run_steps(struct distfft_plan_s *plan, int list, void *in, void *out, double factor)
 {
+    const plan_step *steps = list == 0 ? plan->forward : plan->backward;
+    int count = list == 0 ? plan->forward_count : plan->backward_count;
     void *slots[4] = {[SLOT_INPUT] = in, [SLOT_OUTPUT] = out,
                       [SLOT_WORK0] = plan->work[0], [SLOT_WORK1] = plan->work[1]};
     int components = distfft_type_size(steps[count - 1].out_type) ==
                      distfft_type_size(type_complex(plan->precision)) ? 2 : 1;
-    double start = MPI_Wtime();
+    plan->executions[list]++;
     for (int s = 0; s < count; s++) {
         const plan_step *step = &steps[s];
         void *src = slots[step->src], *dst = slots[step->dst];
+        double start = MPI_Wtime();
+        int rc = DISTFFT_SUCCESS;
         if (step->kind == STEP_REDIST) {
-            double middle = MPI_Wtime();
-            plan->timings.fft_seconds += middle - start;
-            int rc = redist_run(step->redist, src, dst);
-            start = MPI_Wtime();
-            plan->timings.redistribute_seconds += start - middle;
-            if (rc != DISTFFT_SUCCESS) return rc;
+            rc = redist_run(step->redist, src, dst);
         } else if (step->kind == STEP_FFT) {
             serial_fft_execute(step->fft, src, dst);
         } else {
@@ -742,10 +969,17 @@ static int run_steps(struct distfft_plan_s *plan, const plan_step *steps, int co
             serial_scale_axis(plan->precision, parts, plan->ndims, step->in_shape,
                               plan->options.batch, step->axis, step->weights, src, dst);
         }
+        double elapsed = MPI_Wtime() - start;
+        plan->step_seconds[list][s] += elapsed;
+        if (step->kind == STEP_REDIST) plan->timings.redistribute_seconds += elapsed;
+        else plan->timings.fft_seconds += elapsed;
+        if (rc != DISTFFT_SUCCESS) return rc;
     }
-    if (factor != 1.0)
+    if (factor != 1.0) {
+        double start = MPI_Wtime();
         serial_scale(plan->precision, out, components * steps[count - 1].out_count, factor);
-    plan->timings.fft_seconds += MPI_Wtime() - start;
+        plan->timings.fft_seconds += MPI_Wtime() - start;
+    }
     return DISTFFT_SUCCESS;
 }
 
@@ -763,7 +997,7 @@ static int execute(distfft_plan plan, int direction, void *in, void *out)
     int rc = error_agree(plan->comm, check_execute(plan, where, in, in_bytes, out, out_bytes));
     if (rc != DISTFFT_SUCCESS) return rc;
     plan->timings.executions++;
-    return run_steps(plan, steps, count, in, out,
+    return run_steps(plan, forward ? 0 : 1, in, out,
                      forward ? plan->forward_scale : plan->backward_scale);
 }
 
@@ -854,6 +1088,8 @@ int distfft_plan_reset_timings(distfft_plan plan)
     error_clear();
     if (!plan) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_plan_reset_timings: NULL plan");
     memset(&plan->timings, 0, sizeof plan->timings);
+    memset(plan->step_seconds, 0, sizeof plan->step_seconds);
+    memset(plan->executions, 0, sizeof plan->executions);
     return DISTFFT_SUCCESS;
 }
 
@@ -870,6 +1106,7 @@ static void append(char *buf, size_t size, size_t *used, const char *format, ...
     if (n > 0) *used += (size_t)n;
 }
 
+/* One step, as " (fft c2c axes=1,2)" or " (redist alltoallw 2->1 on P1)". */
 static void append_step(char *buf, size_t size, size_t *used, const plan_step *step)
 {
     static const char *const families[] = {[SERIAL_C2C] = "c2c", [SERIAL_R2C] = "r2c",
@@ -909,15 +1146,65 @@ int distfft_plan_describe(const struct distfft_plan_s *plan, char *buf, size_t s
     append(buf, size, &used, " grid=");
     for (int i = 0; i < plan->grid->ndims; i++)
         append(buf, size, &used, i ? "x%d" : "%d", plan->grid->dims[i]);
+    if (plan->grid->placement != DISTFFT_PLACEMENT_ROW)
+        append(buf, size, &used, " placement=%s", distfft_placement_name(plan->grid->placement));
     for (int s = 0; s < plan->forward_count; s++) append_step(buf, size, &used, &plan->forward[s]);
-    if (plan->options.method == DISTFFT_METHOD_AUTO && plan->options.rigor != DISTFFT_ESTIMATE) {
-        double tuning = 0.0; /* both directions' exchanges were tuned */
-        for (int s = 0; s < plan->forward_count; s++) {
-            if (plan->forward[s].redist) tuning += plan->forward[s].redist->tuning_seconds;
-            if (plan->backward[s].redist) tuning += plan->backward[s].redist->tuning_seconds;
-        }
-        append(buf, size, &used, " (tuning %.3g s)", tuning);
+    if (plan->options.method == DISTFFT_METHOD_AUTO) { /* backward may choose otherwise */
+        const char *separator = " (backward";
+        for (int s = 0; s < plan->backward_count; s++)
+            if (plan->backward[s].kind == STEP_REDIST) {
+                append(buf, size, &used, "%s %s", separator,
+                       distfft_method_name(plan->backward[s].redist->method_id));
+                separator = ",";
+            }
+        if (separator[0] == ',') append(buf, size, &used, ")");
+    }
+    if (plan->from_wisdom)
+        append(buf, size, &used, " (wisdom)");
+    else if (plan->options.method == DISTFFT_METHOD_AUTO && plan->options.rigor != DISTFFT_ESTIMATE) {
+        append(buf, size, &used, " (tuning %.3g s", plan->tuning_seconds);
+        if (plan->grids_measured) append(buf, size, &used, ", %d grids", plan->grids_measured);
+        append(buf, size, &used, ")");
     }
     append(buf, size, &used, ")");
     return (int)used;
+}
+
+int distfft_plan_step_count(const struct distfft_plan_s *plan, int direction)
+{
+    if (!plan || (direction != DISTFFT_FORWARD && direction != DISTFFT_BACKWARD)) return -1;
+    return direction == DISTFFT_FORWARD ? plan->forward_count : plan->backward_count;
+}
+
+int distfft_plan_step(const struct distfft_plan_s *plan, int direction, int index,
+                      distfft_step *info)
+{
+    error_clear();
+    int count = distfft_plan_step_count(plan, direction);
+    if (count < 0 || !info)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_plan_step: NULL plan or info, or direction "
+                          "%d is neither DISTFFT_FORWARD nor DISTFFT_BACKWARD", direction);
+    if (index < 0 || index >= count)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_plan_step: index %d is not in 0..%d",
+                          index, count - 1);
+    int list = direction == DISTFFT_FORWARD ? 0 : 1;
+    const plan_step *step = list == 0 ? &plan->forward[index] : &plan->backward[index];
+    memset(info, 0, sizeof *info);
+    size_t used = 0;
+    append_step(info->description, sizeof info->description, &used, step);
+    /* Without the " (" and ")" around it. */
+    size_t length = strlen(info->description);
+    if (length >= 3) {
+        memmove(info->description, info->description + 2, length - 2);
+        info->description[length - 3] = '\0';
+    }
+    info->is_redistribution = step->kind == STEP_REDIST;
+    info->direction = info->is_redistribution ? step->direction : -1;
+    info->group_size = info->is_redistribution ? step->group_size : 1;
+    info->method = info->is_redistribution ? step->redist->method_id : DISTFFT_METHOD_ALLTOALLW;
+    info->bytes_sent = step->bytes_sent;
+    info->global_bytes = step->global_bytes;
+    info->seconds = plan->step_seconds[list][index];
+    info->executions = plan->executions[list];
+    return DISTFFT_SUCCESS;
 }

@@ -32,6 +32,7 @@
 #include "options.h"
 #include "reference.h"
 #include "report.h"
+#include "steps.h"
 #include "timing.h"
 
 enum { EXIT_STATUS_OK = 0, EXIT_STATUS_FAILED = 1, EXIT_STATUS_USAGE = 2 };
@@ -114,7 +115,7 @@ static void free_arrays(bench_arrays *arrays)
 
 /* Plan and allocate. Returns 0, or an exit status after reporting. */
 static int create_arrays(MPI_Comm comm, const bench_options *options,
-                         bench_arrays *arrays)
+                         distfft_method method, bench_arrays *arrays)
 {
     memset(arrays, 0, sizeof *arrays);
     distfft_options plan_options;
@@ -122,7 +123,9 @@ static int create_arrays(MPI_Comm comm, const bench_options *options,
     plan_options.grid_ndims = options->grid_ndims;
     memcpy(plan_options.grid_dims, options->grid_dims,
            sizeof plan_options.grid_dims);
-    plan_options.method = options->method;
+    plan_options.method = method;
+    plan_options.placement = options->placement;
+    plan_options.node_size = options->node_size;
     plan_options.norm = options->norm;
     plan_options.rigor = options->rigor;
     memcpy(plan_options.kinds, options->kinds, sizeof plan_options.kinds);
@@ -437,59 +440,115 @@ static char *describe_plan(const distfft_plan plan)
     return text;
 }
 
-static int run(MPI_Comm comm, const bench_options *options)
+/* Plan, time, break down and check one method; fill *results (its plan
+ * description malloc'd on rank 0, for the caller to free). Returns 0 or an
+ * exit status, the same on every rank. */
+static int run_method(MPI_Comm comm, const bench_options *options,
+                      distfft_method method, bench_results *results,
+                      bench_steps *steps)
 {
+    memset(results, 0, sizeof *results);
     bench_arrays arrays;
-    int exit_status = create_arrays(comm, options, &arrays);
+    int exit_status = create_arrays(comm, options, method, &arrays);
     if (exit_status != 0)
         return exit_status;
 
-    bench_results results;
-    memset(&results, 0, sizeof results);
-    MPI_Comm_size(comm, &results.ranks);
-    distfft_plan_grid(arrays.plan, &results.grid_ndims, results.grid_dims);
-    results.input_type = arrays.input_type;
-    results.output_type = arrays.output_type;
+    results->method = method;
+    MPI_Comm_size(comm, &results->ranks);
+    distfft_plan_grid(arrays.plan, &results->grid_ndims, results->grid_dims);
+    results->input_type = arrays.input_type;
+    results->output_type = arrays.output_type;
     unsigned long long work_bytes = distfft_plan_work_bytes(arrays.plan);
     unsigned long long largest_work_bytes;
     MPI_Allreduce(&work_bytes, &largest_work_bytes, 1, MPI_UNSIGNED_LONG_LONG,
                   MPI_MAX, comm);
-    results.work_bytes = (size_t)largest_work_bytes;
+    results->work_bytes = (size_t)largest_work_bytes;
 
     int status = bench_time_pairs(comm, arrays.plan, arrays.input, arrays.output,
                                   arrays.roundtrip, options->inner,
-                                  options->outer, &results.timing);
+                                  options->outer, &results->timing);
+    if (status == DISTFFT_SUCCESS)
+        status = bench_steps_collect(comm, arrays.plan, arrays.input, arrays.output,
+                                     arrays.roundtrip, options->inner, steps);
     if (status != DISTFFT_SUCCESS) {
         report_library_error(comm, "timing the transforms", status);
         free_arrays(&arrays);
         return EXIT_STATUS_FAILED;
     }
+    results->steps = steps;
 
     if (options->check || options->save_prefix != NULL)
-        exit_status = check_and_save(comm, options, &arrays, &results);
-
-    if (is_root(comm)) {
-        char mpi_library[MPI_MAX_LIBRARY_VERSION_STRING];
-        mpi_library_name(mpi_library, sizeof mpi_library);
-        char *plan_description = describe_plan(arrays.plan);
-        results.mpi_library = mpi_library;
-        results.plan_description = plan_description ? plan_description : "";
-        if (options->json)
-            bench_report_json(stdout, options, &results);
-        else
-            bench_report_text(stdout, options, &results);
-        fflush(stdout);
-        free(plan_description);
-        if (results.checked && !results.passed)
-            fprintf(stderr,
-                    "distfft-bench: check FAILED: roundtrip_error %.3e, "
-                    "serial_error %.3e, tolerance %.3e\n",
-                    results.roundtrip_error,
-                    results.has_serial_error ? results.serial_error : 0.0,
-                    results.tolerance);
-    }
+        exit_status = check_and_save(comm, options, &arrays, results);
+    if (is_root(comm))
+        results->plan_description = describe_plan(arrays.plan);
     free_arrays(&arrays);
     return exit_status;
+}
+
+static void report_failed_check(const bench_results *results)
+{
+    if (results->checked && !results->passed)
+        fprintf(stderr,
+                "distfft-bench: check FAILED (%s): roundtrip_error %.3e, "
+                "serial_error %.3e, tolerance %.3e\n",
+                distfft_method_name(results->method), results->roundtrip_error,
+                results->has_serial_error ? results->serial_error : 0.0,
+                results->tolerance);
+}
+
+/* Every method asked for, one after the other, then the report. */
+static int run(MPI_Comm comm, const bench_options *options)
+{
+    int count = options->method_count ? options->method_count : 1;
+    const distfft_method *methods = options->method_count ? options->methods : &options->method;
+    bench_results results[DISTFFT_METHOD_AUTO + 1];
+    static bench_steps steps[DISTFFT_METHOD_AUTO + 1];
+    char mpi_library[MPI_MAX_LIBRARY_VERSION_STRING];
+    mpi_library_name(mpi_library, sizeof mpi_library);
+
+    int exit_status = 0, ran = 0;
+    for (int m = 0; m < count; ++m) {
+        int status = run_method(comm, options, methods[m], &results[ran], &steps[m]);
+        if (status == EXIT_STATUS_FAILED && results[ran].ranks == 0)
+            return status; /* could not plan: reported on every rank */
+        results[ran].mpi_library = mpi_library;
+        if (!results[ran].plan_description)
+            results[ran].plan_description = "";
+        ++ran;
+        if (status > exit_status)
+            exit_status = status;
+    }
+    if (is_root(comm)) {
+        for (int r = 0; r < ran; ++r) {
+            if (options->json)
+                bench_report_json(stdout, options, &results[r]);
+            else if (!options->method_count)
+                bench_report_text(stdout, options, &results[r]);
+        }
+        if (options->method_count && !options->json)
+            bench_report_methods(stdout, options, results, ran);
+        fflush(stdout);
+        for (int r = 0; r < ran; ++r) {
+            report_failed_check(&results[r]);
+            if (results[r].plan_description[0])
+                free((char *)results[r].plan_description);
+        }
+    }
+    return exit_status;
+}
+
+/* --wisdom-in before planning, --wisdom-out after: 0 or EXIT_STATUS_FAILED
+ * on every rank. */
+static int wisdom_file(MPI_Comm comm, const char *path, int import)
+{
+    if (path == NULL)
+        return 0;
+    int status = import ? distfft_wisdom_import_file(comm, path)
+                        : distfft_wisdom_export_file(comm, path);
+    if (status == DISTFFT_SUCCESS)
+        return 0;
+    report_library_error(comm, import ? "--wisdom-in" : "--wisdom-out", status);
+    return EXIT_STATUS_FAILED;
 }
 
 int main(int argc, char **argv)
@@ -514,7 +573,11 @@ int main(int argc, char **argv)
         exit_status = EXIT_STATUS_USAGE;
         break;
     default:
-        exit_status = run(comm, &options);
+        exit_status = wisdom_file(comm, options.wisdom_in, 1);
+        if (exit_status == 0)
+            exit_status = run(comm, &options);
+        if (exit_status == 0)
+            exit_status = wisdom_file(comm, options.wisdom_out, 0);
         break;
     }
     MPI_Finalize();

@@ -80,7 +80,18 @@ void bench_options_print_usage(FILE *stream, const char *program)
         "  --grid G              auto | slab | pencil | AxB[xC...] (default auto);\n"
         "                        explicit extents must multiply to RANKS, and a 0\n"
         "                        extent is chosen by MPI_Dims_create\n"
-        "  --method M            redistribution method (default alltoallw)\n"
+        "  --method M            redistribution method: alltoallw | alltoallv |\n"
+        "                        isend-waitall | isend-waitsome | isend-waitall-blocked\n"
+        "                        | isend-waitsome-blocked | sendrecv | auto (default:\n"
+        "                        measured per exchange at plan time, grid too)\n"
+        "  --methods all|M,M,... run the same configuration with each method in turn\n"
+        "                        and print a table (fastest marked *), or with\n"
+        "                        --json one line per method\n"
+        "  --placement P         ranks on the grid: row | morton | node (default row)\n"
+        "  --node-size K         with node placement: pretend nodes of K ranks\n"
+        "                        (default 0: find nodes with MPI_Comm_split_type)\n"
+        "  --wisdom-in FILE      import wisdom before planning (auto skips tuning)\n"
+        "  --wisdom-out FILE     export the wisdom after planning\n"
         "  --rigor R             estimate | measure | patient | exhaustive\n"
         "                        (FFTW planning; default measure)\n"
         "Timing:\n"
@@ -268,6 +279,41 @@ static int parse_method(const char *text, bench_options *options,
                 text, listing);
 }
 
+/* --methods: "all", or a comma-separated list of method names. */
+static int parse_methods(const char *text, bench_options *options,
+                         char *message, size_t message_size)
+{
+    int count = 0;
+    if (strcmp(text, "all") == 0) {
+        for (int m = 0; m <= DISTFFT_METHOD_AUTO; m++)
+            options->methods[count++] = (distfft_method)m;
+        options->method_count = count;
+        return BENCH_OPTIONS_OK;
+    }
+    const char *next = text;
+    while (1) {
+        char name[64];
+        size_t length = strcspn(next, ",");
+        if (length == 0 || length >= sizeof name || count > DISTFFT_METHOD_AUTO)
+            return fail(message, message_size, "--methods '%s' is malformed: expected all or "
+                        "a comma-separated list of distinct method names", text);
+        memcpy(name, next, length);
+        name[length] = '\0';
+        int status = parse_method(name, options, message, message_size);
+        if (status != BENCH_OPTIONS_OK)
+            return status;
+        for (int i = 0; i < count; i++)
+            if (options->methods[i] == options->method)
+                return fail(message, message_size, "--methods '%s' names %s twice", text, name);
+        options->methods[count++] = options->method;
+        if (next[length] == '\0')
+            break;
+        next += length + 1;
+    }
+    options->method_count = count;
+    return BENCH_OPTIONS_OK;
+}
+
 /* Split a comma-separated list into at most `max_count` pieces of at most
  * piece_size-1 characters. Returns the count, or -1 (too many, too long, or
  * an empty piece). */
@@ -424,6 +470,30 @@ static int apply_valued_option(const char *name, const char *value,
         return parse_grid(value, options, message, message_size);
     if (strcmp(name, "--method") == 0)
         return parse_method(value, options, message, message_size);
+    if (strcmp(name, "--methods") == 0)
+        return parse_methods(value, options, message, message_size);
+    if (strcmp(name, "--placement") == 0) {
+        if (distfft_placement_from_name(value, &options->placement) != DISTFFT_SUCCESS)
+            return fail(message, message_size, "--placement '%s' is not one of: row, morton, node", value);
+        return BENCH_OPTIONS_OK;
+    }
+    if (strcmp(name, "--node-size") == 0) {
+        int64_t size;
+        if (parse_integer(value, strlen(value), 0, INT_MAX, &size) != 0)
+            return fail(message, message_size, "--node-size '%s' is not an integer from 0 to %d",
+                        value, INT_MAX);
+        options->node_size = (int)size;
+        return BENCH_OPTIONS_OK;
+    }
+    if (strcmp(name, "--wisdom-in") == 0 || strcmp(name, "--wisdom-out") == 0) {
+        if (value[0] == '\0')
+            return fail(message, message_size, "%s needs a non-empty FILE", name);
+        if (strcmp(name, "--wisdom-in") == 0)
+            options->wisdom_in = value;
+        else
+            options->wisdom_out = value;
+        return BENCH_OPTIONS_OK;
+    }
     if (strcmp(name, "--inner") == 0)
         return parse_count(name, value, &options->inner, message, message_size);
     if (strcmp(name, "--outer") == 0)
@@ -476,7 +546,8 @@ static int is_valued_option(const char *name)
 {
     static const char *const valued[] = {
         "--shape", "--grid", "--precision", "--kind", "--axes", "--batch",
-        "--method", "--rigor", "--norm", "--inner", "--outer", "--save"};
+        "--method", "--rigor", "--norm", "--inner", "--outer", "--save",
+        "--methods", "--placement", "--node-size", "--wisdom-in", "--wisdom-out"};
     return find_name(name, valued, COUNT_OF(valued)) >= 0;
 }
 
@@ -490,7 +561,8 @@ static void set_defaults(bench_options *options)
     options->kind = "c2c";
     options->axes = NULL;
     options->batch = 1;
-    options->method = DISTFFT_METHOD_ALLTOALLW;
+    options->method = DISTFFT_METHOD_AUTO;
+    options->placement = DISTFFT_PLACEMENT_ROW;
     options->rigor = DISTFFT_MEASURE;
     options->norm = DISTFFT_NORM_BACKWARD;
     options->inner = 3;

@@ -33,6 +33,12 @@ typedef struct {
     distfft_kind kinds[DISTFFT_MAX_DIMS]; /* per axis, from --kind and --axes */
     int64_t batch;                      /* fields transformed together */
     distfft_method method;
+    /* --methods: run every one of these in turn (0: just `method`) */
+    int method_count;
+    distfft_method methods[DISTFFT_METHOD_AUTO + 1];
+    distfft_placement placement;
+    int node_size;                      /* 0: real nodes */
+    const char *wisdom_in, *wisdom_out; /* NULL: none */
     distfft_rigor rigor;
     distfft_norm norm;
     int inner;                          /* forward+backward pairs per timing */

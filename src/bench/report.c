@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef DISTFFT_GIT_REVISION
 static const char *const git_revision = DISTFFT_GIT_REVISION;
@@ -123,7 +124,10 @@ void bench_report_json(FILE *stream, const bench_options *options,
     fputs(", \"output_type\": ", stream);
     print_json_string(stream, bench_type_name(results->output_type));
     fputs(", \"method\": ", stream);
-    print_json_string(stream, distfft_method_name(options->method));
+    print_json_string(stream, distfft_method_name(results->method));
+    fputs(", \"placement\": ", stream);
+    print_json_string(stream, distfft_placement_name(options->placement));
+    fprintf(stream, ", \"node_size\": %d", options->node_size);
     fputs(", \"rigor\": ", stream);
     print_json_string(stream, bench_rigor_name(options->rigor));
     fputs(", \"norm\": ", stream);
@@ -158,6 +162,23 @@ void bench_report_json(FILE *stream, const bench_options *options,
     print_json_string(stream, results->mpi_library);
     fputs(", \"plan\": ", stream);
     print_json_string(stream, results->plan_description);
+    if (results->steps != NULL) {
+        const bench_steps *steps = results->steps;
+        fputs(", \"steps\": [", stream);
+        for (int i = 0; i < steps->count; ++i) {
+            const bench_step *step = &steps->steps[i];
+            fprintf(stream, "%s{\"direction\": \"%s\", \"step\": ", i ? ", " : "",
+                    step->forward ? "forward" : "backward");
+            print_json_string(stream, step->description);
+            fputs(", \"seconds\": ", stream);
+            print_json_number(stream, step->seconds);
+            fprintf(stream, ", \"bytes_sent_max\": %lld, \"bytes_total\": %lld, "
+                            "\"bytes_theory\": %lld}",
+                    step->bytes_sent_max, step->bytes_total, step->bytes_theory);
+        }
+        fprintf(stream, "], \"volume_bytes\": %lld, \"volume_theory_bytes\": %lld",
+                steps->volume_bytes, steps->volume_theory_bytes);
+    }
     fputs("}\n", stream);
 }
 
@@ -205,7 +226,10 @@ void bench_report_text(FILE *stream, const bench_options *options,
     fprintf(stream, "%s -> %s\n", bench_type_name(results->input_type),
             bench_type_name(results->output_type));
     print_key(stream, "method");
-    fprintf(stream, "%s\n", distfft_method_name(options->method));
+    fprintf(stream, "%s\n", distfft_method_name(results->method));
+    print_key(stream, "placement");
+    fprintf(stream, "%s (node size %d)\n", distfft_placement_name(options->placement),
+            options->node_size);
     print_key(stream, "rigor");
     fprintf(stream, "%s\n", bench_rigor_name(options->rigor));
     print_key(stream, "norm");
@@ -243,4 +267,53 @@ void bench_report_text(FILE *stream, const bench_options *options,
     fprintf(stream, "%s\n", results->mpi_library);
     print_key(stream, "plan");
     fprintf(stream, "%s\n", results->plan_description);
+    if (results->steps != NULL) {
+        const bench_steps *steps = results->steps;
+        fprintf(stream, "steps (per execution; seconds of the slowest rank, bytes over all ranks):\n");
+        fprintf(stream, "  %-9s %-40s %12s %14s %14s\n", "direction", "step", "seconds",
+                "bytes sent", "theory");
+        for (int i = 0; i < steps->count; ++i) {
+            const bench_step *step = &steps->steps[i];
+            fprintf(stream, "  %-9s %-40s %12.4e %14lld %14lld\n",
+                    step->forward ? "forward" : "backward", step->description,
+                    step->seconds, step->bytes_total, step->bytes_theory);
+        }
+        print_key(stream, "volume_bytes");
+        fprintf(stream, "%lld per pair (theory %lld)\n", steps->volume_bytes,
+                steps->volume_theory_bytes);
+    }
+}
+
+void bench_report_methods(FILE *stream, const bench_options *options,
+                          const bench_results *results, int count)
+{
+    int fastest = -1;
+    for (int i = 0; i < count; ++i)
+        if (fastest < 0 || results[i].timing.pair_seconds < results[fastest].timing.pair_seconds)
+            fastest = i;
+    fprintf(stream, "methods on ");
+    print_shape(stream, options, "x");
+    fprintf(stream, " %s, %d ranks (pair: fastest of %d repetitions of %d, max over ranks)\n",
+            options->kind, count ? results[0].ranks : 0, options->outer, options->inner);
+    fprintf(stream, "  %-24s %-8s %12s %12s %12s %12s %12s %12s\n", "method", "grid", "pair_s",
+            "median_s", "fft_s", "redist_s", "roundtrip", "serial");
+    for (int i = 0; i < count; ++i) {
+        const bench_results *r = &results[i];
+        char grid[64] = "";
+        for (int d = 0; d < r->grid_ndims; ++d)
+            snprintf(grid + strlen(grid), sizeof grid - strlen(grid), d ? "x%d" : "%d",
+                     r->grid_dims[d]);
+        fprintf(stream, "%c %-24s %-8s %12.4e %12.4e %12.4e %12.4e", i == fastest ? '*' : ' ',
+                distfft_method_name(r->method), grid, r->timing.pair_seconds,
+                r->timing.pair_seconds_median, r->timing.fft_seconds,
+                r->timing.redistribute_seconds);
+        if (r->checked)
+            fprintf(stream, " %12.3e %12.3e\n", r->roundtrip_error,
+                    r->has_serial_error ? r->serial_error : NAN);
+        else
+            fprintf(stream, " %12s %12s\n", "-", "-");
+    }
+    for (int i = 0; i < count; ++i)
+        if (results[i].method == DISTFFT_METHOD_AUTO)
+            fprintf(stream, "auto chose: %s\n", results[i].plan_description);
 }

@@ -13,9 +13,11 @@
 #include <stdio.h>
 
 #include "options.h"
+#include "steps.h"
 #include "timing.h"
 
 typedef struct {
+    distfft_method method;        /* the method this run asked for */
     int ranks;
     int grid_ndims;
     int grid_dims[DISTFFT_MAX_DIMS];
@@ -30,11 +32,16 @@ typedef struct {
     int passed;
     const char *plan_description; /* distfft_plan_describe text */
     const char *mpi_library;      /* first line of MPI_Get_library_version */
+    const bench_steps *steps;     /* per-step breakdown (NULL: none) */
 } bench_results;
 
 void bench_report_json(FILE *stream, const bench_options *options,
                        const bench_results *results);
 void bench_report_text(FILE *stream, const bench_options *options,
                        const bench_results *results);
+
+/* --methods: one row per run, the fastest pair time marked with '*'. */
+void bench_report_methods(FILE *stream, const bench_options *options,
+                          const bench_results *results, int count);
 
 #endif /* BENCH_REPORT_H */

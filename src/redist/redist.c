@@ -161,6 +161,15 @@ int redist_run(const struct distfft_redist_s *redist, const void *in, void *out)
     return redist->method->execute(redist->state, redist->comm, in, out);
 }
 
+int64_t redist_bytes_sent(const struct distfft_redist_s *redist)
+{
+    const redist_geometry *g = &redist->geometry;
+    int64_t n = g->in_shape[g->axis_in], kept;
+    if (n == 0) return 0;
+    distfft_decompose(n, g->parts, g->part, &kept, NULL);
+    return redist->in_count / n * (n - kept) * (int64_t)distfft_type_size(g->type);
+}
+
 /* Local checks of the public create's arguments; fills *geometry. */
 static int check_create(MPI_Comm comm, distfft_type type, int ndims,
                         const int64_t *in_shape, int axis_in,

@@ -58,6 +58,10 @@ int redist_create_on(MPI_Comm comm, MPI_Comm tuning_comm,
 /* Execute without argument checks (the caller has checked). Collective. */
 int redist_run(const struct distfft_redist_s *redist, const void *in, void *out);
 
+/* Bytes this rank sends to the other ranks of its group per execution:
+ * everything but its own chunk. Local. */
+int64_t redist_bytes_sent(const struct distfft_redist_s *redist);
+
 /* Free without touching the error message (for cleanup paths). */
 void redist_free(struct distfft_redist_s *redist);
 

@@ -81,7 +81,8 @@ int main(void)
     for (int i = 0; i < DISTFFT_MAX_DIMS; i++)
         all_zero &= options.grid_dims[i] == 0;
     check(all_zero, "default grid_dims are 0");
-    check(options.method == DISTFFT_METHOD_ALLTOALLW, "default method");
+    check(options.method == DISTFFT_METHOD_AUTO, "default method is auto");
+    check(options.placement == DISTFFT_PLACEMENT_ROW && options.node_size == 0, "default placement");
     check(options.norm == DISTFFT_NORM_BACKWARD, "default normalisation");
     check(options.rigor == DISTFFT_MEASURE, "default rigor is MEASURE");
     check(options.destroy_input == 0, "default preserves input");

@@ -1,0 +1,57 @@
+/*
+ * steps.c -- the per-step breakdown of distfft-bench (see steps.h).
+ *
+ * The steps come from distfft_plan_step after one extra repetition of
+ * `inner` pairs (the timed repetitions keep only the fastest one's totals):
+ * times are the slowest rank's, bytes are summed over the ranks and
+ * compared with what a perfectly balanced exchange sends.
+ */
+#include "steps.h"
+
+#include <string.h>
+
+static void collect_direction(MPI_Comm comm, distfft_plan plan, int direction,
+                              bench_steps *steps)
+{
+    int count = distfft_plan_step_count(plan, direction);
+    for (int index = 0; index < count && steps->count < BENCH_MAX_STEPS; ++index) {
+        distfft_step info;
+        distfft_plan_step(plan, direction, index, &info);
+        double seconds = info.executions > 0 ? info.seconds / (double)info.executions : 0.0;
+        long long sent = (long long)info.bytes_sent;
+        double slowest;
+        long long largest, total;
+        MPI_Allreduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm);
+        MPI_Allreduce(&sent, &largest, 1, MPI_LONG_LONG, MPI_MAX, comm);
+        MPI_Allreduce(&sent, &total, 1, MPI_LONG_LONG, MPI_SUM, comm);
+        bench_step *step = &steps->steps[steps->count++];
+        step->forward = direction == DISTFFT_FORWARD;
+        memcpy(step->description, info.description, sizeof step->description);
+        step->is_redistribution = info.is_redistribution;
+        step->seconds = slowest;
+        step->bytes_sent_max = largest;
+        step->bytes_total = total;
+        step->bytes_theory = info.is_redistribution
+            ? (long long)((double)info.global_bytes * (1.0 - 1.0 / info.group_size) + 0.5) : 0;
+        steps->volume_bytes += total;
+        steps->volume_theory_bytes += step->bytes_theory;
+    }
+}
+
+int bench_steps_collect(MPI_Comm comm, distfft_plan plan, void *input,
+                        void *output, void *roundtrip, int inner,
+                        bench_steps *steps)
+{
+    memset(steps, 0, sizeof *steps);
+    int status = distfft_plan_reset_timings(plan);
+    for (int pair = 0; pair < inner && status == DISTFFT_SUCCESS; ++pair) {
+        status = distfft_plan_forward(plan, input, output);
+        if (status == DISTFFT_SUCCESS)
+            status = distfft_plan_backward(plan, output, roundtrip);
+    }
+    if (status != DISTFFT_SUCCESS)
+        return status;
+    collect_direction(comm, plan, DISTFFT_FORWARD, steps);
+    collect_direction(comm, plan, DISTFFT_BACKWARD, steps);
+    return DISTFFT_SUCCESS;
+}

@@ -1,0 +1,41 @@
+/*
+ * steps.h -- where the time and the bytes of one forward+backward pair go:
+ * each step of the plan (serial FFTs, exchanges) with its time, the bytes
+ * its exchange sends, and the communication volume against the theory
+ * (paper 001, Fig. 6: an exchange on groups of M ranks sends a fraction
+ * 1 - 1/M of the whole array).
+ */
+#ifndef BENCH_STEPS_H
+#define BENCH_STEPS_H
+
+#include <mpi.h>
+
+#include "distfft.h"
+
+#define BENCH_MAX_STEPS 160
+
+typedef struct {
+    int forward;                /* 1 forward, 0 backward */
+    char description[96];
+    int is_redistribution;
+    double seconds;             /* per execution, slowest rank */
+    long long bytes_sent_max;   /* per execution, largest over ranks */
+    long long bytes_total;      /* per execution, all ranks */
+    long long bytes_theory;     /* global_bytes * (1 - 1/M) */
+} bench_step;
+
+typedef struct {
+    int count;
+    bench_step steps[BENCH_MAX_STEPS];
+    long long volume_bytes;        /* one pair, all ranks */
+    long long volume_theory_bytes; /* the same, in theory */
+} bench_steps;
+
+/* Run `inner` more pairs with fresh step timers and collect the plan's
+ * steps, reduced over comm. Returns DISTFFT_SUCCESS or the library's error
+ * (on every rank). Collective. */
+int bench_steps_collect(MPI_Comm comm, distfft_plan plan, void *input,
+                        void *output, void *roundtrip, int inner,
+                        bench_steps *steps);
+
+#endif /* BENCH_STEPS_H */

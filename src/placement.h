@@ -1,0 +1,21 @@
+/*
+ * placement.h -- where each rank sits on the process grid (after paper 003,
+ * Sec. on rank ordering): row-major in the caller's order, Morton (Z)
+ * order, or node-aware, keeping the busiest sub-communicator inside a node.
+ */
+#ifndef DISTFFT_PLACEMENT_H
+#define DISTFFT_PLACEMENT_H
+
+#include "distfft.h"
+
+/* This rank's position on an r-dimensional grid of `dims` (row-major index
+ * of its coordinates) under `placement`. node_size > 0 pretends that nodes
+ * hold node_size consecutive ranks of comm; 0 finds the nodes with
+ * MPI_Comm_split_type(MPI_COMM_TYPE_SHARED). busy_direction is the grid
+ * direction whose sub-communicator should stay inside a node. Collective on
+ * comm (failures are agreed); the arguments are valid and agreed. */
+int placement_grid_index(MPI_Comm comm, int ndims, const int *dims,
+                         distfft_placement placement, int node_size,
+                         int busy_direction, int *index);
+
+#endif

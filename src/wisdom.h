@@ -1,0 +1,42 @@
+/*
+ * wisdom.h -- what plan-time tuning learnt, kept so later plans skip it
+ * (FFTW's wisdom, for the choices distfft measures: the process grid and
+ * the method of every exchange).
+ *
+ * Wisdom is a process-local table of lines "KEY -> CHOICE". The key names
+ * everything the choice depends on: the MPI library, the number of ranks,
+ * the global shape, kinds, precision, batch, the requested grid and the
+ * placement. Lookups are exact string matches of canonical keys, so wisdom
+ * from another configuration or another MPI library never applies: such
+ * plans are tuned again (the documented fallback).
+ */
+#ifndef DISTFFT_WISDOM_H
+#define DISTFFT_WISDOM_H
+
+#include <stddef.h>
+
+#include "distfft.h"
+
+#define WISDOM_MAX_EXCHANGES (4 * DISTFFT_MAX_DIMS)
+#define WISDOM_KEY_SIZE 1024
+
+typedef struct {
+    int grid_ndims;
+    int grid_dims[DISTFFT_MAX_DIMS];
+    int exchanges;                              /* forward, then backward */
+    distfft_method methods[WISDOM_MAX_EXCHANGES];
+} wisdom_choice;
+
+/* The canonical key of a plan configuration (options as requested). */
+void wisdom_key(int ranks, int ndims, const int64_t *shape,
+                distfft_precision precision, const distfft_options *options,
+                char *key, size_t size);
+
+/* The stored choice for key: 1 if found, 0 if not. Local. */
+int wisdom_lookup(const char *key, wisdom_choice *choice);
+
+/* Remember a choice (replacing an older one for the same key). Local;
+ * returns DISTFFT_SUCCESS or DISTFFT_ERR_MEMORY. */
+int wisdom_store(const char *key, const wisdom_choice *choice);
+
+#endif

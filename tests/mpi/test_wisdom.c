@@ -1,0 +1,205 @@
+/*
+ * test_wisdom.c -- wisdom: a tuned plan's choices exported, imported (as
+ * text and through a file) and taken by the next plan of the same
+ * configuration without measuring; wisdom of another configuration or MPI
+ * library falls back to tuning; corrupted texts and files are refused on
+ * every rank and leave the wisdom unchanged; ranks holding different
+ * wisdom fall back to tuning together (no hang).
+ *
+ *   mpiexec -n 4 test_wisdom
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_support.h"
+
+static const int64_t shape[3] = {12, 10, 9};
+
+static distfft_plan make_plan(MPI_Comm comm)
+{
+    distfft_plan plan = NULL;
+    if (distfft_plan_create(comm, 3, shape, DISTFFT_DOUBLE, NULL, &plan) != DISTFFT_SUCCESS)
+        fprintf(stderr, "test_wisdom: %s\n", distfft_last_error());
+    return plan;
+}
+
+/* The plan's description without the trailing "(tuning ...)"/"(wisdom)". */
+static void choices(distfft_plan plan, char *text, size_t size)
+{
+    text[0] = '\0';
+    if (!plan) return;
+    distfft_plan_describe(plan, text, size);
+    char *tail = strstr(text, " (tuning ");
+    if (!tail) tail = strstr(text, " (wisdom)");
+    if (tail) *tail = '\0';
+}
+
+static int described_as(distfft_plan plan, const char *what)
+{
+    char text[2048] = "";
+    if (plan) distfft_plan_describe(plan, text, sizeof text);
+    return strstr(text, what) != NULL;
+}
+
+/* Forward outputs of two plans with the same blocks are bit-identical. */
+static int same_output(distfft_plan a, distfft_plan b)
+{
+    int64_t in_shape[3], in_start[3], out_shape[3];
+    distfft_plan_input_block(a, in_shape, in_start);
+    distfft_plan_output_block(a, out_shape, NULL);
+    int64_t in_count = test_product(3, in_shape), out_count = test_product(3, out_shape);
+    void *in = distfft_malloc(16 * (in_count + 1));
+    void *x = distfft_malloc(16 * (out_count + 1)), *y = distfft_malloc(16 * (out_count + 1));
+    test_fill(DISTFFT_COMPLEX_DOUBLE, 3, shape, in_shape, in_start, 1, 0, in);
+    int ok = distfft_plan_forward(a, in, x) == DISTFFT_SUCCESS &&
+             distfft_plan_forward(b, in, y) == DISTFFT_SUCCESS &&
+             memcmp(x, y, 16 * out_count) == 0;
+    distfft_free(in);
+    distfft_free(x);
+    distfft_free(y);
+    return ok;
+}
+
+/* The same code on every rank, and a message naming `word`. */
+static int refused_everywhere(MPI_Comm comm, int rc, const char *word)
+{
+    int low = rc, high = rc;
+    MPI_Allreduce(MPI_IN_PLACE, &low, 1, MPI_INT, MPI_MIN, comm);
+    MPI_Allreduce(MPI_IN_PLACE, &high, 1, MPI_INT, MPI_MAX, comm);
+    return rc == DISTFFT_ERR_ARGUMENT && low == high && strstr(distfft_last_error(), word) != NULL;
+}
+
+/* A path every rank agrees on (rank 0's process id in it). */
+static void shared_path(MPI_Comm comm, const char *what, char *path, size_t size)
+{
+    long id = (long)getpid();
+    MPI_Bcast(&id, 1, MPI_LONG, 0, comm);
+    snprintf(path, size, "test_wisdom.%ld.%s", id, what);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    test_suite suite;
+    test_suite_init(&suite, "test_wisdom", MPI_COMM_WORLD);
+    MPI_Comm comm = suite.comm;
+    int rank = suite.rank, size = suite.size;
+    char tuned_choices[2048], text[2048];
+
+    /* A tuned plan records its choices. */
+    distfft_wisdom_forget();
+    distfft_plan tuned = make_plan(comm);
+    choices(tuned, tuned_choices, sizeof tuned_choices);
+    test_case(&suite, tuned && described_as(tuned, "(tuning "), "the default plan tunes");
+    if (size >= 4)
+        test_case(&suite, described_as(tuned, " grids)"), "with 4+ ranks it measures grids");
+    char *wisdom = distfft_wisdom_export();
+    char ranks_field[32];
+    snprintf(ranks_field, sizeof ranks_field, " ranks=%d ", size);
+    test_case(&suite, wisdom && strncmp(wisdom, "distfft-wisdom 1\n", 17) == 0 &&
+                      strstr(wisdom, ranks_field) && strstr(wisdom, "shape=12x10x9") &&
+                      strstr(wisdom, " -> grid="),
+              "export: header and a line keyed by ranks and shape");
+
+    /* Imported wisdom replaces measuring, with the same choices. */
+    distfft_wisdom_forget();
+    int rc = wisdom ? distfft_wisdom_import(wisdom) : DISTFFT_ERR_MEMORY;
+    distfft_plan wise = make_plan(comm);
+    choices(wise, text, sizeof text);
+    test_case(&suite, rc == DISTFFT_SUCCESS && wise && described_as(wise, "(wisdom)") &&
+                      strcmp(text, tuned_choices) == 0,
+              "import: the next plan takes the recorded choices without tuning");
+    test_case(&suite, tuned && wise && same_output(tuned, wise), "wisdom plan computes the same output");
+    distfft_plan_destroy(&wise);
+
+    /* Through a file. */
+    char path[256];
+    shared_path(comm, "txt", path, sizeof path);
+    rc = distfft_wisdom_export_file(comm, path);
+    distfft_wisdom_forget();
+    if (rc == DISTFFT_SUCCESS) rc = distfft_wisdom_import_file(comm, path);
+    wise = make_plan(comm);
+    test_case(&suite, rc == DISTFFT_SUCCESS && described_as(wise, "(wisdom)"), "file round trip");
+    distfft_plan_destroy(&wise);
+
+    /* Another configuration or MPI library: kept, never applied. */
+    if (wisdom) {
+        char *other = malloc(strlen(wisdom) + 64);
+        char *key = strstr(wisdom, "mpi=\"");
+        snprintf(other, strlen(wisdom) + 64, "distfft-wisdom 1\nmpi=\"Another MPI 9.9\"%s",
+                 key ? strchr(key + 5, '"') + 1 : "");
+        distfft_wisdom_forget();
+        rc = distfft_wisdom_import(other);
+        distfft_plan plan = make_plan(comm);
+        test_case(&suite, rc == DISTFFT_SUCCESS && described_as(plan, "(tuning "),
+                  "wisdom of another MPI library falls back to tuning");
+        distfft_plan_destroy(&plan);
+        free(other);
+    }
+
+    /* Corrupted texts are refused whole; the wisdom stays as it was. */
+    distfft_wisdom_forget();
+    distfft_wisdom_import(wisdom);
+    char *before = distfft_wisdom_export();
+    static const char *const corrupted[] = {
+        "not wisdom at all\n",
+        "",
+        "distfft-wisdom 1\ngarbage\n",
+        "distfft-wisdom 1\nmpi=\"x\" ranks=2 shape=4x4 kinds=c2c,c2c precision=double batch=1 grid=auto "
+        "placement=row node-size=0 -> grid=2 methods=no-such-method\n",
+        "distfft-wisdom 1\nmpi=\"x\" ranks=2 shape=4x4 kinds=c2c,c2c precision=double batch=1 grid=auto "
+        "placement=row node-size=0 -> grid=0 methods=alltoallw\n",
+        "distfft-wisdom 1\nmpi=\"x\" ranks=2 -> grid=2 methods=alltoallw\n",
+    };
+    for (size_t c = 0; c < sizeof corrupted / sizeof corrupted[0]; c++) {
+        rc = distfft_wisdom_import(corrupted[c]);
+        int refused = refused_everywhere(comm, rc, "line");
+        char *after = distfft_wisdom_export();
+        test_case(&suite, refused && after && before &&
+                          strcmp(after, before) == 0,
+                  "corrupted wisdom text %zu refused, wisdom unchanged", c);
+        free(after);
+    }
+    rc = distfft_wisdom_import(NULL);
+    test_case(&suite, rc == DISTFFT_ERR_ARGUMENT, "import of NULL refused");
+
+    /* Corrupted and missing files: the same error on every rank. */
+    char bad_path[256];
+    shared_path(comm, "bad", bad_path, sizeof bad_path);
+    if (rank == 0) {
+        FILE *file = fopen(bad_path, "w");
+        if (file) {
+            fputs("distfft-wisdom 1\nthis line is corrupted\n", file);
+            fclose(file);
+        }
+    }
+    MPI_Barrier(comm);
+    rc = distfft_wisdom_import_file(comm, bad_path);
+    test_case(&suite, refused_everywhere(comm, rc, "line 2"), "corrupted wisdom file refused on every rank");
+    rc = distfft_wisdom_import_file(comm, "/nonexistent/wisdom.txt");
+    test_case(&suite, refused_everywhere(comm, rc, "cannot open"), "missing wisdom file refused on every rank");
+    rc = distfft_wisdom_export_file(comm, "/nonexistent/dir/wisdom.txt");
+    test_case(&suite, refused_everywhere(comm, rc, "cannot write"), "unwritable wisdom file refused on every rank");
+    if (rank == 0) {
+        remove(path);
+        remove(bad_path);
+    }
+
+    /* Ranks that hold different wisdom tune together. */
+    distfft_wisdom_forget();
+    if (rank == 0 && wisdom) distfft_wisdom_import(wisdom);
+    distfft_plan plan = make_plan(comm);
+    int tuned_again = described_as(plan, size == 1 ? "(wisdom)" : "(tuning ");
+    test_case(&suite, plan && tuned_again, "wisdom on some ranks only: every rank tunes (no hang)");
+    distfft_plan_destroy(&plan);
+
+    free(before);
+    free(wisdom);
+    distfft_plan_destroy(&tuned);
+    distfft_wisdom_forget();
+    int status = test_suite_finish(&suite);
+    MPI_Finalize();
+    return status;
+}
