@@ -7,7 +7,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # Debian packages the build and the tests need.
 PACKAGES="build-essential cmake ninja-build pkg-config \
-  libopenmpi-dev openmpi-bin libmpich-dev mpich libfftw3-dev python3-numpy python3-scipy"
+  libopenmpi-dev openmpi-bin libmpich-dev mpich libfftw3-dev python3-numpy python3-scipy valgrind"
 
 # OpenMPI refuses to run as root and to oversubscribe unless told.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -52,3 +52,13 @@ build_mpich() {
   build_with build-mpich -DMPI_C_COMPILER=mpicc.mpich \
     -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich
 }
+
+# AddressSanitizer + UBSan build (README "Reliability"), Open MPI only.
+build_asan() {
+  say "building with AddressSanitizer + UBSan (OpenMPI) in build-asan/"
+  build_with build-asan -DDISTFFT_SANITIZE=ON -DMPI_C_COMPILER=mpicc.openmpi \
+    -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.openmpi
+}
+# The sanitizer build runs the C tests up to 4 ranks (not the distfft-bench
+# and Python comparisons, not 6 and 8 ranks): ~2 minutes on two cores.
+ASAN_CTEST_EXCLUDE='^bench\.|\.np[5-9]$'

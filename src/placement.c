@@ -101,9 +101,10 @@ static int node_index(MPI_Comm comm, int rank, int size, int ndims, const int *d
     int rc = DISTFFT_SUCCESS, mine[2];
     int *all = malloc(2 * (size_t)size * sizeof *all);
     keyed *ranks = malloc((size_t)size * sizeof *ranks);
-    int local = all && ranks ? find_node(comm, rank, node_size, &mine[0], &mine[1])
-                             : error_fail(DISTFFT_ERR_MEMORY, "node placement table");
-    TRY(error_agree(comm, local));
+    /* Agree on the tables first: finding the nodes is collective. */
+    TRY(error_agree(comm, all && ranks ? DISTFFT_SUCCESS
+                                       : error_fail(DISTFFT_ERR_MEMORY, "node placement table")));
+    TRY(error_agree(comm, find_node(comm, rank, node_size, &mine[0], &mine[1])));
     TRY_MPI(MPI_Allgather(mine, 2, MPI_INT, all, 2, MPI_INT, comm));
     for (int p = 0; p < size; p++)
         ranks[p] = (keyed){((uint64_t)all[2 * p] << 32) | (uint32_t)all[2 * p + 1], p};

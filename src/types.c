@@ -61,6 +61,20 @@ int64_t shape_product(int ndims, const int64_t *shape)
     return product;
 }
 
+int64_t shape_count_bounded(int ndims, const int64_t *shape, int64_t batch)
+{
+    const int64_t limit = INT64_C(1) << 59;
+    int64_t count = batch;
+    if (count < 0 || count > limit) return -1;
+    for (int i = 0; i < ndims; i++) {
+        if (shape[i] < 0) return -1;
+        if (shape[i] == 0) return 0;
+        if (count > limit / shape[i]) return -1;
+        count *= shape[i];
+    }
+    return count;
+}
+
 void shape_format(int ndims, const int64_t *shape, char *text, size_t size)
 {
     size_t used = 0;

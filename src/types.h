@@ -20,6 +20,11 @@ const char *precision_name(distfft_precision precision);
 /* Product of shape[0..ndims-1]; 1 for ndims == 0. */
 int64_t shape_product(int ndims, const int64_t *shape);
 
+/* Elements in `batch` blocks of `shape` (all factors >= 0), or -1 when
+ * that is more than 2^59: the bound that keeps the byte count of any element
+ * type, and sums of a few, within int64_t. Never overflows. */
+int64_t shape_count_bounded(int ndims, const int64_t *shape, int64_t batch);
+
 /* "5x7x11" into text (size bytes). */
 void shape_format(int ndims, const int64_t *shape, char *text, size_t size);
 

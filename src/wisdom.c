@@ -272,26 +272,38 @@ done:
 
 /* ---- files ----------------------------------------------------------------- */
 
+/* Our own duplicate of the caller's communicator, returning errors. */
+static int duplicate(MPI_Comm comm, MPI_Comm *work)
+{
+    int rc = DISTFFT_SUCCESS;
+    TRY_MPI(MPI_Comm_dup(comm, work));
+    TRY_MPI(MPI_Comm_set_errhandler(*work, MPI_ERRORS_RETURN));
+fail:
+    return rc;
+}
+
 int distfft_wisdom_export_file(MPI_Comm comm, const char *path)
 {
     error_clear();
     if (comm == MPI_COMM_NULL)
         return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_wisdom_export_file: comm is MPI_COMM_NULL");
-    int rank, local = DISTFFT_SUCCESS;
-    MPI_Comm_rank(comm, &rank);
+    MPI_Comm work = MPI_COMM_NULL;
+    int rank, rc = duplicate(comm, &work), local = DISTFFT_SUCCESS;
+    if (rc != DISTFFT_SUCCESS) return rc;
+    MPI_Comm_rank(work, &rank);
     if (!path) local = error_fail(DISTFFT_ERR_ARGUMENT, "distfft_wisdom_export_file: path is NULL");
     else if (rank == 0) {
         char *text = distfft_wisdom_export();
         FILE *file = text ? fopen(path, "w") : NULL;
         if (!text) local = DISTFFT_ERR_MEMORY;
-        else if (!file || fputs(text, file) == EOF || fclose(file) != 0) {
+        else if (!file || fputs(text, file) == EOF || fclose(file) != 0)
             local = error_fail(DISTFFT_ERR_ARGUMENT, "distfft_wisdom_export_file: cannot write '%s': %s",
                                path, strerror(errno));
-            file = NULL;
-        }
         free(text);
     }
-    return error_agree(comm, local);
+    rc = error_agree(work, local);
+    MPI_Comm_free(&work);
+    return rc;
 }
 
 static int read_file(const char *path, char **text)
@@ -320,25 +332,26 @@ int distfft_wisdom_import_file(MPI_Comm comm, const char *path)
     error_clear();
     if (comm == MPI_COMM_NULL)
         return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_wisdom_import_file: comm is MPI_COMM_NULL");
-    int rank, rc;
-    MPI_Comm_rank(comm, &rank);
+    MPI_Comm work = MPI_COMM_NULL;
+    int rank, rc = duplicate(comm, &work);
+    if (rc != DISTFFT_SUCCESS) return rc;
+    MPI_Comm_rank(work, &rank);
     char *text = NULL;
     int local = !path ? error_fail(DISTFFT_ERR_ARGUMENT, "distfft_wisdom_import_file: path is NULL")
                       : rank == 0 ? read_file(path, &text) : DISTFFT_SUCCESS;
-    rc = error_agree(comm, local);
-    if (rc != DISTFFT_SUCCESS) return rc;
+    TRY(error_agree(work, local));
     int length = rank == 0 ? (int)strlen(text) : 0;
-    MPI_Bcast(&length, 1, MPI_INT, 0, comm);
+    TRY_MPI(MPI_Bcast(&length, 1, MPI_INT, 0, work));
     if (rank != 0) text = malloc((size_t)length + 1);
-    rc = error_agree(comm, text ? DISTFFT_SUCCESS
-                                : error_fail(DISTFFT_ERR_MEMORY, "distfft_wisdom_import_file: buffer"));
-    if (rc == DISTFFT_SUCCESS) {
-        MPI_Bcast(text, length, MPI_CHAR, 0, comm);
-        text[length] = '\0';
-        /* Every rank parses the same text, so every rank agrees already;
-         * the agreement guards against a memory failure on one rank. */
-        rc = error_agree(comm, distfft_wisdom_import(text));
-    }
+    TRY(error_agree(work, text ? DISTFFT_SUCCESS
+                               : error_fail(DISTFFT_ERR_MEMORY, "distfft_wisdom_import_file: buffer")));
+    TRY_MPI(MPI_Bcast(text, length, MPI_CHAR, 0, work));
+    text[length] = '\0';
+    /* Every rank parses the same text, so every rank agrees already; the
+     * agreement guards against a memory failure on one rank. */
+    rc = error_agree(work, distfft_wisdom_import(text));
+fail:
     free(text);
+    MPI_Comm_free(&work);
     return rc;
 }

@@ -198,6 +198,8 @@ static int check_create(MPI_Comm comm, distfft_type type, int ndims,
                               "(axes other than axis_in and axis_out are not redistributed)",
                               where, i, (long long)in_shape[i], i, (long long)out_shape[i]);
     }
+    if (shape_count_bounded(ndims, in_shape, batch) < 0 || shape_count_bounded(ndims, out_shape, batch) < 0)
+        return error_fail(DISTFFT_ERR_SHAPE, "%s: batch x in_shape or batch x out_shape has more than 2^59 elements", where);
     int parts, part;
     MPI_Comm_size(comm, &parts);
     MPI_Comm_rank(comm, &part);

@@ -1,0 +1,285 @@
+/*
+ * test_handles.c -- every MPI object distfft creates is freed by destroy,
+ * for every redistribution method and several grids, and by failing calls.
+ *
+ * Linked with tests/support/mpi_handle_counter.c (PMPI wrappers) and the
+ * STATIC library, so each MPI_Comm_dup, MPI_Type_create_subarray, MPI_Isend
+ * ... that distfft makes is counted. After each create / execute / destroy
+ * cycle the counts of live communicators, datatypes, groups and requests
+ * must be back to zero on every rank, and the cycle must have created
+ * something (so a counter that sees nothing cannot pass).
+ * --quick (busy-polling MPIs, oversubscribed): no 4-D plans.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "distfft.h"
+#include "mpi_handle_counter.h"
+
+static int me, P, failures, cases;
+
+/* One case: nothing may be left, and something must have been made. */
+static void check_clean(const mpi_handle_counts *before, int expect_created,
+                        int call_ok, const char *name)
+{
+    mpi_handle_counts now = mpi_handle_counts_now();
+    long left[4] = {now.comms - before->comms,
+                    now.datatypes - before->datatypes,
+                    now.groups - before->groups,
+                    now.requests - before->requests};
+    long made = now.created - before->created;
+    int ok = left[0] == 0 && left[1] == 0 && left[2] == 0 && left[3] == 0 &&
+             (!expect_created || made > 0) && call_ok;
+    if (!ok)
+        fprintf(stderr, "[rank %d] %s: left %ld comms, %ld datatypes, %ld "
+                "groups, %ld requests (%ld objects created); call %s\n", me,
+                name, left[0], left[1], left[2], left[3], made,
+                call_ok ? "behaved" : "failed");
+    int all = ok;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    cases++;
+    if (!all) failures++;
+    if (me == 0) printf("%s %s\n", all ? "ok  " : "FAIL", name);
+}
+
+static void *zeros(size_t bytes)
+{
+    void *p = distfft_malloc(bytes ? bytes : 1);
+    if (!p) abort();
+    memset(p, 0, bytes ? bytes : 1);
+    return p;
+}
+
+static int64_t product(int n, const int64_t *shape)
+{
+    int64_t p = 1;
+    for (int i = 0; i < n; i++) p *= shape[i];
+    return p;
+}
+
+/* Create a plan, run it both ways, destroy it. */
+static void plan_cycle_placed(int ndims, const int64_t *shape, int grid_ndims,
+                              distfft_kind last_kind, int64_t batch,
+                              distfft_method method,
+                              distfft_placement placement, int node_size,
+                              const char *name)
+{
+    mpi_handle_counts before = mpi_handle_counts_now();
+    distfft_options o;
+    distfft_options_init(&o);
+    o.grid_ndims = grid_ndims;
+    o.method = method;
+    o.batch = batch;
+    o.kinds[ndims - 1] = last_kind;
+    o.placement = placement;
+    o.node_size = node_size;
+    /* "auto" measures only when FFTW does; keep FFTW planning cheap else */
+    o.rigor = method == DISTFFT_METHOD_AUTO ? DISTFFT_MEASURE
+                                            : DISTFFT_ESTIMATE;
+    distfft_plan plan = NULL;
+    int rc = distfft_plan_create(MPI_COMM_WORLD, ndims, shape, DISTFFT_DOUBLE,
+                                 &o, &plan);
+    int ok = rc == DISTFFT_SUCCESS;
+    if (ok) {
+        int64_t in_shape[DISTFFT_MAX_DIMS], out_shape[DISTFFT_MAX_DIMS];
+        distfft_type in_type, out_type;
+        distfft_plan_input_block(plan, in_shape, NULL);
+        distfft_plan_output_block(plan, out_shape, NULL);
+        distfft_plan_types(plan, &in_type, &out_type);
+        size_t in_bytes = (size_t)(batch * product(ndims, in_shape)) *
+                          distfft_type_size(in_type);
+        size_t out_bytes = (size_t)(batch * product(ndims, out_shape)) *
+                           distfft_type_size(out_type);
+        void *x = zeros(in_bytes), *y = zeros(out_bytes);
+        ok = distfft_plan_forward(plan, x, y) == DISTFFT_SUCCESS &&
+             distfft_plan_backward(plan, y, x) == DISTFFT_SUCCESS;
+        distfft_free(x);
+        distfft_free(y);
+        ok = distfft_plan_destroy(&plan) == DISTFFT_SUCCESS && ok;
+    }
+    if (!ok)
+        fprintf(stderr, "[rank %d] %s: %s\n", me, name, distfft_last_error());
+    check_clean(&before, 1, ok, name);
+}
+
+static void plan_cycle(int ndims, const int64_t *shape, int grid_ndims,
+                       distfft_kind last_kind, int64_t batch,
+                       distfft_method method, const char *name)
+{
+    plan_cycle_placed(ndims, shape, grid_ndims, last_kind, batch, method,
+                      DISTFFT_PLACEMENT_ROW, 0, name);
+}
+
+/* A redistribution 8x6x5 from alignment 1 to 0 on MPI_COMM_WORLD. */
+static void redist_cycle(distfft_method method, const char *name)
+{
+    mpi_handle_counts before = mpi_handle_counts_now();
+    int64_t in_shape[3] = {8, 6, 5}, out_shape[3] = {8, 6, 5};
+    distfft_decompose(8, P, me, &in_shape[0], NULL);
+    distfft_decompose(6, P, me, &out_shape[1], NULL);
+    distfft_redist redist = NULL;
+    int rc = distfft_redist_create(MPI_COMM_WORLD, DISTFFT_COMPLEX_FLOAT, 3,
+                                   in_shape, 1, out_shape, 0, 2, method,
+                                   &redist);
+    if (rc == DISTFFT_SUCCESS) {
+        size_t element = distfft_type_size(DISTFFT_COMPLEX_FLOAT);
+        void *in = zeros(2 * (size_t)product(3, in_shape) * element);
+        void *out = zeros(2 * (size_t)product(3, out_shape) * element);
+        rc = distfft_redist_execute(redist, in, out);
+        distfft_free(in);
+        distfft_free(out);
+        int destroyed = distfft_redist_destroy(&redist);
+        if (rc == DISTFFT_SUCCESS) rc = destroyed;
+    }
+    if (rc != DISTFFT_SUCCESS)
+        fprintf(stderr, "[rank %d] %s: %s\n", me, name, distfft_last_error());
+    check_clean(&before, 1, rc == DISTFFT_SUCCESS, name);
+}
+
+/* Calls that fail after the library made its own objects. */
+static void failing_calls(void)
+{
+    mpi_handle_counts before = mpi_handle_counts_now();
+    const int64_t zero[3] = {8, 0, 6}, good[3] = {8, 8, 6};
+    distfft_plan plan = NULL;
+    int rc = distfft_plan_create(MPI_COMM_WORLD, 3, zero, DISTFFT_DOUBLE, NULL, &plan);
+    check_clean(&before, 1, rc != DISTFFT_SUCCESS, "plan_create failing: 0 extent");
+
+    before = mpi_handle_counts_now();
+    distfft_options o;
+    distfft_options_init(&o);
+    o.grid_ndims = 2;
+    o.grid_dims[0] = P + 1;
+    o.grid_dims[1] = 1;
+    rc = distfft_plan_create(MPI_COMM_WORLD, 3, good, DISTFFT_DOUBLE, &o, &plan);
+    check_clean(&before, 1, rc != DISTFFT_SUCCESS, "plan_create failing: grid does not fit");
+
+    if (P > 1) {
+        before = mpi_handle_counts_now();
+        const int64_t other[3] = {8, 9, 6};
+        rc = distfft_plan_create(MPI_COMM_WORLD, 3,
+                                 me == P - 1 ? other : good, DISTFFT_DOUBLE,
+                                 NULL, &plan);
+        check_clean(&before, 1, rc != DISTFFT_SUCCESS, "plan_create failing: shape differs");
+    }
+
+    before = mpi_handle_counts_now();
+    int dims[1] = {P + 1};
+    distfft_grid grid = NULL;
+    rc = distfft_grid_create(MPI_COMM_WORLD, 1, dims, &grid);
+    check_clean(&before, 1, rc != DISTFFT_SUCCESS, "grid_create failing: dims do not fit");
+
+    before = mpi_handle_counts_now();
+    int64_t shape[3] = {8, 6, 5};
+    distfft_redist redist = NULL;
+    rc = distfft_redist_create(MPI_COMM_WORLD, DISTFFT_REAL_DOUBLE, 3, shape,
+                               1, shape, 1, 1, DISTFFT_METHOD_ALLTOALLW,
+                               &redist);
+    check_clean(&before, 1, rc != DISTFFT_SUCCESS, "redist_create failing: axis_in == axis_out");
+
+    /* Failing executions must not start anything either. */
+    o.grid_ndims = 1;
+    o.grid_dims[0] = 0;
+    o.rigor = DISTFFT_ESTIMATE;
+    if (distfft_plan_create(MPI_COMM_WORLD, 3, good, DISTFFT_DOUBLE, &o,
+                            &plan) == DISTFFT_SUCCESS) {
+        before = mpi_handle_counts_now();
+        rc = distfft_plan_forward(plan, NULL, NULL);
+        check_clean(&before, 0, rc != DISTFFT_SUCCESS,
+                    "plan_forward failing: NULL buffers");
+        distfft_plan_destroy(&plan);
+    }
+}
+
+/* The counter itself: objects made here are seen while live, and gone
+ * once freed or completed. */
+static void counter_works(void)
+{
+    mpi_handle_counts before = mpi_handle_counts_now();
+    MPI_Comm comm;
+    MPI_Datatype type;
+    MPI_Request requests[2];
+    int value = me, got = -1;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Type_contiguous(2, MPI_INT, &type);
+    MPI_Irecv(&got, 1, MPI_INT, me, 0, comm, &requests[0]);
+    MPI_Isend(&value, 1, MPI_INT, me, 0, comm, &requests[1]);
+    mpi_handle_counts live = mpi_handle_counts_now();
+    int seen = live.comms - before.comms == 1 &&
+               live.datatypes - before.datatypes == 1 &&
+               live.requests - before.requests == 2;
+    MPI_Waitall(2, requests, MPI_STATUSES_IGNORE);
+    MPI_Type_free(&type);
+    MPI_Comm_free(&comm);
+    check_clean(&before, 1, seen && got == me,
+                "the counter sees a comm, a datatype and two requests");
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
+    char name[160];
+    int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+
+    counter_works();
+    mpi_handle_counts start = mpi_handle_counts_now();
+    for (int m = 0; distfft_method_name((distfft_method)m); m++) {
+        distfft_method method = (distfft_method)m;
+        const char *method_name = distfft_method_name(method);
+        const int64_t shape3[3] = {8, 6, 5}, shape4[4] = {4, 6, 3, 5};
+        snprintf(name, sizeof name, "%s: c2c 8x6x5 slab", method_name);
+        plan_cycle(3, shape3, 1, DISTFFT_C2C, 1, method, name);
+        snprintf(name, sizeof name, "%s: r2c 8x6x5 pencil", method_name);
+        plan_cycle(3, shape3, 2, DISTFFT_R2C, 1, method, name);
+        snprintf(name, sizeof name, "%s: r2c 4x6x3x5 3-D grid, batch 2",
+                 method_name);
+        if (!quick) plan_cycle(4, shape4, 3, DISTFFT_R2C, 2, method, name);
+        snprintf(name, sizeof name, "%s: redistribution, batch 2",
+                 method_name);
+        redist_cycle(method, name);
+    }
+
+    /* Rank placements other than row order make communicators of their own. */
+    const int64_t shape3[3] = {8, 6, 5};
+    plan_cycle_placed(3, shape3, 2, DISTFFT_C2C, 1, DISTFFT_METHOD_ALLTOALLW,
+                      DISTFFT_PLACEMENT_MORTON, 0, "placement morton: pencil");
+    plan_cycle_placed(3, shape3, 2, DISTFFT_C2C, 1, DISTFFT_METHOD_ALLTOALLW,
+                      DISTFFT_PLACEMENT_NODE, 0,
+                      "placement node (found by MPI): pencil");
+    plan_cycle_placed(3, shape3, 2, DISTFFT_C2C, 1, DISTFFT_METHOD_ALLTOALLW,
+                      DISTFFT_PLACEMENT_NODE, 2,
+                      "placement node (nodes of 2 ranks): pencil");
+
+    mpi_handle_counts before = mpi_handle_counts_now();
+    distfft_grid grid = NULL;
+    int ok = distfft_grid_create(MPI_COMM_WORLD, 2, NULL, &grid) ==
+             DISTFFT_SUCCESS;
+    ok = ok && distfft_grid_destroy(&grid) == DISTFFT_SUCCESS;
+    check_clean(&before, 1, ok, "grid create/destroy");
+
+    before = mpi_handle_counts_now();
+    const int64_t global[2] = {P, 3};
+    int64_t local_shape[2] = {1, 3}, start_at[2] = {me, 0};
+    double local[3] = {1, 2, 3}, *all = zeros(3 * (size_t)P * sizeof(double));
+    ok = distfft_gather(MPI_COMM_WORLD, DISTFFT_REAL_DOUBLE, 2, global,
+                        local_shape, start_at, local, 0, all) ==
+             DISTFFT_SUCCESS &&
+         distfft_scatter(MPI_COMM_WORLD, DISTFFT_REAL_DOUBLE, 2, global,
+                         local_shape, start_at, all, 0, local) ==
+             DISTFFT_SUCCESS;
+    distfft_free(all);
+    check_clean(&before, 1, ok, "gather and scatter");
+
+    failing_calls();
+
+    /* And over the whole run. */
+    check_clean(&start, 1, 1, "whole run");
+    if (me == 0)
+        printf("test_handles: %d passed, %d failed\n", cases - failures,
+               failures);
+    MPI_Finalize();
+    return failures ? 1 : 0;
+}
