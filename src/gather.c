@@ -3,12 +3,14 @@
  * it. Each block travels as a contiguous message and lands in (or leaves)
  * the global array through a subarray datatype, so nothing is copied by us.
  * For tests, I/O and small problems: the root needs the whole array.
+ * Blocks of any element count (message.h); each axis below 2^31.
  */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
+#include "message.h"
 #include "types.h"
 
 #define BLOCK_TAG 7001
@@ -35,7 +37,6 @@ static int check_blocks(MPI_Comm comm, distfft_type type, int ndims,
                               where, i, (long long)local_shape[i], (long long)global_start[i], (long long)global_shape[i]);
     }
     int64_t count = shape_product(ndims, local_shape);
-    if (count > INT_MAX) return error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: a block of more than INT_MAX elements", where);
     if (!local && count > 0) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: local is NULL for a non-empty block", where);
     if (rank == root && !global && shape_product(ndims, global_shape) > 0)
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: global is NULL on the root", where);
@@ -64,6 +65,7 @@ static int move_blocks(MPI_Comm comm, distfft_type type, int ndims,
     MPI_Status *statuses = NULL; /* not MPI_STATUSES_IGNORE: GCC misreads MPICH's */
     MPI_Datatype *types = NULL;
     int local_code = DISTFFT_SUCCESS;
+    message own_message = {.count = 0, .type = MPI_BYTE, .owned = 0};
     if (rank == root) {
         blocks = malloc((size_t)size * 2 * ndims * sizeof(int64_t));
         requests = malloc((size_t)(size + 1) * sizeof(MPI_Request));
@@ -77,10 +79,12 @@ static int move_blocks(MPI_Comm comm, distfft_type type, int ndims,
 
     int pending = 0;
     MPI_Request own = MPI_REQUEST_NULL;
-    int count = (int)shape_product(ndims, local_shape);
+    int64_t count = shape_product(ndims, local_shape);
     if (count > 0) {
-        if (to_root) TRY_MPI(MPI_Isend(local, count, type_mpi(type), root, BLOCK_TAG, comm, &own));
-        else TRY_MPI(MPI_Irecv(local, count, type_mpi(type), root, BLOCK_TAG, comm, &own));
+        /* A block of any size: beyond an int count, one derived type. */
+        TRY_MPI(message_create(count, type_mpi(type), message_count_limit(), &own_message));
+        if (to_root) TRY_MPI(MPI_Isend(local, own_message.count, own_message.type, root, BLOCK_TAG, comm, &own));
+        else TRY_MPI(MPI_Irecv(local, own_message.count, own_message.type, root, BLOCK_TAG, comm, &own));
     }
     if (rank == root) {
         int sizes[DISTFFT_MAX_DIMS], subsizes[DISTFFT_MAX_DIMS], starts[DISTFFT_MAX_DIMS];
@@ -102,6 +106,7 @@ static int move_blocks(MPI_Comm comm, distfft_type type, int ndims,
     if (rank == root && pending) TRY_MPI(MPI_Waitall(pending, requests, statuses));
     TRY_MPI(MPI_Wait(&own, MPI_STATUS_IGNORE));
 fail:
+    message_free(&own_message);
     for (int p = 0; types && p < size; p++)
         if (types[p] != MPI_DATATYPE_NULL) MPI_Type_free(&types[p]);
     free(blocks);

@@ -9,11 +9,14 @@
  * Buffers, counts and displacements are built once at create time
  * (chunks.c). This rank's own chunk is copied straight from input to output
  * rather than through the buffers and the collective (count 0 to itself).
- * Counts and displacements are in elements of the base type and must fit in
- * an int: a larger exchange is DISTFFT_ERR_UNSUPPORTED here (alltoallw, whose
- * datatypes carry the offsets, is not limited that way).
+ * MPI_Alltoallv's counts and displacements are ints (elements of the base
+ * type). When the group's whole array exceeds that (message.h: beyond
+ * INT_MAX, or the DISTFFT_MAX_MESSAGE testing limit; decided alike on every
+ * rank, so all call the same collective), the same packed buffers move
+ * with ONE MPI_Alltoallw instead, whose per-peer datatypes
+ * (message_region_type) carry each region's 64-bit offset and length, with
+ * counts 1 and displacements 0: same pattern, any size.
  */
-#include <limits.h>
 #include <stdlib.h>
 
 #include "../error.h"
@@ -22,28 +25,78 @@
 
 typedef struct {
     chunk_exchange exchange;
+    int *send_counts, *receive_counts; /* ints for MPI */
     int *send_displacements, *receive_displacements;
+    /* Only for large exchanges (NULL otherwise): one type per peer region. */
+    MPI_Datatype *send_types, *receive_types;
 } alltoallv_state;
+
+static void free_types(int parts, MPI_Datatype *types)
+{
+    for (int p = 0; types && p < parts; p++)
+        if (types[p] != MPI_BYTE) MPI_Type_free(&types[p]);
+    free(types);
+}
 
 static void alltoallv_destroy(void *opaque)
 {
     alltoallv_state *state = opaque;
     if (!state) return;
+    free_types(state->exchange.parts, state->send_types);
+    free_types(state->exchange.parts, state->receive_types);
     chunk_exchange_free(&state->exchange);
+    free(state->send_counts);
+    free(state->receive_counts);
     free(state->send_displacements);
     free(state->receive_displacements);
     free(state);
 }
 
-/* int displacements from 64-bit offsets; 0 if one does not fit. */
-static int int_displacements(int parts, const int64_t *offsets,
-                             int *displacements)
+/* 1 if the data of the whole group fits in `limit` elements: then every
+ * count and displacement of every rank fits an int. Every rank of the group
+ * computes the same answer from the geometry (the axes other than axis_in
+ * and axis_out are alike on all of them, axis_in and axis_out are complete
+ * on one side each), so all call the same collective. */
+static int group_fits(const redist_geometry *g, int64_t limit)
+{
+    int64_t factors[DISTFFT_MAX_DIMS + 1];
+    factors[0] = g->batch;
+    for (int i = 0; i < g->ndims; i++)
+        factors[i + 1] = i == g->axis_out ? g->out_shape[i] : g->in_shape[i];
+    return message_product_fits(g->ndims + 1, factors, limit);
+}
+
+static void int_arguments(int parts, const int64_t *counts,
+                          const int64_t *offsets, int *int_counts,
+                          int *displacements)
 {
     for (int p = 0; p < parts; p++) {
-        if (offsets[p] > INT_MAX) return 0;
+        int_counts[p] = (int)counts[p];
         displacements[p] = (int)offsets[p];
     }
-    return 1;
+}
+
+/* The large-exchange form: a region type per non-empty peer, count 1;
+ * empty ones count 0 of MPI_BYTE. */
+static int region_types(const chunk_exchange *x, const int64_t *counts,
+                        const int64_t *offsets, int64_t limit,
+                        int *int_counts, int *displacements,
+                        MPI_Datatype *types)
+{
+    for (int p = 0; p < x->parts; p++) {
+        displacements[p] = 0;
+        int_counts[p] = counts[p] > 0;
+        if (counts[p] == 0) continue;
+        int code = message_region_type(offsets[p], counts[p], x->datatype,
+                                       limit, &types[p]);
+        if (code != MPI_SUCCESS) {
+            types[p] = MPI_BYTE;
+            return error_fail(DISTFFT_ERR_MPI, "alltoallv: a datatype for a "
+                              "chunk of %lld elements (MPI error %d)",
+                              (long long)counts[p], code);
+        }
+    }
+    return DISTFFT_SUCCESS;
 }
 
 static int alltoallv_create(MPI_Comm comm, const redist_geometry *g,
@@ -52,24 +105,43 @@ static int alltoallv_create(MPI_Comm comm, const redist_geometry *g,
     (void)comm;
     *opaque = NULL;
     int rc = DISTFFT_SUCCESS;
+    int parts = g->parts;
     alltoallv_state *state = calloc(1, sizeof *state);
     if (!state) return error_fail(DISTFFT_ERR_MEMORY, "alltoallv state");
     TRY(chunk_exchange_init(g, "alltoallv", &state->exchange));
-    state->send_displacements = calloc(g->parts, sizeof(int));
-    state->receive_displacements = calloc(g->parts, sizeof(int));
-    if (!state->send_displacements || !state->receive_displacements) {
-        rc = error_fail(DISTFFT_ERR_MEMORY, "alltoallv displacements");
+    state->send_counts = calloc(parts, sizeof(int));
+    state->receive_counts = calloc(parts, sizeof(int));
+    state->send_displacements = calloc(parts, sizeof(int));
+    state->receive_displacements = calloc(parts, sizeof(int));
+    if (!state->send_counts || !state->receive_counts ||
+        !state->send_displacements || !state->receive_displacements) {
+        rc = error_fail(DISTFFT_ERR_MEMORY, "alltoallv counts");
         goto fail;
     }
     const chunk_exchange *x = &state->exchange;
-    if (!int_displacements(g->parts, x->send_offsets, state->send_displacements) ||
-        !int_displacements(g->parts, x->receive_offsets,
-                           state->receive_displacements)) {
-        rc = error_fail(DISTFFT_ERR_UNSUPPORTED, "alltoallv: buffers of %lld "
-                        "and %lld elements need displacements beyond INT_MAX",
-                        (long long)x->send_total, (long long)x->receive_total);
+    int64_t limit = message_count_limit();
+    if (group_fits(g, limit)) {
+        int_arguments(parts, x->send_counts, x->send_offsets,
+                      state->send_counts, state->send_displacements);
+        int_arguments(parts, x->receive_counts, x->receive_offsets,
+                      state->receive_counts, state->receive_displacements);
+        *opaque = state;
+        return DISTFFT_SUCCESS;
+    }
+    state->send_types = calloc(parts, sizeof(MPI_Datatype));
+    state->receive_types = calloc(parts, sizeof(MPI_Datatype));
+    if (!state->send_types || !state->receive_types) {
+        rc = error_fail(DISTFFT_ERR_MEMORY, "alltoallv datatype tables");
         goto fail;
     }
+    for (int p = 0; p < parts; p++)
+        state->send_types[p] = state->receive_types[p] = MPI_BYTE;
+    TRY(region_types(x, x->send_counts, x->send_offsets, limit,
+                     state->send_counts, state->send_displacements,
+                     state->send_types));
+    TRY(region_types(x, x->receive_counts, x->receive_offsets, limit,
+                     state->receive_counts, state->receive_displacements,
+                     state->receive_types));
     *opaque = state;
     return DISTFFT_SUCCESS;
 fail:
@@ -92,10 +164,20 @@ static int alltoallv_execute(void *opaque, MPI_Comm comm, const void *in,
     int rc = DISTFFT_SUCCESS;
     for (int p = 0; p < x->parts; p++)
         if (p != x->part) chunk_pack(x, p, in);
-    TRY_MPI(MPI_Alltoallv(or_empty(x->send_buffer), x->send_counts,
-                          state->send_displacements, x->datatype,
-                          or_empty(x->receive_buffer), x->receive_counts,
-                          state->receive_displacements, x->datatype, comm));
+    if (state->send_types)
+        TRY_MPI(MPI_Alltoallw(or_empty(x->send_buffer), state->send_counts,
+                              state->send_displacements, state->send_types,
+                              or_empty(x->receive_buffer),
+                              state->receive_counts,
+                              state->receive_displacements,
+                              state->receive_types, comm));
+    else
+        TRY_MPI(MPI_Alltoallv(or_empty(x->send_buffer), state->send_counts,
+                              state->send_displacements, x->datatype,
+                              or_empty(x->receive_buffer),
+                              state->receive_counts,
+                              state->receive_displacements, x->datatype,
+                              comm));
     chunk_copy_own(x, in, out);
     for (int p = 0; p < x->parts; p++)
         if (p != x->part) chunk_unpack(x, p, out);

@@ -12,6 +12,10 @@
  * A leading batch dimension is one more, undivided, subarray dimension, so
  * all fields travel in the same exchange.
  * An empty chunk (a rank with no points along an axis) is sent as count 0.
+ * Sizes: a subarray type takes int extents per axis, so each local axis
+ * (and the batch) must stay below 2^31; the chunk as a whole may hold more
+ * than INT_MAX elements and bytes (count 1 of a type whose size MPI keeps
+ * as an MPI_Count), and no offsets appear outside the types.
  */
 #include <limits.h>
 #include <stdlib.h>

@@ -5,7 +5,6 @@
  * whole-array transpose, which also covers sizes not divisible by the
  * number of ranks.
  */
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,26 +68,34 @@ void chunk_exchange_free(chunk_exchange *exchange)
     free(exchange->receive_counts);
     free(exchange->send_offsets);
     free(exchange->receive_offsets);
+    for (int p = 0; p < exchange->parts; p++) {
+        if (exchange->send_messages) message_free(&exchange->send_messages[p]);
+        if (exchange->receive_messages) message_free(&exchange->receive_messages[p]);
+    }
+    free(exchange->send_messages);
+    free(exchange->receive_messages);
     distfft_free(exchange->send_buffer);
     distfft_free(exchange->receive_buffer);
     memset(exchange, 0, sizeof *exchange);
 }
 
-/* Counts and buffer offsets of the messages of one side; own chunk: 0. */
+/* Counts, buffer offsets and MPI messages of one side; own chunk: 0. */
 static int side_counts(const chunk_exchange *x, const chunk_span *chunks,
-                       const char *method, int *counts, int64_t *offsets,
-                       int64_t *total)
+                       const char *method, int64_t *counts, int64_t *offsets,
+                       message *messages, int64_t *total)
 {
+    int64_t limit = message_count_limit();
     *total = 0;
     for (int p = 0; p < x->parts; p++) {
         int64_t count = p == x->part ? 0 : chunks[p].rows * chunks[p].run;
-        if (count > INT_MAX)
-            return error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: a chunk of %lld "
-                              "elements exceeds INT_MAX, the largest MPI "
-                              "count", method, (long long)count);
-        counts[p] = (int)count;
+        counts[p] = count;
         offsets[p] = *total;
         *total += count;
+        int code = message_create(count, x->datatype, limit, &messages[p]);
+        if (code != MPI_SUCCESS)
+            return error_fail(DISTFFT_ERR_MPI, "%s: a datatype for a chunk of "
+                              "%lld elements (MPI error %d)", method,
+                              (long long)count, code);
     }
     return DISTFFT_SUCCESS;
 }
@@ -114,8 +121,11 @@ int chunk_exchange_init(const redist_geometry *g, const char *method,
     x->receive_counts = calloc(parts, sizeof *x->receive_counts);
     x->send_offsets = calloc(parts, sizeof *x->send_offsets);
     x->receive_offsets = calloc(parts, sizeof *x->receive_offsets);
+    x->send_messages = calloc(parts, sizeof *x->send_messages);
+    x->receive_messages = calloc(parts, sizeof *x->receive_messages);
     if (!x->send_chunks || !x->receive_chunks || !x->send_counts ||
-        !x->receive_counts || !x->send_offsets || !x->receive_offsets) {
+        !x->receive_counts || !x->send_offsets || !x->receive_offsets ||
+        !x->send_messages || !x->receive_messages) {
         rc = error_fail(DISTFFT_ERR_MEMORY, "%s: chunk tables", method);
         goto fail;
     }
@@ -125,10 +135,14 @@ int chunk_exchange_init(const redist_geometry *g, const char *method,
         x->receive_chunks[p] = chunk_of(g->ndims, g->out_shape, g->batch,
                                         g->axis_out, parts, p);
     }
+    for (int p = 0; p < parts; p++) /* predefined: safe to "free" */
+        x->send_messages[p] = x->receive_messages[p] =
+            (message){.count = 0, .type = MPI_BYTE, .owned = 0};
     TRY(side_counts(x, x->send_chunks, method, x->send_counts,
-                    x->send_offsets, &x->send_total));
+                    x->send_offsets, x->send_messages, &x->send_total));
     TRY(side_counts(x, x->receive_chunks, method, x->receive_counts,
-                    x->receive_offsets, &x->receive_total));
+                    x->receive_offsets, x->receive_messages,
+                    &x->receive_total));
     x->send_buffer = allocate(x->send_total, x->element);
     x->receive_buffer = allocate(x->receive_total, x->element);
     if ((x->send_total > 0 && !x->send_buffer) ||

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../message.h"
 #include "redist.h"
 
 /* Tag of the messages of the point-to-point methods. Each execution sends
@@ -43,16 +44,19 @@ typedef struct {
     MPI_Datatype datatype;          /* MPI type of one element */
     chunk_span *send_chunks;        /* [parts] in the input, along axis_in */
     chunk_span *receive_chunks;     /* [parts] in the output, along axis_out */
-    int *send_counts, *receive_counts;          /* [parts] elements */
+    int64_t *send_counts, *receive_counts;      /* [parts] elements */
+    /* [parts] the same counts as MPI arguments: count n of `datatype`, or
+     * count 1 of a derived type beyond the count limit (message.h). */
+    message *send_messages, *receive_messages;
     int64_t *send_offsets, *receive_offsets;    /* [parts] elements */
     int64_t send_total, receive_total;          /* elements in the buffers */
     void *send_buffer, *receive_buffer;         /* NULL when empty */
 } chunk_exchange;
 
-/* Fill *exchange for geometry g and allocate its buffers. Fails with
- * DISTFFT_ERR_UNSUPPORTED when a chunk has more than INT_MAX elements (an
- * MPI count) and DISTFFT_ERR_MEMORY; `method` names the caller in messages.
- * On failure everything is freed. Local. */
+/* Fill *exchange for geometry g and allocate its buffers. Chunks of any
+ * size: those beyond message_count_limit() elements get derived types.
+ * Fails with DISTFFT_ERR_MEMORY or DISTFFT_ERR_MPI; `method` names the
+ * caller in messages. On failure everything is freed. Local. */
 int chunk_exchange_init(const redist_geometry *g, const char *method,
                         chunk_exchange *exchange);
 void chunk_exchange_free(chunk_exchange *exchange);

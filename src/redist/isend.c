@@ -90,7 +90,8 @@ static int post_group(isend_state *state, MPI_Comm comm, const void *in,
         state->receives[i] = MPI_REQUEST_NULL;
         if (x->receive_counts[source] > 0)
             TRY_MPI(MPI_Irecv(chunk_receive_region(x, source),
-                              x->receive_counts[source], x->datatype, source,
+                              x->receive_messages[source].count,
+                              x->receive_messages[source].type, source,
                               CHUNK_TAG, comm, &state->receives[i]));
     }
     for (int i = 0; i < count; i++) {
@@ -99,7 +100,8 @@ static int post_group(isend_state *state, MPI_Comm comm, const void *in,
         if (x->send_counts[target] > 0) {
             chunk_pack(x, target, in);
             TRY_MPI(MPI_Isend(chunk_send_region(x, target),
-                              x->send_counts[target], x->datatype, target,
+                              x->send_messages[target].count,
+                              x->send_messages[target].type, target,
                               CHUNK_TAG, comm, &state->sends[i]));
         }
     }

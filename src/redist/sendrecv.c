@@ -8,7 +8,8 @@
  *
  * An empty chunk is no message: its side of the MPI_Sendrecv names
  * MPI_PROC_NULL (sender and receiver agree on which chunks are empty).
- * Buffers and counts come from chunks.c, built once at create time.
+ * Buffers, counts and (for chunks beyond an int count) derived datatypes
+ * come from chunks.c, built once at create time.
  */
 #include <stdlib.h>
 
@@ -49,16 +50,18 @@ static int sendrecv_execute(void *opaque, MPI_Comm comm, const void *in,
     for (int k = 1; k < x->parts; k++) {
         int target = (x->part + k) % x->parts;
         int source = (x->part - k + x->parts) % x->parts;
-        int send_count = x->send_counts[target];
-        int receive_count = x->receive_counts[source];
-        if (send_count > 0) chunk_pack(x, target, in);
-        TRY_MPI(MPI_Sendrecv(chunk_send_region(x, target), send_count,
-                             x->datatype, send_count ? target : MPI_PROC_NULL,
+        const message *send = &x->send_messages[target];
+        const message *receive = &x->receive_messages[source];
+        int sending = x->send_counts[target] > 0;
+        int receiving = x->receive_counts[source] > 0;
+        if (sending) chunk_pack(x, target, in);
+        TRY_MPI(MPI_Sendrecv(chunk_send_region(x, target), send->count,
+                             send->type, sending ? target : MPI_PROC_NULL,
                              CHUNK_TAG, chunk_receive_region(x, source),
-                             receive_count, x->datatype,
-                             receive_count ? source : MPI_PROC_NULL, CHUNK_TAG,
+                             receive->count, receive->type,
+                             receiving ? source : MPI_PROC_NULL, CHUNK_TAG,
                              comm, MPI_STATUS_IGNORE));
-        if (receive_count > 0) chunk_unpack(x, source, out);
+        if (receiving) chunk_unpack(x, source, out);
     }
     return DISTFFT_SUCCESS;
 fail:

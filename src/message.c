@@ -1,0 +1,89 @@
+/*
+ * message.c -- MPI messages of any element count (see message.h).
+ */
+#include "message.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+int64_t message_count_limit(void)
+{
+    const char *text = getenv("DISTFFT_MAX_MESSAGE");
+    if (text && *text) {
+        char *end;
+        long long value = strtoll(text, &end, 10);
+        if (*end == '\0' && value >= 1 && value <= INT_MAX) return value;
+    }
+    return INT_MAX;
+}
+
+void message_split(int64_t n, int64_t limit, int64_t *pieces, int64_t *rest)
+{
+    *pieces = n / limit;
+    *rest = n % limit;
+}
+
+int message_fits(int64_t n, int64_t limit)
+{
+    return n >= 0 && n <= limit && n <= INT_MAX;
+}
+
+int message_product_fits(int count, const int64_t *factors, int64_t limit)
+{
+    int64_t product = 1;
+    for (int i = 0; i < count; i++)
+        if (factors[i] == 0) return 1;
+    for (int i = 0; i < count; i++) {
+        if (product > limit / factors[i]) return 0;
+        product *= factors[i];
+    }
+    return product <= limit;
+}
+
+int message_region_type(int64_t offset, int64_t n, MPI_Datatype base,
+                        int64_t limit, MPI_Datatype *type)
+{
+    int64_t pieces, rest;
+    message_split(n, limit, &pieces, &rest);
+    if (pieces > INT_MAX || limit > INT_MAX) return MPI_ERR_COUNT;
+    MPI_Aint lower, extent;
+    int code = MPI_Type_get_extent(base, &lower, &extent);
+    if (code != MPI_SUCCESS) return code;
+    MPI_Datatype run = MPI_DATATYPE_NULL, types[2];
+    int lengths[2], blocks = 0;
+    MPI_Aint displacements[2];
+    if (pieces > 0) {
+        code = MPI_Type_contiguous((int)limit, base, &run);
+        if (code != MPI_SUCCESS) return code;
+        lengths[blocks] = (int)pieces;
+        displacements[blocks] = (MPI_Aint)offset * extent;
+        types[blocks++] = run;
+    }
+    if (rest > 0 || blocks == 0) {
+        lengths[blocks] = (int)rest;
+        displacements[blocks] = (MPI_Aint)(offset + pieces * limit) * extent;
+        types[blocks++] = base;
+    }
+    code = MPI_Type_create_struct(blocks, lengths, displacements, types, type);
+    if (code == MPI_SUCCESS) code = MPI_Type_commit(type);
+    if (run != MPI_DATATYPE_NULL) MPI_Type_free(&run); /* the struct keeps it */
+    return code;
+}
+
+int message_create(int64_t n, MPI_Datatype base, int64_t limit, message *m)
+{
+    if (message_fits(n, limit)) {
+        *m = (message){.count = (int)n, .type = base, .owned = 0};
+        return MPI_SUCCESS;
+    }
+    *m = (message){.count = 1, .type = MPI_DATATYPE_NULL, .owned = 1};
+    int code = message_region_type(0, n, base, limit, &m->type);
+    if (code != MPI_SUCCESS) *m = (message){.count = 0, .type = MPI_BYTE, .owned = 0};
+    return code;
+}
+
+void message_free(message *m)
+{
+    if (m->owned && m->type != MPI_DATATYPE_NULL) MPI_Type_free(&m->type);
+    *m = (message){.count = 0, .type = MPI_BYTE, .owned = 0};
+}

@@ -1,0 +1,106 @@
+/*
+ * direct_reference.c -- forward transforms by direct sums (see
+ * direct_reference.h). Axes are applied from the last to the first, so the
+ * r2c axis (the last transformed one) meets the real input.
+ */
+#include "direct_reference.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PI 3.14159265358979323846
+
+/* Entry (k, j) of the forward matrix of `kind` on n points. */
+static double complex entry(distfft_kind kind, int64_t n, int64_t k, int64_t j)
+{
+    double dk = (double)k, dj = (double)j, dn = (double)n;
+    switch (kind) {
+    case DISTFFT_C2C: case DISTFFT_R2C:
+        /* The product j*k reduced mod n keeps the angle small and exact. */
+        return cexp(-2.0 * PI * I * (double)((j * k) % n) / dn);
+    case DISTFFT_DCT1: case DISTFFT_CHEB: {
+        double value = (j == 0 || j == n - 1 ? 1.0 : 2.0) * cos(PI * dj * dk / (dn - 1));
+        if (kind == DISTFFT_CHEB) value /= (k == 0 || k == n - 1 ? 2.0 : 1.0) * (dn - 1);
+        return value;
+    }
+    case DISTFFT_DCT2: return 2.0 * cos(PI * (dj + 0.5) * dk / dn);
+    case DISTFFT_DCT3: return (j == 0 ? 1.0 : 2.0) * cos(PI * dj * (dk + 0.5) / dn);
+    case DISTFFT_DCT4: return 2.0 * cos(PI * (dj + 0.5) * (dk + 0.5) / dn);
+    case DISTFFT_DST1: return 2.0 * sin(PI * (dj + 1) * (dk + 1) / (dn + 1));
+    case DISTFFT_DST2: return 2.0 * sin(PI * (dj + 0.5) * (dk + 1) / dn);
+    case DISTFFT_DST3: return (j == n - 1 ? 1.0 : 2.0) * sin(PI * (dj + 1) * (dk + 0.5) / dn);
+    case DISTFFT_DST4: return 2.0 * sin(PI * (dj + 0.5) * (dk + 0.5) / dn);
+    default: return j == k ? 1.0 : 0.0;
+    }
+}
+
+double direct_logical_length(distfft_kind kind, int64_t n)
+{
+    switch (kind) {
+    case DISTFFT_C2C: case DISTFFT_R2C: return (double)n;
+    case DISTFFT_DCT1: return 2.0 * (double)(n - 1);
+    case DISTFFT_DST1: return 2.0 * (double)(n + 1);
+    case DISTFFT_CHEB: case DISTFFT_NONE: return 1.0;
+    default: return 2.0 * (double)n;
+    }
+}
+
+static int64_t product(int ndims, const int64_t *shape)
+{
+    int64_t total = 1;
+    for (int a = 0; a < ndims; a++) total *= shape[a];
+    return total;
+}
+
+/* out (n_out points along `axis`) = the matrix of `kind` applied along axis
+ * of in (shape). */
+static void apply_axis(int ndims, const int64_t *shape, int axis,
+                       distfft_kind kind, int64_t n_out,
+                       const double complex *in, double complex *out)
+{
+    int64_t n = shape[axis];
+    int64_t outer = product(axis, shape);
+    int64_t inner = product(ndims - axis - 1, shape + axis + 1);
+    double complex *matrix = malloc((size_t)(n_out * n + 1) * sizeof *matrix);
+    for (int64_t k = 0; k < n_out; k++)
+        for (int64_t j = 0; j < n; j++) matrix[k * n + j] = entry(kind, n, k, j);
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t k = 0; k < n_out; k++)
+            for (int64_t i = 0; i < inner; i++) {
+                double complex sum = 0;
+                for (int64_t j = 0; j < n; j++)
+                    sum += matrix[k * n + j] * in[(o * n + j) * inner + i];
+                out[(o * n_out + k) * inner + i] = sum;
+            }
+    free(matrix);
+}
+
+double complex *direct_forward(int ndims, const int64_t *shape,
+                               const distfft_kind *kinds, distfft_norm norm,
+                               const double complex *input)
+{
+    int64_t current[DISTFFT_MAX_DIMS];
+    memcpy(current, shape, (size_t)ndims * sizeof *current);
+    int64_t total = product(ndims, shape);
+    double complex *data = malloc((size_t)(total + 1) * sizeof *data);
+    memcpy(data, input, (size_t)total * sizeof *data);
+    double logical = 1.0;
+    for (int a = 0; a < ndims; a++) logical *= direct_logical_length(kinds[a], shape[a]);
+    for (int a = ndims - 1; a >= 0; a--) {
+        if (kinds[a] == DISTFFT_NONE) continue;
+        int64_t next[DISTFFT_MAX_DIMS];
+        memcpy(next, current, sizeof next);
+        next[a] = kinds[a] == DISTFFT_R2C ? shape[a] / 2 + 1 : shape[a];
+        double complex *result = malloc((size_t)(product(ndims, next) + 1) * sizeof *result);
+        apply_axis(ndims, current, a, kinds[a], next[a], data, result);
+        free(data);
+        data = result;
+        memcpy(current, next, sizeof next);
+    }
+    double scale = norm == DISTFFT_NORM_FORWARD ? 1.0 / logical
+                 : norm == DISTFFT_NORM_ORTHO ? 1.0 / sqrt(logical) : 1.0;
+    total = product(ndims, current);
+    for (int64_t i = 0; i < total; i++) data[i] *= scale;
+    return data;
+}

@@ -1,0 +1,29 @@
+/*
+ * direct_reference.h -- a forward transform of every kind by direct O(n^2)
+ * sums per axis, from the textbook definitions (FFTW's manual for the r2r
+ * kinds, as scipy.fft.dct/dst with norm=None), in double complex.
+ *
+ * Independent of FFTW on purpose: it is what the randomized sweep compares
+ * the library against. Cost: (elements) x (sum of the axis lengths), so keep
+ * arrays small (a few thousand elements).
+ */
+#ifndef DISTFFT_DIRECT_REFERENCE_H
+#define DISTFFT_DIRECT_REFERENCE_H
+
+#include <complex.h>
+#include <stdint.h>
+
+#include "distfft.h"
+
+/* Logical length of an axis of n points under `kind` (the N of the
+ * normalisations in distfft.h): n, 2(n-1), 2(n+1), 2n, or 1. */
+double direct_logical_length(distfft_kind kind, int64_t n);
+
+/* The forward transform of a whole global array `input` of `shape` (real
+ * input as complex with zero imaginary part), normalised by `norm`; returns
+ * a malloc'ed array of the output shape (the r2c axis has n/2+1 points). */
+double complex *direct_forward(int ndims, const int64_t *shape,
+                               const distfft_kind *kinds, distfft_norm norm,
+                               const double complex *input);
+
+#endif

@@ -1,0 +1,498 @@
+/*
+ * sweep.c -- the randomized sweep: many random plans, each checked against
+ * an independent serial reference.
+ *
+ * Configuration `index` of seed `seed` is a pure function of (seed, index):
+ * rank count (1-8), dimensionality (2-5), shape (1-40 per axis, primes
+ * favoured, a few thousand elements at most so the direct-sum reference
+ * stays cheap), per-axis kinds, precision, grid (automatic, or any
+ * factorisation of the ranks, so some ranks may get no data), method,
+ * batch, norm and destroy_input. Every rank draws the same configuration,
+ * so one mpiexec runs many of them without communicating the draw.
+ *
+ * Most draws respect the rules of distfft.h; about one in ten draws the
+ * kinds freely, and when that breaks a rule the plan must fail on every
+ * rank with the documented code (DISTFFT_ERR_SHAPE for dct1/cheb on fewer
+ * than 2 points, DISTFFT_ERR_ARGUMENT for the other kind rules).
+ *
+ * A valid plan must: transform every field of the batch like the direct
+ * sums of direct_reference.c (gathered on one rank) within
+ * 8 eps log2(N) of the largest output; keep its input unless destroy_input;
+ * give backward(forward(x)) = x within the same bound; write nothing past
+ * its output blocks.
+ *
+ *   sweep [--seed S] [--count N] [--first I] [--ranks-filter world|any|P]
+ *         [--index I] [--verbose]
+ *
+ * --ranks-filter world (default) runs the configurations among
+ * first..first+count-1 drawn with exactly as many ranks as the run has;
+ * `any` runs every one that fits, on the first r ranks; P, those drawn with
+ * P ranks. --index I replays configuration I alone (what a failure prints).
+ * DISTFFT_SWEEP_LONG=N in the environment sets the default count to N
+ * (5000 if not a number). Exit status 0 when every configuration passed.
+ */
+#include <complex.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "direct_reference.h"
+#include "test_support.h"
+
+#ifndef SWEEP_MPIEXEC
+#define SWEEP_MPIEXEC "mpiexec"
+#endif
+#ifndef SWEEP_MPIEXEC_FLAGS
+#define SWEEP_MPIEXEC_FLAGS ""
+#endif
+
+enum { MAX_RANKS = 8, MAX_AXES = 5, MAX_ELEMENTS = 3000 };
+
+/* ---- drawing ---------------------------------------------------------------- */
+
+typedef struct {
+    uint64_t state;
+} rng;
+
+/* splitmix64: small, good enough, and the same everywhere. */
+static uint64_t rng_next(rng *r)
+{
+    uint64_t z = (r->state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in lo..hi. */
+static int rng_int(rng *r, int lo, int hi)
+{
+    return lo + (int)(rng_next(r) % (uint64_t)(hi - lo + 1));
+}
+
+static rng rng_for(uint64_t seed, int64_t index)
+{
+    rng r = {seed * 0x2545f4914f6cdd1dull + (uint64_t)index};
+    rng_next(&r);
+    return r;
+}
+
+typedef struct {
+    int ranks, ndims;
+    int64_t shape[MAX_AXES];
+    distfft_kind kinds[MAX_AXES];
+    distfft_precision precision;
+    distfft_method method;
+    int grid_ndims, grid_dims[MAX_AXES];
+    int64_t batch;
+    distfft_norm norm;
+    int destroy_input;
+    distfft_rigor rigor;
+} config;
+
+static const int primes[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37};
+static const distfft_method methods[] = {
+    DISTFFT_METHOD_ALLTOALLW, DISTFFT_METHOD_ALLTOALLV,
+    DISTFFT_METHOD_ISEND_WAITALL, DISTFFT_METHOD_ISEND_WAITSOME,
+    DISTFFT_METHOD_ISEND_WAITALL_BLOCKED, DISTFFT_METHOD_ISEND_WAITSOME_BLOCKED,
+    DISTFFT_METHOD_SENDRECV, DISTFFT_METHOD_AUTO};
+#define COUNT_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static int is_r2r(distfft_kind kind)
+{
+    return kind >= DISTFFT_DCT1 && kind <= DISTFFT_CHEB;
+}
+
+static distfft_kind any_r2r(rng *r)
+{
+    return (distfft_kind)rng_int(r, DISTFFT_DCT1, DISTFFT_CHEB);
+}
+
+static void draw_shape(rng *r, config *c)
+{
+    for (int a = 0; a < c->ndims; a++)
+        c->shape[a] = rng_int(r, 0, 2) == 0 ? primes[rng_int(r, 0, COUNT_OF(primes) - 1)]
+                                            : rng_int(r, 1, 40);
+    /* Shrink the longest axis until the array is small enough. */
+    for (;;) {
+        int64_t total = c->batch;
+        int longest = 0;
+        for (int a = 0; a < c->ndims; a++) {
+            total *= c->shape[a];
+            if (c->shape[a] > c->shape[longest]) longest = a;
+        }
+        if (total <= MAX_ELEMENTS) break;
+        c->shape[longest] = rng_int(r, 1, (int)(c->shape[longest] / 2));
+    }
+}
+
+/* Kinds: mostly one of three valid families, sometimes anything at all. */
+static void draw_kinds(rng *r, config *c)
+{
+    int family = rng_int(r, 0, 9);
+    int last = -1;
+    for (int a = 0; a < c->ndims; a++) {
+        int none = rng_int(r, 0, 4) == 0;
+        distfft_kind kind;
+        if (family == 0) kind = (distfft_kind)rng_int(r, DISTFFT_C2C, DISTFFT_NONE);
+        else if (none) kind = DISTFFT_NONE;
+        else if (family <= 3) kind = DISTFFT_C2C;                 /* complex */
+        else if (family <= 6) kind = rng_int(r, 0, 1) ? DISTFFT_C2C : any_r2r(r); /* r2c */
+        else kind = any_r2r(r);                                    /* all real */
+        if (family != 0 && (kind == DISTFFT_DCT1 || kind == DISTFFT_CHEB) && c->shape[a] < 2)
+            kind = DISTFFT_DST1;
+        c->kinds[a] = kind;
+        if (kind != DISTFFT_NONE) last = a;
+    }
+    if (family == 0) return;
+    if (family >= 4 && family <= 6) {
+        if (last < 0) last = c->ndims - 1;
+        c->kinds[last] = DISTFFT_R2C;
+    } else if (last < 0) {
+        c->kinds[0] = family <= 3 ? DISTFFT_C2C : DISTFFT_DST2;
+    }
+}
+
+/* A grid: automatic, or r directions with the ranks' prime factors dealt
+ * out at random (an entry 0 now and then: MPI_Dims_create fills it). */
+static void draw_grid(rng *r, config *c)
+{
+    if (rng_int(r, 0, 3) == 0) {
+        c->grid_ndims = 0;
+        return;
+    }
+    c->grid_ndims = rng_int(r, 1, c->ndims - 1);
+    for (int d = 0; d < c->grid_ndims; d++) c->grid_dims[d] = 1;
+    int rest = c->ranks;
+    for (int p = 2; rest > 1; p++)
+        while (rest % p == 0) {
+            c->grid_dims[rng_int(r, 0, c->grid_ndims - 1)] *= p;
+            rest /= p;
+        }
+    if (c->grid_ndims > 1 && rng_int(r, 0, 4) == 0)
+        c->grid_dims[rng_int(r, 0, c->grid_ndims - 1)] = 0;
+}
+
+static void draw_config(uint64_t seed, int64_t index, config *c)
+{
+    rng r = rng_for(seed, index);
+    memset(c, 0, sizeof *c);
+    c->ranks = rng_int(&r, 1, MAX_RANKS);
+    c->ndims = rng_int(&r, 2, MAX_AXES);
+    c->batch = rng_int(&r, 0, 3) == 0 ? rng_int(&r, 2, 3) : 1;
+    draw_shape(&r, c);
+    draw_kinds(&r, c);
+    draw_grid(&r, c);
+    c->precision = rng_int(&r, 0, 1) ? DISTFFT_FLOAT : DISTFFT_DOUBLE;
+    c->method = methods[rng_int(&r, 0, COUNT_OF(methods) - 1)];
+    c->norm = (distfft_norm)rng_int(&r, DISTFFT_NORM_BACKWARD, DISTFFT_NORM_FORWARD);
+    c->destroy_input = rng_int(&r, 0, 2) == 0;
+    /* auto measures only when FFTW measures too. */
+    c->rigor = c->method == DISTFFT_METHOD_AUTO && rng_int(&r, 0, 1) ? DISTFFT_MEASURE
+                                                                    : DISTFFT_ESTIMATE;
+}
+
+static void describe(const config *c, char *text, size_t size)
+{
+    char shape[64], kinds[128] = "", grid[64] = "auto";
+    test_shape_string(c->ndims, c->shape, shape, sizeof shape);
+    for (int a = 0; a < c->ndims; a++) {
+        strcat(kinds, a ? "," : "");
+        strcat(kinds, distfft_kind_name(c->kinds[a]));
+    }
+    if (c->grid_ndims > 0) {
+        int used = 0;
+        for (int d = 0; d < c->grid_ndims; d++)
+            used += snprintf(grid + used, sizeof grid - used, d ? "x%d" : "%d", c->grid_dims[d]);
+    }
+    snprintf(text, size, "ranks=%d shape=%s kinds=%s %s grid=%s method=%s batch=%lld "
+             "norm=%d destroy_input=%d rigor=%d", c->ranks, shape, kinds,
+             c->precision == DISTFFT_FLOAT ? "float" : "double", grid,
+             distfft_method_name(c->method), (long long)c->batch, (int)c->norm,
+             c->destroy_input, (int)c->rigor);
+}
+
+/* ---- the rules, restated independently of the library -------------------- */
+
+/* Bit set of the codes the plan may fail with (1 << code); 0 if valid. */
+static unsigned expected_failures(const config *c)
+{
+    unsigned codes = 0;
+    int r2c_count = 0, r2c_axis = -1, last = -1, has_c2c = 0, has_r2r = 0;
+    for (int a = 0; a < c->ndims; a++) {
+        distfft_kind kind = c->kinds[a];
+        if (kind == DISTFFT_NONE) continue;
+        last = a;
+        if (kind == DISTFFT_R2C) r2c_count++, r2c_axis = a;
+        has_c2c |= kind == DISTFFT_C2C;
+        has_r2r |= is_r2r(kind);
+        if ((kind == DISTFFT_DCT1 || kind == DISTFFT_CHEB) && c->shape[a] < 2)
+            codes |= 1u << DISTFFT_ERR_SHAPE;
+    }
+    if (last < 0 || r2c_count > 1 || (r2c_count == 1 && r2c_axis != last) ||
+        (r2c_count == 0 && has_c2c && has_r2r))
+        codes |= 1u << DISTFFT_ERR_ARGUMENT;
+    return codes;
+}
+
+/* ---- running one configuration -------------------------------------------- */
+
+typedef struct {
+    MPI_Comm comm;
+    int rank;
+    int ok;              /* this rank's verdict so far */
+    char why[512];       /* the first failure seen on this rank */
+} verdict;
+
+static void expect(verdict *v, int ok, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+static void expect(verdict *v, int ok, const char *format, ...)
+{
+    if (ok) return;
+    if (v->ok) {
+        va_list args;
+        va_start(args, format);
+        vsnprintf(v->why, sizeof v->why, format, args);
+        va_end(args);
+    }
+    v->ok = 0;
+}
+
+/* Field `field` of a batched local block, gathered as double complex on
+ * rank 0 of comm (NULL elsewhere). */
+static double complex *gather_field(MPI_Comm comm, distfft_type type, int ndims,
+                                    const int64_t *global_shape,
+                                    const int64_t *local_shape, const int64_t *start,
+                                    const void *local, int64_t field, int *rc)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    size_t element = distfft_type_size(type);
+    int64_t count = test_product(ndims, local_shape), total = test_product(ndims, global_shape);
+    const char *base = count ? (const char *)local + field * count * (int64_t)element : NULL;
+    void *global = rank == 0 ? malloc((size_t)total * element + 1) : NULL;
+    *rc = distfft_gather(comm, type, ndims, global_shape, local_shape, start, base, 0, global);
+    double complex *values = NULL;
+    if (rank == 0) {
+        values = malloc((size_t)total * sizeof *values + 1);
+        for (int64_t i = 0; i < total; i++) values[i] = test_element(type, global, i);
+        free(global);
+    }
+    return values;
+}
+
+/* Relative error of the forward output of every field against the direct
+ * sums; on every rank. */
+static double forward_error(verdict *v, const config *c, distfft_type in_type,
+                            distfft_type out_type, const int64_t *in_shape,
+                            const int64_t *in_start, const void *input,
+                            const int64_t *out_global, const int64_t *out_shape,
+                            const int64_t *out_start, const void *output)
+{
+    double worst = 0.0;
+    for (int64_t field = 0; field < c->batch; field++) {
+        int rc_in, rc_out;
+        double complex *x = gather_field(v->comm, in_type, c->ndims, c->shape, in_shape,
+                                         in_start, input, field, &rc_in);
+        double complex *y = gather_field(v->comm, out_type, c->ndims, out_global, out_shape,
+                                         out_start, output, field, &rc_out);
+        expect(v, rc_in == DISTFFT_SUCCESS && rc_out == DISTFFT_SUCCESS,
+               "gathering field %lld failed", (long long)field);
+        if (v->rank == 0) {
+            double complex *expected = direct_forward(c->ndims, c->shape, c->kinds, c->norm, x);
+            int64_t total = test_product(c->ndims, out_global);
+            double error = test_max_abs_diff(total, y, expected) /
+                           fmax(test_max_abs(total, expected), 1e-300);
+            if (!(error <= worst)) worst = error; /* NaN sticks */
+            free(expected);
+        }
+        free(x);
+        free(y);
+    }
+    MPI_Bcast(&worst, 1, MPI_DOUBLE, 0, v->comm);
+    return worst;
+}
+
+static void run_config(verdict *v, const config *c)
+{
+    distfft_options options;
+    distfft_options_init(&options);
+    options.grid_ndims = c->grid_ndims;
+    memcpy(options.grid_dims, c->grid_dims, sizeof c->grid_dims);
+    memcpy(options.kinds, c->kinds, sizeof c->kinds);
+    options.method = c->method;
+    options.norm = c->norm;
+    options.rigor = c->rigor;
+    options.batch = c->batch;
+    options.destroy_input = c->destroy_input;
+
+    distfft_plan plan = NULL;
+    int rc = distfft_plan_create(v->comm, c->ndims, c->shape, c->precision, &options, &plan);
+    int codes[2] = {rc, -rc};
+    MPI_Allreduce(MPI_IN_PLACE, codes, 2, MPI_INT, MPI_MAX, v->comm);
+    expect(v, codes[0] == -codes[1], "ranks returned different codes from create");
+    unsigned failures = expected_failures(c);
+    if (failures) {
+        expect(v, rc != DISTFFT_SUCCESS && (failures >> rc & 1u) && plan == NULL,
+               "create returned %d (%s), expected the documented error", rc,
+               distfft_error_string(rc));
+        if (plan) distfft_plan_destroy(&plan);
+        return;
+    }
+    expect(v, rc == DISTFFT_SUCCESS, "create failed: %s", distfft_last_error());
+    if (codes[0] != DISTFFT_SUCCESS || codes[1] != DISTFFT_SUCCESS) {
+        if (plan) distfft_plan_destroy(&plan);
+        return;
+    }
+
+    distfft_type in_type, out_type;
+    int64_t in_shape[MAX_AXES], in_start[MAX_AXES], out_shape[MAX_AXES], out_start[MAX_AXES],
+        out_global[MAX_AXES];
+    distfft_plan_types(plan, &in_type, &out_type);
+    distfft_plan_input_block(plan, in_shape, in_start);
+    distfft_plan_output_block(plan, out_shape, out_start);
+    distfft_plan_output_shape(plan, out_global);
+    size_t in_bytes = (size_t)(c->batch * test_product(c->ndims, in_shape)) * distfft_type_size(in_type);
+    size_t out_bytes = (size_t)(c->batch * test_product(c->ndims, out_shape)) * distfft_type_size(out_type);
+    void *input = test_guarded_alloc(in_bytes, 0xA5), *saved = malloc(in_bytes + 1);
+    void *output = test_guarded_alloc(out_bytes, 0x5A), *back = test_guarded_alloc(in_bytes, 0xC3);
+    test_fill(in_type, c->ndims, c->shape, in_shape, in_start, c->batch, 0, input);
+    memcpy(saved, input, in_bytes);
+
+    rc = distfft_plan_forward(plan, in_bytes ? input : NULL, out_bytes ? output : NULL);
+    expect(v, rc == DISTFFT_SUCCESS, "forward failed: %s", distfft_last_error());
+    expect(v, c->destroy_input || memcmp(saved, input, in_bytes) == 0,
+           "forward changed its input without destroy_input");
+    expect(v, test_guard_intact(output, out_bytes, 0x5A), "forward wrote past its output");
+
+    double tolerance = test_tolerance(c->precision, test_product(c->ndims, c->shape));
+    double error = forward_error(v, c, in_type, out_type, in_shape, in_start, saved,
+                                 out_global, out_shape, out_start, output);
+    expect(v, error <= tolerance, "forward differs from the direct sums by %.3e > %.3e",
+           error, tolerance);
+
+    rc = distfft_plan_backward(plan, out_bytes ? output : NULL, in_bytes ? back : NULL);
+    expect(v, rc == DISTFFT_SUCCESS, "backward failed: %s", distfft_last_error());
+    expect(v, test_guard_intact(back, in_bytes, 0xC3), "backward wrote past its output");
+    double diff = 0.0, largest = 0.0;
+    int64_t count = c->batch * test_product(c->ndims, in_shape);
+    for (int64_t i = 0; i < count; i++) {
+        double d = cabs(test_element(in_type, back, i) - test_element(in_type, saved, i));
+        if (!(d <= diff)) diff = d;
+        largest = fmax(largest, cabs(test_element(in_type, saved, i)));
+    }
+    double both[2] = {diff, largest};
+    MPI_Allreduce(MPI_IN_PLACE, both, 2, MPI_DOUBLE, MPI_MAX, v->comm);
+    expect(v, both[0] <= tolerance * both[1], "backward(forward(x)) differs from x by %.3e > %.3e",
+           both[0] / both[1], tolerance);
+
+    distfft_free(input);
+    free(saved);
+    distfft_free(output);
+    distfft_free(back);
+    rc = distfft_plan_destroy(&plan);
+    expect(v, rc == DISTFFT_SUCCESS && plan == NULL, "destroy failed");
+}
+
+/* ---- driver ------------------------------------------------------------------ */
+
+typedef struct {
+    uint64_t seed;
+    int64_t first, count, index;
+    int filter; /* -1: any that fits, 0: the run's size, else exactly this */
+    int verbose;
+} arguments;
+
+static int parse(int argc, char **argv, arguments *a)
+{
+    const char *long_count = getenv("DISTFFT_SWEEP_LONG");
+    *a = (arguments){.seed = 1, .first = 0, .count = 200, .index = -1, .filter = 0};
+    if (long_count && *long_count) {
+        a->count = strtoll(long_count, NULL, 10);
+        if (a->count <= 0) a->count = 5000;
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(argv[i], "--verbose") == 0) { a->verbose = 1; continue; }
+        if (!value) return -1;
+        if (strcmp(argv[i], "--seed") == 0) a->seed = strtoull(value, NULL, 10);
+        else if (strcmp(argv[i], "--count") == 0) a->count = strtoll(value, NULL, 10);
+        else if (strcmp(argv[i], "--first") == 0) a->first = strtoll(value, NULL, 10);
+        else if (strcmp(argv[i], "--index") == 0) a->index = strtoll(value, NULL, 10);
+        else if (strcmp(argv[i], "--ranks-filter") == 0)
+            a->filter = strcmp(value, "any") == 0 ? -1 : strcmp(value, "world") == 0 ? 0 : atoi(value);
+        else return -1;
+        i++;
+    }
+    if (a->index >= 0) {
+        a->first = a->index;
+        a->count = 1;
+        a->filter = -1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int world_rank, world_size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+    arguments a;
+    if (parse(argc, argv, &a) != 0) {
+        if (world_rank == 0)
+            fprintf(stderr, "usage: sweep [--seed S] [--count N] [--first I] "
+                    "[--ranks-filter world|any|P] [--index I] [--verbose]\n");
+        MPI_Finalize();
+        return 2;
+    }
+    int wanted = a.filter == 0 ? world_size : a.filter;
+    int64_t ran = 0, rejected = 0, failed = 0;
+    for (int64_t index = a.first; index < a.first + a.count; index++) {
+        config c;
+        draw_config(a.seed, index, &c);
+        if (a.index >= 0 && c.ranks > world_size) {
+            if (world_rank == 0)
+                printf("sweep: configuration %lld needs %d ranks, this run has %d\n",
+                       (long long)index, c.ranks, world_size);
+            failed++;
+        }
+        if (c.ranks > world_size || (a.filter >= 0 && c.ranks != wanted)) continue;
+        verdict v = {.comm = MPI_COMM_WORLD, .ok = 1};
+        int member = world_rank < c.ranks;
+        if (c.ranks != world_size)
+            MPI_Comm_split(MPI_COMM_WORLD, member ? 0 : MPI_UNDEFINED, world_rank, &v.comm);
+        char text[512];
+        describe(&c, text, sizeof text);
+        if (member) {
+            MPI_Comm_rank(v.comm, &v.rank);
+            if (a.verbose && v.rank == 0) printf("sweep: %lld %s\n", (long long)index, text);
+            run_config(&v, &c);
+            /* The first failing rank tells why; everyone learns the verdict. */
+            struct { int failed, rank; } mine = {!v.ok, v.rank}, first;
+            MPI_Allreduce(&mine, &first, 1, MPI_2INT, MPI_MAXLOC, v.comm);
+            if (first.failed && v.rank == first.rank)
+                printf("sweep: FAIL seed=%llu index=%lld (rank %d: %s)\n  %s\n"
+                       "  reproduce: %s -n %d %s %s --seed %llu --index %lld\n",
+                       (unsigned long long)a.seed, (long long)index, v.rank, v.why, text,
+                       SWEEP_MPIEXEC, c.ranks, SWEEP_MPIEXEC_FLAGS, argv[0],
+                       (unsigned long long)a.seed, (long long)index);
+            ran++;
+            rejected += expected_failures(&c) != 0;
+            failed += first.failed;
+            if (v.comm != MPI_COMM_WORLD) MPI_Comm_free(&v.comm);
+        }
+        fflush(stdout);
+    }
+    int64_t totals[3] = {ran, rejected, failed};
+    MPI_Allreduce(MPI_IN_PLACE, totals, 3, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+    if (world_rank == 0)
+        printf("sweep: seed %llu, configurations %lld..%lld on %d ranks: %lld run "
+               "(%lld invalid, rejected as documented), %lld failed\n",
+               (unsigned long long)a.seed, (long long)a.first,
+               (long long)(a.first + a.count - 1), world_size, (long long)totals[0],
+               (long long)totals[1], (long long)totals[2]);
+    MPI_Finalize();
+    return totals[2] ? 1 : 0;
+}
