@@ -95,7 +95,7 @@ def _grid_of(grid, options):
             options.grid_dims[i] = d
 
 
-class Plan:
+class Plan(_lifetime.Handle):
     """A forward and backward parallel transform of a global array.
 
     Plan(comm, shape, dtype=numpy.complex128, kinds=None, axes=None,
@@ -133,6 +133,8 @@ class Plan:
     Collective on comm. Free with destroy() (or a with-block); a plan still
     alive at exit is destroyed before MPI is finalized.
     """
+
+    _destroy_call = "distfft_plan_destroy"
 
     def __init__(self, comm, shape, dtype=numpy.complex128, kinds=None, axes=None,
                  grid=None, method="auto", norm="backward", batch=None,
@@ -419,30 +421,3 @@ class Plan:
     def _require_live(self):
         if self._handle is None:
             raise ValueError("distfft: the plan has been destroyed")
-
-    # ---- lifetime ------------------------------------------------------------------------
-
-    def destroy(self):
-        """Free the C plan and the communicator. Collective; idempotent."""
-        if self._handle is None or MPI.Is_finalized():
-            self._handle = None
-            return
-        handle, self._handle = self._handle, None
-        _lib.check(_lib.lib.distfft_plan_destroy(ctypes.byref(handle)))
-        self._comm.Free()
-        _lifetime.forget(self)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.destroy()
-
-    def __del__(self):
-        # MPI_Comm_free and the library's frees do not synchronise the
-        # ranks in practice, so garbage collection at different moments on
-        # different ranks is safe; explicit destroy() is still preferred.
-        try:
-            self.destroy()
-        except Exception:
-            pass

@@ -30,7 +30,7 @@ def decompose(n, parts, part):
     return local_n.value, start.value
 
 
-class Redistribution:
+class Redistribution(_lifetime.Handle):
     """Redistribution(comm, in_shape, axis_in, out_shape, axis_out,
                       dtype=numpy.complex128, batch=None, method="alltoallw")
 
@@ -46,6 +46,8 @@ class Redistribution:
     ...) computes both local shapes for an array distributed along one axis
     only. Collective on comm; free with destroy() or a with-block.
     """
+
+    _destroy_call = "distfft_redist_destroy"
 
     def __init__(self, comm, in_shape, axis_in, out_shape, axis_out,
                  dtype=numpy.complex128, batch=None, method="alltoallw"):
@@ -160,25 +162,3 @@ class Redistribution:
         else:
             check_array(out, self.output_shape, self.dtype, "the output array", writable=True)
         return a, out
-
-    def destroy(self):
-        """Free the C plan and the communicator. Collective; idempotent."""
-        if self._handle is None or MPI.Is_finalized():
-            self._handle = None
-            return
-        handle, self._handle = self._handle, None
-        _lib.check(_lib.lib.distfft_redist_destroy(ctypes.byref(handle)))
-        self._comm.Free()
-        _lifetime.forget(self)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.destroy()
-
-    def __del__(self):
-        try:
-            self.destroy()
-        except Exception:
-            pass
