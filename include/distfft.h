@@ -178,7 +178,8 @@ typedef enum {
     /* "sendrecv": P-1 rounds of pairwise MPI_Sendrecv (rank +- k) */
     DISTFFT_METHOD_SENDRECV,
     /* "auto": at create time, time every method above on this exchange
-     * (a warm-up, then the best of 3 executions, each the maximum over the
+     * (a warm-up, then the fastest of at least 3 executions -- more, up to
+     * 20, while they add up to under 10 ms -- each the maximum over the
      * ranks) and keep the fastest; every rank picks the same. Plans with
      * rigor DISTFFT_ESTIMATE do not measure and take alltoallw; plans with
      * wisdom for their configuration take its choice (see Wisdom). The
@@ -283,7 +284,7 @@ typedef struct {
      * method AUTO and a measuring rigor, the choice is measured: every
      * factorisation of the ranks into r = 1..ndims-1 extents >= 2 (both
      * orientations) that leaves no rank without data is planned and timed
-     * (a forward+backward pair, best of 3, slowest rank), and the fastest
+     * (forward+backward pairs timed as methods are), and the fastest
      * kept. Otherwise: the lowest r whose MPI_Dims_create grid leaves no
      * rank without data (slab while the ranks fit, then pencil, ...). */
     int grid_ndims;

@@ -40,6 +40,7 @@
 #include "layout.h"
 #include "redist/redist.h"
 #include "serial/serial_fft.h"
+#include "tuning.h"
 #include "types.h"
 #include "wisdom.h"
 
@@ -767,8 +768,21 @@ static int grid_candidates(int size, int ndims, const int64_t *shape, const int 
     return count;
 }
 
-/* Seconds of a forward+backward pair on scratch arrays: a warm-up, then
- * the best of 3, each the slowest rank's. Collective. */
+/* One forward+backward pair of a candidate plan on scratch arrays. */
+typedef struct {
+    struct distfft_plan_s *plan;
+    void *in, *out;
+} pair_run;
+
+static int run_pair(void *context)
+{
+    pair_run *run = context;
+    int rc = distfft_plan_forward(run->plan, run->in, run->out);
+    return rc == DISTFFT_SUCCESS ? distfft_plan_backward(run->plan, run->out, run->in) : rc;
+}
+
+/* Seconds of a forward+backward pair (tuning_time: the slowest rank's,
+ * the fastest of several runs). Collective. */
 static int time_pair(struct distfft_plan_s *plan, double *seconds)
 {
     const plan_step *first = &plan->forward[0], *last = &plan->forward[plan->forward_count - 1];
@@ -780,16 +794,8 @@ static int time_pair(struct distfft_plan_s *plan, double *seconds)
     if (rc == DISTFFT_SUCCESS) {
         memset(in, 0, in_bytes);
         memset(out, 0, out_bytes);
-        *seconds = INFINITY;
-        for (int r = 0; r < 4 && rc == DISTFFT_SUCCESS; r++) {
-            MPI_Barrier(plan->comm);
-            double start = MPI_Wtime();
-            rc = distfft_plan_forward(plan, in, out);
-            if (rc == DISTFFT_SUCCESS) rc = distfft_plan_backward(plan, out, in);
-            double elapsed = MPI_Wtime() - start;
-            MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, plan->comm);
-            if (r > 0 && elapsed < *seconds) *seconds = elapsed;
-        }
+        pair_run run = {plan, in, out};
+        rc = tuning_time(plan->comm, run_pair, &run, seconds);
     }
     distfft_free(in);
     distfft_free(out);

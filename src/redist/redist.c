@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../error.h"
+#include "../tuning.h"
 #include "../types.h"
 #include "redist.h"
 
@@ -66,21 +67,17 @@ int distfft_method_from_name(const char *name, distfft_method *method)
                       name, known);
 }
 
-/* Seconds of the slowest rank for the fastest of `repetitions` runs. */
-static double time_exchange(const struct distfft_redist_s *redist, const void *in,
-                            void *out, int repetitions, MPI_Comm tuning_comm)
+/* One execution of a candidate on the tuning arrays. */
+typedef struct {
+    const struct distfft_redist_s *redist;
+    const void *in;
+    void *out;
+} exchange_run;
+
+static int run_exchange(void *context)
 {
-    double best = INFINITY;
-    redist_run(redist, in, out); /* warm-up: first-touch, lazy connections */
-    for (int r = 0; r < repetitions; r++) {
-        MPI_Barrier(tuning_comm);
-        double start = MPI_Wtime();
-        redist_run(redist, in, out);
-        double elapsed = MPI_Wtime() - start;
-        MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, tuning_comm);
-        if (elapsed < best) best = elapsed;
-    }
-    return best;
+    exchange_run *run = context;
+    return redist_run(run->redist, run->in, run->out);
 }
 
 /* The "auto" method: plan every method, time each on scratch arrays, keep
@@ -108,7 +105,9 @@ static int tune(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *geom
             redist_free(candidate);
             continue;
         }
-        double seconds = time_exchange(candidate, in, out, 3, tuning_comm);
+        double seconds;
+        exchange_run run = {candidate, in, out};
+        tuning_time(tuning_comm, run_exchange, &run, &seconds);
         if (seconds < best_seconds) {
             redist_free(best);
             best = candidate;
