@@ -44,6 +44,15 @@ class Handle:
 
     _destroy_call = None
 
+    def _adopt(self, comm):
+        """Check comm and work on a duplicate of it (self._comm)."""
+        self._handle = None
+        _lib.comm_handle(comm)   # TypeError for anything but an mpi4py communicator
+        if comm == MPI.COMM_NULL or comm.Is_inter():
+            raise ValueError("distfft: comm must be a valid intracommunicator")
+        self._user_comm = comm    # for DistArrays: they outlive the plan
+        self._comm = comm.Dup()
+
     def destroy(self):
         """Free the C object and the communicator. Collective; idempotent."""
         if self._handle is None or MPI.Is_finalized():

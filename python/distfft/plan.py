@@ -139,12 +139,7 @@ class Plan(_lifetime.Handle):
     def __init__(self, comm, shape, dtype=numpy.complex128, kinds=None, axes=None,
                  grid=None, method="auto", norm="backward", batch=None,
                  rigor="measure", destroy_input=False, placement="row", node_size=0):
-        self._handle = None
-        _lib.comm_handle(comm)   # TypeError for anything but an mpi4py communicator
-        if comm == MPI.COMM_NULL or comm.Is_inter():
-            raise ValueError("distfft: comm must be a valid intracommunicator")
-        self._user_comm = comm    # for DistArrays: they outlive the plan
-        self._comm = comm.Dup()
+        self._adopt(comm)
         self._agree = Agreement(self._comm)
         try:
             options = self._agree(self._options, shape, dtype, kinds, axes, grid, method,

@@ -10,7 +10,6 @@ often one direction of a Cartesian grid (comm.Create_cart(...).Sub(...)).
 import ctypes
 
 import numpy
-from mpi4py import MPI
 
 from . import _lib, _lifetime
 from ._arrays import check_array, empty_aligned, pointer, zeros_aligned
@@ -51,12 +50,7 @@ class Redistribution(_lifetime.Handle):
 
     def __init__(self, comm, in_shape, axis_in, out_shape, axis_out,
                  dtype=numpy.complex128, batch=None, method="alltoallw"):
-        self._handle = None
-        _lib.comm_handle(comm)   # TypeError for anything but an mpi4py communicator
-        if comm == MPI.COMM_NULL or comm.Is_inter():
-            raise ValueError("distfft: comm must be a valid intracommunicator")
-        self._user_comm = comm    # for DistArrays: they outlive the plan
-        self._comm = comm.Dup()
+        self._adopt(comm)
         self._agree = Agreement(self._comm)
         self._global = None
         try:
