@@ -22,7 +22,6 @@ import ctypes
 import re
 
 import numpy
-from mpi4py import MPI
 
 from . import _lib, _lifetime
 from ._arrays import check_array, empty_aligned, is_aligned, pointer
