@@ -80,6 +80,18 @@ typedef enum {
     DISTFFT_FLOAT
 } distfft_precision;
 
+/* The vocabulary. Every enum of this API has a name (the word the bench,
+ * wisdom, describe and Python use) and back: distfft_X_name returns it, or
+ * NULL for a value that is not one; distfft_X_from_name returns
+ * DISTFFT_ERR_ARGUMENT (message listing the known names) for an unknown
+ * name and leaves *value alone. All local. Element types: "complex-double",
+ * "complex-float", "real-double", "real-float"; precisions: "double",
+ * "float". The others are declared with their enums below. */
+const char *distfft_type_name(distfft_type type);
+int distfft_type_from_name(const char *name, distfft_type *type);
+const char *distfft_precision_name(distfft_precision precision);
+int distfft_precision_from_name(const char *name, distfft_precision *precision);
+
 /* Size in bytes of one element, or 0 for an unknown type. Local. */
 size_t distfft_type_size(distfft_type type);
 
@@ -160,34 +172,41 @@ MPI_Comm distfft_grid_subcomm(const struct distfft_grid_s *grid, int direction);
 /* Global redistribution (paper Sec. 3.3.2, Alg. 2 and 3)                    */
 /* ------------------------------------------------------------------------ */
 
+/* Communication methods. A concrete method's id is its row in the method
+ * table (src/redist/methods.def): ids never change, new methods are
+ * appended, so a program may store them. Ids 0..distfft_method_count()-1
+ * are the concrete methods; list them by asking distfft_method_name(). */
 typedef enum {
-    /* "alltoallw": subarray datatypes + one MPI_Alltoallw, no copies */
-    DISTFFT_METHOD_ALLTOALLW = 0,
-    /* "alltoallv": pack the chunks, one MPI_Alltoallv, unpack */
-    DISTFFT_METHOD_ALLTOALLV,
-    /* "isend-waitall": pack, MPI_Irecv/MPI_Isend with every peer, MPI_Waitall,
-     * unpack */
-    DISTFFT_METHOD_ISEND_WAITALL,
-    /* "isend-waitsome": as isend-waitall, but MPI_Waitsome, unpacking each
-     * chunk as soon as it arrives */
-    DISTFFT_METHOD_ISEND_WAITSOME,
-    /* "isend-waitall-blocked": isend-waitall with 4 peers at a time */
-    DISTFFT_METHOD_ISEND_WAITALL_BLOCKED,
-    /* "isend-waitsome-blocked": isend-waitsome with 4 peers at a time */
-    DISTFFT_METHOD_ISEND_WAITSOME_BLOCKED,
-    /* "sendrecv": P-1 rounds of pairwise MPI_Sendrecv (rank +- k) */
-    DISTFFT_METHOD_SENDRECV,
-    /* "auto": at create time, time every method above on this exchange
+    /* "auto": at create time, time every concrete method on this exchange
      * (a warm-up, then the fastest of at least 3 executions -- more, up to
      * 20, while they add up to under 10 ms -- each the maximum over the
      * ranks) and keep the fastest; every rank picks the same. Plans with
      * rigor DISTFFT_ESTIMATE do not measure and take alltoallw; plans with
      * wisdom for their configuration take its choice (see Wisdom). The
      * default of distfft_options_init. */
-    DISTFFT_METHOD_AUTO
+    DISTFFT_METHOD_AUTO = -1,
+    /* "alltoallw": subarray datatypes + one MPI_Alltoallw, no copies */
+    DISTFFT_METHOD_ALLTOALLW = 0,
+    /* "alltoallv": pack the chunks, one MPI_Alltoallv, unpack */
+    DISTFFT_METHOD_ALLTOALLV = 1,
+    /* "isend-waitall": pack, MPI_Irecv/MPI_Isend with every peer, MPI_Waitall,
+     * unpack */
+    DISTFFT_METHOD_ISEND_WAITALL = 2,
+    /* "isend-waitsome": as isend-waitall, but MPI_Waitsome, unpacking each
+     * chunk as soon as it arrives */
+    DISTFFT_METHOD_ISEND_WAITSOME = 3,
+    /* "isend-waitall-blocked": isend-waitall with 4 peers at a time */
+    DISTFFT_METHOD_ISEND_WAITALL_BLOCKED = 4,
+    /* "isend-waitsome-blocked": isend-waitsome with 4 peers at a time */
+    DISTFFT_METHOD_ISEND_WAITSOME_BLOCKED = 5,
+    /* "sendrecv": P-1 rounds of pairwise MPI_Sendrecv (rank +- k) */
+    DISTFFT_METHOD_SENDRECV = 6
 } distfft_method;
 
-/* Name of a method ("alltoallw"), or NULL. Local. */
+/* Number of concrete methods (ids 0..count-1; "auto" is not counted). Local. */
+int distfft_method_count(void);
+
+/* Name of a method ("alltoallw", "auto"), or NULL. Local. */
 const char *distfft_method_name(distfft_method method);
 /* Method from its name; DISTFFT_ERR_ARGUMENT if unknown. Local. */
 int distfft_method_from_name(const char *name, distfft_method *method);
@@ -242,6 +261,10 @@ typedef enum {
     DISTFFT_NORM_FORWARD
 } distfft_norm;
 
+/* "backward", "ortho", "forward". Local. */
+const char *distfft_norm_name(distfft_norm norm);
+int distfft_norm_from_name(const char *name, distfft_norm *norm);
+
 /* The transform along one axis. Definitions (N = the axis length, all
  * unnormalised as FFTW computes them; see README "Transform kinds"):
  *   C2C      complex DFT, sign -1 forward.
@@ -278,6 +301,10 @@ typedef enum {
     DISTFFT_PATIENT,
     DISTFFT_EXHAUSTIVE
 } distfft_rigor;
+
+/* "estimate", "measure", "patient", "exhaustive". Local. */
+const char *distfft_rigor_name(distfft_rigor rigor);
+int distfft_rigor_from_name(const char *name, distfft_rigor *rigor);
 
 typedef struct {
     /* Process grid dimensionality r, 1 <= r <= ndims-1; 0 chooses. With
@@ -402,17 +429,19 @@ int distfft_plan_timings(const struct distfft_plan_s *plan,
                          distfft_timings *timings); /* Local. */
 int distfft_plan_reset_timings(distfft_plan plan);  /* Local. */
 
-/* One step of a plan, as the plan-describe calls report it (paper 001's
- * accounting): serial transforms and exchanges, what each costs this rank,
- * and how many bytes each exchange sends. */
+/* One step of a plan, read from the step object itself (paper 001's
+ * accounting): serial transforms, weights and exchanges, what each costs
+ * this rank, and how many bytes each exchange sends. */
 typedef struct {
     /* "fft c2c axes=1,2", "redist alltoallw 2->1 on P1", "cheb-weights
-     * axis=0": the step as distfft_plan_describe writes it. */
+     * axis=0": the step as it describes itself inside
+     * distfft_plan_describe's tree. */
     char description[96];
     int is_redistribution;   /* 1 for an exchange */
-    int direction;           /* an exchange's grid direction, else -1 */
+    int grid_direction;      /* an exchange's grid direction (P_i), else -1 */
+    int axis_in, axis_out;   /* an exchange's alignments, else -1 */
     int group_size;          /* ranks in the exchange's group, else 1 */
-    distfft_method method;   /* an exchange's method (never AUTO) */
+    distfft_method method;   /* an exchange's method (never AUTO), else AUTO */
     /* Bytes this rank sends to the other ranks of its group per execution
      * (its own chunk is copied, not sent); 0 for transforms. */
     int64_t bytes_sent;
@@ -421,7 +450,7 @@ typedef struct {
      * global_bytes * (1 - 1/M) in all. */
     int64_t global_bytes;
     double seconds;          /* this rank's time in the step since reset */
-    int64_t executions;      /* executions of this direction since reset */
+    int64_t executions;      /* executions of this transform direction since reset */
 } distfft_step;
 
 /* Number of steps of the forward (DISTFFT_FORWARD) or backward

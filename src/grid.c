@@ -59,31 +59,6 @@ void grid_free(struct distfft_grid_s *grid)
     free(grid);
 }
 
-static const char *const placement_names[] = {
-    [DISTFFT_PLACEMENT_ROW] = "row",
-    [DISTFFT_PLACEMENT_MORTON] = "morton",
-    [DISTFFT_PLACEMENT_NODE] = "node",
-};
-#define PLACEMENT_COUNT ((int)(sizeof placement_names / sizeof placement_names[0]))
-
-const char *distfft_placement_name(distfft_placement placement)
-{
-    return (int)placement >= 0 && (int)placement < PLACEMENT_COUNT ? placement_names[placement] : NULL;
-}
-
-int distfft_placement_from_name(const char *name, distfft_placement *placement)
-{
-    error_clear();
-    if (!name || !placement)
-        return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_placement_from_name: NULL argument");
-    for (int i = 0; i < PLACEMENT_COUNT; i++)
-        if (strcmp(placement_names[i], name) == 0) {
-            *placement = (distfft_placement)i;
-            return DISTFFT_SUCCESS;
-        }
-    return error_fail(DISTFFT_ERR_ARGUMENT, "unknown placement \"%s\" (known: row, morton, node)", name);
-}
-
 static int check_create(int size, int ndims, const int *dims, distfft_placement placement,
                         int node_size, int busy_direction, const distfft_grid *grid_out,
                         int *chosen, replicated_args *args)

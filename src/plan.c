@@ -97,32 +97,6 @@ struct distfft_plan_s {
 
 /* ---- kinds ------------------------------------------------------------------ */
 
-static const char *const kind_names[] = {
-    [DISTFFT_C2C] = "c2c", [DISTFFT_R2C] = "r2c",
-    [DISTFFT_DCT1] = "dct1", [DISTFFT_DCT2] = "dct2", [DISTFFT_DCT3] = "dct3", [DISTFFT_DCT4] = "dct4",
-    [DISTFFT_DST1] = "dst1", [DISTFFT_DST2] = "dst2", [DISTFFT_DST3] = "dst3", [DISTFFT_DST4] = "dst4",
-    [DISTFFT_CHEB] = "cheb", [DISTFFT_NONE] = "none",
-};
-#define KIND_COUNT ((int)(sizeof kind_names / sizeof kind_names[0]))
-
-const char *distfft_kind_name(distfft_kind kind)
-{
-    return (int)kind >= 0 && (int)kind < KIND_COUNT ? kind_names[kind] : NULL;
-}
-
-int distfft_kind_from_name(const char *name, distfft_kind *kind)
-{
-    error_clear();
-    if (!name || !kind) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_kind_from_name: NULL argument");
-    for (int i = 0; i < KIND_COUNT; i++)
-        if (strcmp(kind_names[i], name) == 0) {
-            *kind = (distfft_kind)i;
-            return DISTFFT_SUCCESS;
-        }
-    return error_fail(DISTFFT_ERR_ARGUMENT, "unknown transform kind \"%s\" (known: c2c, r2c, "
-                      "dct1..dct4, dst1..dst4, cheb, none)", name);
-}
-
 static bool is_real_to_real(distfft_kind kind)
 {
     return kind >= DISTFFT_DCT1 && kind <= DISTFFT_CHEB;
@@ -178,7 +152,7 @@ static int check_kinds(int ndims, const int64_t *shape, const distfft_kind *kind
         if (is_real_to_real(kind)) r2r_axis = i;
         if ((kind == DISTFFT_DCT1 || kind == DISTFFT_CHEB) && shape[i] < 2)
             return error_fail(DISTFFT_ERR_SHAPE, "%s: %s on axis %d needs at least 2 points, the axis has %lld",
-                              where, kind_names[kind], i, (long long)shape[i]);
+                              where, distfft_kind_name(kind), i, (long long)shape[i]);
     }
     if (last_transformed < 0)
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: every axis has kind none; nothing to transform", where);
@@ -188,7 +162,7 @@ static int check_kinds(int ndims, const int64_t *shape, const distfft_kind *kind
     if (r2c_axis < 0 && c2c_axis >= 0 && r2r_axis >= 0)
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: the real-to-real kind %s on axis %d needs real data, but the "
                           "array is complex (axis %d is c2c and no axis is r2c)", where,
-                          kind_names[kinds[r2r_axis]], r2r_axis, c2c_axis);
+                          distfft_kind_name(kinds[r2r_axis]), r2r_axis, c2c_axis);
     return DISTFFT_SUCCESS;
 }
 
@@ -1131,7 +1105,7 @@ static void append_step(char *buf, size_t size, size_t *used, const plan_step *s
     append(buf, size, used, " (fft %s axes=", families[spec->family]);
     for (int j = 0; j < spec->naxes; j++) {
         append(buf, size, used, j ? ",%d" : "%d", spec->axes[j]);
-        if (spec->family == SERIAL_R2R) append(buf, size, used, ":%s", kind_names[spec->r2r_kinds[j]]);
+        if (spec->family == SERIAL_R2R) append(buf, size, used, ":%s", distfft_kind_name(spec->r2r_kinds[j]));
     }
     append(buf, size, used, ")");
 }
@@ -1146,8 +1120,8 @@ int distfft_plan_describe(const struct distfft_plan_s *plan, char *buf, size_t s
     shape_format(plan->ndims, plan->shape, shape, sizeof shape);
     append(buf, size, &used, "(distfft kinds=");
     for (int a = 0; a < plan->ndims; a++)
-        append(buf, size, &used, a ? ",%s" : "%s", kind_names[plan->options.kinds[a]]);
-    append(buf, size, &used, " %s %s", shape, precision_name(plan->precision));
+        append(buf, size, &used, a ? ",%s" : "%s", distfft_kind_name(plan->options.kinds[a]));
+    append(buf, size, &used, " %s %s", shape, distfft_precision_name(plan->precision));
     if (plan->options.batch > 1) append(buf, size, &used, " batch=%lld", (long long)plan->options.batch);
     append(buf, size, &used, " grid=");
     for (int i = 0; i < plan->grid->ndims; i++)
@@ -1205,9 +1179,11 @@ int distfft_plan_step(const struct distfft_plan_s *plan, int direction, int inde
         info->description[length - 3] = '\0';
     }
     info->is_redistribution = step->kind == STEP_REDIST;
-    info->direction = info->is_redistribution ? step->direction : -1;
+    info->grid_direction = info->is_redistribution ? step->direction : -1;
+    info->axis_in = info->is_redistribution ? step->axis_in : -1;
+    info->axis_out = info->is_redistribution ? step->axis_out : -1;
     info->group_size = info->is_redistribution ? step->group_size : 1;
-    info->method = info->is_redistribution ? step->redist->method_id : DISTFFT_METHOD_ALLTOALLW;
+    info->method = info->is_redistribution ? step->redist->method_id : DISTFFT_METHOD_AUTO;
     info->bytes_sent = step->bytes_sent;
     info->global_bytes = step->global_bytes;
     info->seconds = plan->step_seconds[list][index];

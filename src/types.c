@@ -45,11 +45,6 @@ bool precision_is_valid(distfft_precision precision)
     return precision == DISTFFT_DOUBLE || precision == DISTFFT_FLOAT;
 }
 
-const char *precision_name(distfft_precision precision)
-{
-    return precision == DISTFFT_FLOAT ? "float" : "double";
-}
-
 void *distfft_malloc(size_t bytes) { return fftw_malloc(bytes); }
 
 void distfft_free(void *pointer) { fftw_free(pointer); }

@@ -15,7 +15,6 @@ bool type_is_valid(distfft_type type);
 MPI_Datatype type_mpi(distfft_type type);
 distfft_type type_complex(distfft_precision precision);
 bool precision_is_valid(distfft_precision precision);
-const char *precision_name(distfft_precision precision);
 
 /* Product of shape[0..ndims-1]; 1 for ndims == 0. */
 int64_t shape_product(int ndims, const int64_t *shape);

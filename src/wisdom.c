@@ -76,7 +76,7 @@ void wisdom_key(int ranks, int ndims, const int64_t *shape,
     for (int i = 0; i < ndims; i++) append(key, size, i ? "x%lld" : "%lld", (long long)shape[i]);
     append(key, size, " kinds=");
     for (int i = 0; i < ndims; i++) append(key, size, i ? ",%s" : "%s", distfft_kind_name(options->kinds[i]));
-    append(key, size, " precision=%s batch=%lld grid=", precision_name(precision),
+    append(key, size, " precision=%s batch=%lld grid=", distfft_precision_name(precision),
            (long long)options->batch);
     if (options->grid_ndims == 0) append(key, size, "auto");
     for (int i = 0; i < options->grid_ndims; i++) append(key, size, i ? "x%d" : "%d", options->grid_dims[i]);

@@ -124,7 +124,9 @@ class Step(ctypes.Structure):
     _fields_ = [
         ("description", ctypes.c_char * 96),
         ("is_redistribution", ctypes.c_int),
-        ("direction", ctypes.c_int),
+        ("grid_direction", ctypes.c_int),
+        ("axis_in", ctypes.c_int),
+        ("axis_out", ctypes.c_int),
         ("group_size", ctypes.c_int),
         ("method", ctypes.c_int),
         ("bytes_sent", ctypes.c_int64),
@@ -154,6 +156,7 @@ _declare("distfft_last_error", _char_p)
 _declare("distfft_type_size", ctypes.c_size_t, _int)
 _declare("distfft_decompose", None, ctypes.c_int64, _int, _int, c_int64_p, c_int64_p)
 _declare("distfft_method_name", _char_p, _int)
+_declare("distfft_method_count", _int)
 _declare("distfft_method_from_name", _int, _char_p, c_int_p)
 _declare("distfft_kind_name", _char_p, _int)
 _declare("distfft_kind_from_name", _int, _char_p, c_int_p)
@@ -244,11 +247,9 @@ def method_code(name):
 
 
 def method_names():
-    names, code = [], 0
-    while lib.distfft_method_name(code):
-        names.append(lib.distfft_method_name(code).decode())
-        code += 1
-    return names
+    """The concrete methods, in id order, then "auto"."""
+    count = lib.distfft_method_count()
+    return [lib.distfft_method_name(code).decode() for code in range(count)] + ["auto"]
 
 
 def placement_code(name):

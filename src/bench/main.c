@@ -501,8 +501,8 @@ static int run(MPI_Comm comm, const bench_options *options)
 {
     int count = options->method_count ? options->method_count : 1;
     const distfft_method *methods = options->method_count ? options->methods : &options->method;
-    bench_results results[DISTFFT_METHOD_AUTO + 1];
-    static bench_steps steps[DISTFFT_METHOD_AUTO + 1];
+    bench_results results[BENCH_MAX_METHODS];
+    static bench_steps steps[BENCH_MAX_METHODS];
     char mpi_library[MPI_MAX_LIBRARY_VERSION_STRING];
     mpi_library_name(mpi_library, sizeof mpi_library);
 

@@ -285,8 +285,9 @@ static int parse_methods(const char *text, bench_options *options,
 {
     int count = 0;
     if (strcmp(text, "all") == 0) {
-        for (int m = 0; m <= DISTFFT_METHOD_AUTO; m++)
+        for (int m = 0; m < distfft_method_count() && count < BENCH_MAX_METHODS - 1; m++)
             options->methods[count++] = (distfft_method)m;
+        options->methods[count++] = DISTFFT_METHOD_AUTO;
         options->method_count = count;
         return BENCH_OPTIONS_OK;
     }
@@ -294,7 +295,7 @@ static int parse_methods(const char *text, bench_options *options,
     while (1) {
         char name[64];
         size_t length = strcspn(next, ",");
-        if (length == 0 || length >= sizeof name || count > DISTFFT_METHOD_AUTO)
+        if (length == 0 || length >= sizeof name || count >= BENCH_MAX_METHODS)
             return fail(message, message_size, "--methods '%s' is malformed: expected all or "
                         "a comma-separated list of distinct method names", text);
         memcpy(name, next, length);

@@ -22,6 +22,9 @@
 
 #include "distfft.h"
 
+/* Methods one --methods list may name: every concrete one and auto. */
+#define BENCH_MAX_METHODS 65
+
 typedef struct {
     int ndims;                          /* number of array axes, 2..16 */
     int64_t shape[DISTFFT_MAX_DIMS];    /* global array shape */
@@ -35,7 +38,7 @@ typedef struct {
     distfft_method method;
     /* --methods: run every one of these in turn (0: just `method`) */
     int method_count;
-    distfft_method methods[DISTFFT_METHOD_AUTO + 1];
+    distfft_method methods[BENCH_MAX_METHODS];
     distfft_placement placement;
     int node_size;                      /* 0: real nodes */
     const char *wisdom_in, *wisdom_out; /* NULL: none */

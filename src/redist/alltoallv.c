@@ -100,8 +100,9 @@ static int region_types(const chunk_exchange *x, const int64_t *counts,
 }
 
 static int alltoallv_create(MPI_Comm comm, const redist_geometry *g,
-                            void **opaque)
+                  const void *parameters, void **opaque)
 {
+    (void)parameters;
     (void)comm;
     *opaque = NULL;
     int rc = DISTFFT_SUCCESS;

@@ -93,8 +93,9 @@ static int fits_int(int ndims, const int64_t *shape, int64_t batch)
 }
 
 static int alltoallw_create(MPI_Comm comm, const redist_geometry *g,
-                            void **opaque)
+                  const void *parameters, void **opaque)
 {
+    (void)parameters;
     (void)comm;
     *opaque = NULL;
     if (!fits_int(g->ndims, g->in_shape, g->batch) ||

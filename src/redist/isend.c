@@ -1,19 +1,23 @@
 /*
- * isend.c -- non-blocking point-to-point exchange (paper 001, Sec. 3.2.1:
+ * isend.c -- non-blocking point-to-point exchange (paper 001, Sec. 3.2.1):
  * OpenFFT's Isend_Waitall, Isend_Waitsome, Isend_Waitall_Block and
- * Isend_Waitsome_Block), the engine of the four isend-* methods.
+ * Isend_Waitsome_Block. One engine, four rows of the method table (at the
+ * end of this file), each fixing two parameters: how receives complete
+ * (MPI_Waitall then unpack everything; or MPI_Waitsome, unpacking each
+ * chunk as it arrives, overlapping the copies with the messages still in
+ * flight) and how many peers form a group (all of them, or
+ * ISEND_BLOCK_SIZE at a time, which limits the messages in flight).
  *
  * Peers are visited by offset k = 1 .. P-1: send to (p + k) mod P, receive
- * from (p - k) mod P. A group is a range of consecutive offsets (all of them,
- * or ISEND_BLOCK_SIZE for the blocked variants). Per group: post every
- * MPI_Irecv into the peer's region of the receive buffer, then pack each
- * chunk and MPI_Isend it at once, wait for the receives (all at once, or
- * some at a time, unpacking as they arrive), and finally for the sends. The
- * message from rank q to rank q + k belongs to the group of offset k on
- * both sides, so every rank works on the same group index at a time and the
- * groups cannot deadlock. This rank's own chunk is copied locally while the
- * first group's messages are in flight. Empty chunks send no message at all
- * (sender and receiver agree on which chunks are empty).
+ * from (p - k) mod P. A group is a range of consecutive offsets. Per group:
+ * post every MPI_Irecv into the peer's region of the receive buffer, then
+ * pack each chunk and MPI_Isend it at once, wait for the receives, and
+ * finally for the sends. The message from rank q to rank q + k belongs to
+ * the group of offset k on both sides, so every rank works on the same
+ * group index at a time and the groups cannot deadlock. This rank's own
+ * chunk is copied locally while the first group's messages are in flight.
+ * Empty chunks send no message at all (sender and receiver agree on which
+ * chunks are empty).
  *
  * Buffers, counts and the request arrays are allocated at create time; an
  * execution allocates nothing.
@@ -22,7 +26,24 @@
 
 #include "../error.h"
 #include "chunks.h"
-#include "isend.h"
+#include "redist.h"
+
+/* How a group's receives are completed. */
+typedef enum { ISEND_WAITALL, ISEND_WAITSOME } isend_wait;
+
+/* Peers per group: ISEND_ALL_PEERS exchanges with every peer at once; the
+ * blocked variants exchange with ISEND_BLOCK_SIZE peers at a time. OpenFFT
+ * uses 32 for machines with thousands of ranks; 4 keeps the grouping (and
+ * its limit on messages in flight) visible on the sub-communicators of a
+ * pencil or slab decomposition, which are usually small. */
+enum { ISEND_ALL_PEERS = 0, ISEND_BLOCK_SIZE = 4 };
+
+/* A row's parameters. */
+typedef struct {
+    const char *name;
+    isend_wait wait;
+    int group;
+} isend_variant;
 
 typedef struct {
     chunk_exchange exchange;
@@ -34,7 +55,7 @@ typedef struct {
                                   * GCC warn about MPI_STATUSES_IGNORE */
 } isend_state;
 
-void isend_destroy(void *opaque)
+static void isend_destroy(void *opaque)
 {
     isend_state *state = opaque;
     if (!state) return;
@@ -46,9 +67,14 @@ void isend_destroy(void *opaque)
     free(state);
 }
 
-int isend_create(const redist_geometry *g, const char *method,
-                 isend_wait wait, int group, void **opaque)
+static int isend_create(MPI_Comm comm, const redist_geometry *g,
+                        const void *parameters, void **opaque)
 {
+    (void)comm;
+    const isend_variant *variant = parameters;
+    const char *method = variant->name;
+    isend_wait wait = variant->wait;
+    int group = variant->group;
     *opaque = NULL;
     int rc = DISTFFT_SUCCESS;
     isend_state *state = calloc(1, sizeof *state);
@@ -135,7 +161,7 @@ fail:
     return rc;
 }
 
-int isend_execute(void *opaque, MPI_Comm comm, const void *in, void *out)
+static int isend_execute(void *opaque, MPI_Comm comm, const void *in, void *out)
 {
     isend_state *state = opaque;
     const chunk_exchange *x = &state->exchange;
@@ -153,3 +179,18 @@ int isend_execute(void *opaque, MPI_Comm comm, const void *in, void *out)
 fail:
     return rc;
 }
+
+/* ---- the four rows ------------------------------------------------------- */
+
+#define ISEND_ROW(row, method_name, wait_mode, peers)                          \
+    static const isend_variant row##_variant = {method_name, wait_mode, peers}; \
+    const redist_method row = {.name = method_name,                            \
+                               .parameters = &row##_variant,                   \
+                               .create = isend_create,                         \
+                               .execute = isend_execute,                       \
+                               .destroy = isend_destroy};
+
+ISEND_ROW(redist_isend_waitall, "isend-waitall", ISEND_WAITALL, ISEND_ALL_PEERS)
+ISEND_ROW(redist_isend_waitsome, "isend-waitsome", ISEND_WAITSOME, ISEND_ALL_PEERS)
+ISEND_ROW(redist_isend_waitall_blocked, "isend-waitall-blocked", ISEND_WAITALL, ISEND_BLOCK_SIZE)
+ISEND_ROW(redist_isend_waitsome_blocked, "isend-waitsome-blocked", ISEND_WAITSOME, ISEND_BLOCK_SIZE)

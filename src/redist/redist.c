@@ -14,57 +14,32 @@
 #include "../types.h"
 #include "redist.h"
 
+#define METHOD(row) extern const redist_method row;
+#include "methods.def"
+#undef METHOD
+
 static const redist_method *const method_table[] = {
-    [DISTFFT_METHOD_ALLTOALLW] = &redist_alltoallw,
-    [DISTFFT_METHOD_ALLTOALLV] = &redist_alltoallv,
-    [DISTFFT_METHOD_ISEND_WAITALL] = &redist_isend_waitall,
-    [DISTFFT_METHOD_ISEND_WAITSOME] = &redist_isend_waitsome,
-    [DISTFFT_METHOD_ISEND_WAITALL_BLOCKED] = &redist_isend_waitall_blocked,
-    [DISTFFT_METHOD_ISEND_WAITSOME_BLOCKED] = &redist_isend_waitsome_blocked,
-    [DISTFFT_METHOD_SENDRECV] = &redist_sendrecv,
+#define METHOD(row) &row,
+#include "methods.def"
+#undef METHOD
 };
 #define METHOD_COUNT ((int)(sizeof method_table / sizeof method_table[0]))
+_Static_assert(METHOD_COUNT <= REDIST_MAX_METHODS, "raise REDIST_MAX_METHODS");
 
-static const redist_method *method_lookup(distfft_method method)
+int redist_method_count(void)
+{
+    return METHOD_COUNT;
+}
+
+const redist_method *redist_method_row(distfft_method method)
 {
     if ((int)method < 0 || (int)method >= METHOD_COUNT) return NULL;
     return method_table[method];
 }
 
-const char *distfft_method_name(distfft_method method)
+static const redist_method *method_lookup(distfft_method method)
 {
-    if (method == DISTFFT_METHOD_AUTO) return "auto";
-    const redist_method *row = method_lookup(method);
-    return row ? row->name : NULL;
-}
-
-int distfft_method_from_name(const char *name, distfft_method *method)
-{
-    error_clear();
-    if (!name || !method)
-        return error_fail(DISTFFT_ERR_ARGUMENT,
-                          "distfft_method_from_name: NULL argument");
-    for (int i = 0; i < METHOD_COUNT; i++)
-        if (method_table[i] && strcmp(method_table[i]->name, name) == 0) {
-            *method = (distfft_method)i;
-            return DISTFFT_SUCCESS;
-        }
-    if (strcmp(name, "auto") == 0) {
-        *method = DISTFFT_METHOD_AUTO;
-        return DISTFFT_SUCCESS;
-    }
-    char known[256] = "auto";
-    size_t used = strlen(known);
-    for (int i = 0; i < METHOD_COUNT && used < sizeof known; i++)
-        if (method_table[i]) {
-            int n = snprintf(known + used, sizeof known - used, "%s%s",
-                             used ? ", " : "", method_table[i]->name);
-            if (n < 0) break;
-            used += (size_t)n;
-        }
-    return error_fail(DISTFFT_ERR_ARGUMENT,
-                      "unknown redistribution method \"%s\" (known: %s)",
-                      name, known);
+    return redist_method_row(method);
 }
 
 /* One execution of a candidate on the tuning arrays. */
@@ -144,7 +119,7 @@ int redist_create_on(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry 
                            shape_product(geometry->ndims, geometry->in_shape);
         redist->out_count = geometry->batch *
                             shape_product(geometry->ndims, geometry->out_shape);
-        local = redist->method->create(comm, geometry, &redist->state);
+        local = redist->method->create(comm, geometry, redist->method->parameters, &redist->state);
     }
     TRY(error_agree(comm, local));
     *redist_out = redist;

@@ -29,8 +29,11 @@ typedef struct {
 
 typedef struct {
     const char *name;
+    /* Handed to create: what a parameterised family (isend.c) fixes per row. */
+    const void *parameters;
     /* Local; may fail on some ranks only (the caller agrees on it). */
-    int (*create)(MPI_Comm comm, const redist_geometry *geometry, void **state);
+    int (*create)(MPI_Comm comm, const redist_geometry *geometry,
+                  const void *parameters, void **state);
     /* Collective on comm. */
     int (*execute)(void *state, MPI_Comm comm, const void *in, void *out);
     void (*destroy)(void *state);
@@ -65,13 +68,10 @@ int64_t redist_bytes_sent(const struct distfft_redist_s *redist);
 /* Free without touching the error message (for cleanup paths). */
 void redist_free(struct distfft_redist_s *redist);
 
-/* The methods, one file each (the isend-* family shares isend.c). */
-extern const redist_method redist_alltoallw;
-extern const redist_method redist_alltoallv;
-extern const redist_method redist_isend_waitall;
-extern const redist_method redist_isend_waitsome;
-extern const redist_method redist_isend_waitall_blocked;
-extern const redist_method redist_isend_waitsome_blocked;
-extern const redist_method redist_sendrecv;
+/* The method table (methods.def): its rows in id order. */
+#define REDIST_MAX_METHODS 64
+int redist_method_count(void);
+/* The row of a concrete method id, or NULL. */
+const redist_method *redist_method_row(distfft_method method);
 
 #endif

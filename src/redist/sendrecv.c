@@ -26,8 +26,9 @@ static void sendrecv_destroy(void *opaque)
 }
 
 static int sendrecv_create(MPI_Comm comm, const redist_geometry *g,
-                           void **opaque)
+                  const void *parameters, void **opaque)
 {
+    (void)parameters;
     (void)comm;
     *opaque = NULL;
     chunk_exchange *exchange = malloc(sizeof *exchange);

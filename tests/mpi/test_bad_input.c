@@ -534,7 +534,8 @@ static void test_local(void)
               "method_from_name: empty name, method untouched");
     test_case(&suite,
               distfft_kind_name((distfft_kind)99) == NULL &&
-                  distfft_method_name((distfft_method)-1) == NULL &&
+                  distfft_method_name((distfft_method)-2) == NULL &&
+                  distfft_method_name((distfft_method)distfft_method_count()) == NULL &&
                   distfft_type_size((distfft_type)7) == 0,
               "names and sizes of unknown values are NULL / 0");
 }

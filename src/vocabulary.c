@@ -1,0 +1,115 @@
+/*
+ * vocabulary.c -- every name of the public enums, in one place: element
+ * types, precisions, kinds, norms, rigors, placements, and methods (whose
+ * names are the rows of the method table, src/redist/methods.def).
+ *
+ * These names are the words the bench's options, wisdom lines, describe
+ * trees and the Python package use; all of them ask here, none keeps a
+ * copy.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "error.h"
+#include "redist/redist.h"
+
+typedef struct {
+    int value;
+    const char *name;
+} word;
+
+#define COUNT_OF(table) ((int)(sizeof(table) / sizeof((table)[0])))
+
+static const word type_words[] = {
+    {DISTFFT_COMPLEX_DOUBLE, "complex-double"}, {DISTFFT_COMPLEX_FLOAT, "complex-float"},
+    {DISTFFT_REAL_DOUBLE, "real-double"},       {DISTFFT_REAL_FLOAT, "real-float"},
+};
+static const word precision_words[] = {{DISTFFT_DOUBLE, "double"}, {DISTFFT_FLOAT, "float"}};
+static const word kind_words[] = {
+    {DISTFFT_C2C, "c2c"},   {DISTFFT_R2C, "r2c"},   {DISTFFT_DCT1, "dct1"}, {DISTFFT_DCT2, "dct2"},
+    {DISTFFT_DCT3, "dct3"}, {DISTFFT_DCT4, "dct4"}, {DISTFFT_DST1, "dst1"}, {DISTFFT_DST2, "dst2"},
+    {DISTFFT_DST3, "dst3"}, {DISTFFT_DST4, "dst4"}, {DISTFFT_CHEB, "cheb"}, {DISTFFT_NONE, "none"},
+};
+static const word norm_words[] = {
+    {DISTFFT_NORM_BACKWARD, "backward"}, {DISTFFT_NORM_ORTHO, "ortho"}, {DISTFFT_NORM_FORWARD, "forward"},
+};
+static const word rigor_words[] = {
+    {DISTFFT_ESTIMATE, "estimate"}, {DISTFFT_MEASURE, "measure"},
+    {DISTFFT_PATIENT, "patient"},   {DISTFFT_EXHAUSTIVE, "exhaustive"},
+};
+static const word placement_words[] = {
+    {DISTFFT_PLACEMENT_ROW, "row"}, {DISTFFT_PLACEMENT_MORTON, "morton"}, {DISTFFT_PLACEMENT_NODE, "node"},
+};
+
+static const char *name_of(const word *table, int count, int value)
+{
+    for (int i = 0; i < count; i++)
+        if (table[i].value == value) return table[i].name;
+    return NULL;
+}
+
+/* Look `name` up; an unknown name fails with the list of known ones. */
+static int value_of(const word *table, int count, const char *what, const char *name, int *value)
+{
+    error_clear();
+    if (!name || !value) return error_fail(DISTFFT_ERR_ARGUMENT, "%s from name: NULL argument", what);
+    for (int i = 0; i < count; i++)
+        if (strcmp(table[i].name, name) == 0) {
+            *value = table[i].value;
+            return DISTFFT_SUCCESS;
+        }
+    char known[256] = "";
+    size_t used = 0;
+    for (int i = 0; i < count && used < sizeof known; i++) {
+        int n = snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "", table[i].name);
+        if (n < 0) break;
+        used += (size_t)n;
+    }
+    return error_fail(DISTFFT_ERR_ARGUMENT, "unknown %s \"%s\" (known: %s)", what, name, known);
+}
+
+/* One pair of public functions per enum. */
+#define VOCABULARY(enum_type, prefix, table, what)                                   \
+    const char *distfft_##prefix##_name(enum_type value)                             \
+    {                                                                                \
+        return name_of(table, COUNT_OF(table), (int)value);                          \
+    }                                                                                \
+    int distfft_##prefix##_from_name(const char *name, enum_type *value)             \
+    {                                                                                \
+        int found = 0;                                                               \
+        int rc = value_of(table, COUNT_OF(table), what, name, value ? &found : NULL);\
+        if (rc == DISTFFT_SUCCESS) *value = (enum_type)found;                        \
+        return rc;                                                                   \
+    }
+
+VOCABULARY(distfft_type, type, type_words, "element type")
+VOCABULARY(distfft_precision, precision, precision_words, "precision")
+VOCABULARY(distfft_kind, kind, kind_words, "transform kind")
+VOCABULARY(distfft_norm, norm, norm_words, "norm")
+VOCABULARY(distfft_rigor, rigor, rigor_words, "rigor")
+VOCABULARY(distfft_placement, placement, placement_words, "placement")
+
+/* Methods: "auto", then the rows of the method table. */
+int distfft_method_count(void)
+{
+    return redist_method_count();
+}
+
+const char *distfft_method_name(distfft_method method)
+{
+    if (method == DISTFFT_METHOD_AUTO) return "auto";
+    const redist_method *row = redist_method_row(method);
+    return row ? row->name : NULL;
+}
+
+int distfft_method_from_name(const char *name, distfft_method *method)
+{
+    word table[1 + REDIST_MAX_METHODS] = {{DISTFFT_METHOD_AUTO, "auto"}};
+    int count = 1;
+    for (int m = 0; m < redist_method_count(); m++)
+        table[count++] = (word){m, redist_method_row(m)->name};
+    int found = 0;
+    int rc = value_of(table, count, "redistribution method", name, method ? &found : NULL);
+    if (rc == DISTFFT_SUCCESS) *method = (distfft_method)found;
+    return rc;
+}
