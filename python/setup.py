@@ -97,6 +97,9 @@ def header_structs(text):
     with a body in the header text. Declarations it cannot read fail."""
     text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
     text = re.sub(r"//[^\n]*", " ", text)
+    if len(_STRUCT.findall(text)) != len(re.findall(r"typedef\s+struct\s*\w*\s*\{", text)):
+        raise RuntimeError("distfft: include/distfft.h has a struct python/setup.py cannot read "
+                           "(nested braces?)")
     structs = {}
     for body, name in _STRUCT.findall(text):
         fields = []
