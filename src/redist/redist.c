@@ -8,6 +8,7 @@
 
 #include "../error.h"
 #include "../types.h"
+#include "../vocabulary.h"
 #include "redist.h"
 
 #define METHOD(row) extern const redist_method row;
@@ -31,6 +32,31 @@ const redist_method *redist_method_row(distfft_method method)
 {
     if ((int)method < 0 || (int)method >= METHOD_COUNT) return NULL;
     return method_table[method];
+}
+
+/* The public names of methods: "auto", then the rows of the table. */
+int distfft_method_count(void)
+{
+    return redist_method_count();
+}
+
+const char *distfft_method_name(distfft_method method)
+{
+    if (method == DISTFFT_METHOD_AUTO) return "auto";
+    const redist_method *row = redist_method_row(method);
+    return row ? row->name : NULL;
+}
+
+int distfft_method_from_name(const char *name, distfft_method *method)
+{
+    word table[1 + REDIST_MAX_METHODS] = {{DISTFFT_METHOD_AUTO, "auto"}};
+    int count = 1;
+    for (int m = 0; m < redist_method_count(); m++)
+        table[count++] = (word){m, redist_method_row(m)->name};
+    int found = 0;
+    int rc = vocabulary_lookup(table, count, "redistribution method", name, method ? &found : NULL);
+    if (rc == DISTFFT_SUCCESS) *method = (distfft_method)found;
+    return rc;
 }
 
 int redist_create(MPI_Comm comm, const redist_geometry *geometry, distfft_method method,
