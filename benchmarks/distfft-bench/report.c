@@ -111,7 +111,7 @@ void bench_report_json(FILE *stream, const bench_options *options,
     fprintf(stream, "], \"ranks\": %d, \"grid\": [", results->ranks);
     print_grid(stream, results, ", ");
     fputs("], \"precision\": ", stream);
-    print_json_string(stream, bench_precision_name(options->precision));
+    print_json_string(stream, distfft_precision_name(options->precision));
     fputs(", \"kind\": ", stream);
     print_json_string(stream, options->kind);
     fputs(", \"kinds\": [", stream);
@@ -120,18 +120,18 @@ void bench_report_json(FILE *stream, const bench_options *options,
     print_json_string(stream, options->axes);
     fprintf(stream, ", \"batch\": %lld, \"input_type\": ",
             (long long)options->batch);
-    print_json_string(stream, bench_type_name(results->input_type));
+    print_json_string(stream, distfft_type_name(results->input_type));
     fputs(", \"output_type\": ", stream);
-    print_json_string(stream, bench_type_name(results->output_type));
+    print_json_string(stream, distfft_type_name(results->output_type));
     fputs(", \"method\": ", stream);
     print_json_string(stream, distfft_method_name(results->method));
     fputs(", \"placement\": ", stream);
     print_json_string(stream, distfft_placement_name(options->placement));
     fprintf(stream, ", \"node_size\": %d", options->node_size);
     fputs(", \"rigor\": ", stream);
-    print_json_string(stream, bench_rigor_name(options->rigor));
+    print_json_string(stream, distfft_rigor_name(options->rigor));
     fputs(", \"norm\": ", stream);
-    print_json_string(stream, bench_norm_name(options->norm));
+    print_json_string(stream, distfft_norm_name(options->norm));
     fprintf(stream, ", \"inner\": %d, \"outer\": %d", options->inner,
             options->outer);
     fputs(", \"pair_seconds\": ", stream);
@@ -216,24 +216,24 @@ void bench_report_text(FILE *stream, const bench_options *options,
     print_grid(stream, results, "x");
     fputc('\n', stream);
     print_key(stream, "precision");
-    fprintf(stream, "%s\n", bench_precision_name(options->precision));
+    fprintf(stream, "%s\n", distfft_precision_name(options->precision));
     print_key(stream, "kinds");
     print_kinds(stream, options, 0);
     fputc('\n', stream);
     print_key(stream, "batch");
     fprintf(stream, "%lld\n", (long long)options->batch);
     print_key(stream, "types");
-    fprintf(stream, "%s -> %s\n", bench_type_name(results->input_type),
-            bench_type_name(results->output_type));
+    fprintf(stream, "%s -> %s\n", distfft_type_name(results->input_type),
+            distfft_type_name(results->output_type));
     print_key(stream, "method");
     fprintf(stream, "%s\n", distfft_method_name(results->method));
     print_key(stream, "placement");
     fprintf(stream, "%s (node size %d)\n", distfft_placement_name(options->placement),
             options->node_size);
     print_key(stream, "rigor");
-    fprintf(stream, "%s\n", bench_rigor_name(options->rigor));
+    fprintf(stream, "%s\n", distfft_rigor_name(options->rigor));
     print_key(stream, "norm");
-    fprintf(stream, "%s\n", bench_norm_name(options->norm));
+    fprintf(stream, "%s\n", distfft_norm_name(options->norm));
     print_key(stream, "timing");
     fprintf(stream, "fastest of %d repetitions of %d pairs, max over ranks\n",
             options->outer, options->inner);
