@@ -53,8 +53,8 @@ def parse(argv):
     parser.add_argument("--precision", choices=["double", "float"])
     parser.add_argument("--rigor", choices=["estimate", "measure", "patient", "exhaustive"])
     parser.add_argument("--methods", type=lambda t: t.split(","),
-                        help="distfft methods of the methods phase "
-                             f"(default: {','.join(presets.METHODS)})")
+                        help="distfft methods of the methods phase (default: "
+                             "every one distfft-bench --list-methods gives, and auto)")
     parser.add_argument("--timeout", type=int, default=900, help="seconds per run")
     parser.add_argument("--list", action="store_true",
                         help="print the runs of one round of each phase and exit "
@@ -147,6 +147,12 @@ def main(argv):
         return 0
 
     tools = systems.Tools(os.path.abspath(options.build), options.mpiexec, options.python)
+    if preset.methods is None:
+        try:
+            preset.methods = tools.distfft_methods()
+        except RuntimeError as problem:
+            print(f"campaign.py: cannot list distfft's methods: {problem}", file=sys.stderr)
+            return 2
     if options.list:
         campaign = runs.Campaign(preset, tools, ".")
         for phase, plan, rounds in (
