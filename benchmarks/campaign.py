@@ -125,6 +125,18 @@ def report(out_dir, preset, records, command_line, seconds, loads, skipped):
     return plots.write_all(results, out_dir, subtitle)
 
 
+def ask_methods(preset, tools):
+    """Without --methods, the methods phase runs every method the library
+    has (distfft-bench --list-methods) and auto. False if it cannot say."""
+    if preset.methods is None:
+        try:
+            preset.methods = tools.distfft_methods()
+        except RuntimeError as problem:
+            print(f"campaign.py: cannot list distfft's methods: {problem}", file=sys.stderr)
+            return False
+    return True
+
+
 def main(argv):
     options = parse(argv)
     preset = presets.make(options.preset, options.ranks, options.sizes, options.kinds)
@@ -147,12 +159,8 @@ def main(argv):
         return 0
 
     tools = systems.Tools(os.path.abspath(options.build), options.mpiexec, options.python)
-    if preset.methods is None:
-        try:
-            preset.methods = tools.distfft_methods()
-        except RuntimeError as problem:
-            print(f"campaign.py: cannot list distfft's methods: {problem}", file=sys.stderr)
-            return 2
+    if not ask_methods(preset, tools):
+        return 2
     if options.list:
         campaign = runs.Campaign(preset, tools, ".")
         for phase, plan, rounds in (
