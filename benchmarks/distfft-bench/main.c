@@ -130,6 +130,7 @@ static int create_arrays(MPI_Comm comm, const bench_options *options,
     plan_options.rigor = options->rigor;
     memcpy(plan_options.kinds, options->kinds, sizeof plan_options.kinds);
     plan_options.batch = options->batch;
+    plan_options.verbose = options->verbose && !options->quiet;
 
     int status = distfft_plan_create(comm, options->ndims, options->shape,
                                      options->precision, &plan_options,
@@ -579,6 +580,10 @@ int main(int argc, char **argv)
             exit_status = EXIT_STATUS_OK;
             break;
         }
+        /* Tuning progress by default on a terminal, never with --json; rank
+         * 0 decides, as the library requires the same options everywhere. */
+        if (!options.verbose && !options.quiet)
+            options.verbose = !options.json && from_root(comm, isatty(STDOUT_FILENO));
         exit_status = wisdom_file(comm, options.wisdom_in, 1);
         if (exit_status == 0)
             exit_status = run(comm, &options);

@@ -357,6 +357,12 @@ static const option_row option_table[] = {
      "first)"},
     {"--json", NULL, parse_flag, FIELD(json), NULL, NULL,
      "print one JSON object on one line"},
+    {"--verbose", NULL, parse_flag, FIELD(verbose), NULL, NULL,
+     "say on stderr (rank 0) what plan-time tuning measures, as it goes; the "
+     "default without --json when rank 0's stdout is a terminal (Open MPI's "
+     "mpiexec gives ranks one even when its own output is redirected)"},
+    {"--quiet", NULL, parse_flag, FIELD(quiet), NULL, NULL,
+     "no tuning progress, even on a terminal (wins over --verbose)"},
     {"--list-methods", NULL, parse_flag, FIELD(list_methods), NULL, NULL,
      "print the library's concrete redistribution methods (what --methods all "
      "runs, less auto), one name per line and nothing else, then exit"},

@@ -54,6 +54,8 @@ typedef struct {
     int check;                          /* nonzero: measure the errors */
     int json;                           /* nonzero: one JSON line */
     int list_methods;                   /* nonzero: print the methods, exit */
+    int verbose, quiet;                 /* tuning progress on / off (neither:
+                                           on when rank 0's stdout is a tty) */
     const char *save_prefix;            /* NULL: do not save arrays */
 } bench_options;
 

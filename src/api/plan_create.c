@@ -24,6 +24,7 @@ void distfft_options_init(distfft_options *options)
     options->batch = 1;
     options->placement = DISTFFT_PLACEMENT_ROW;
     options->node_size = 0;
+    options->verbose = 0;
 }
 
 /* ---- argument checks ------------------------------------------------------ */
@@ -121,6 +122,7 @@ static int check_create(int ndims, const int64_t *shape,
     replicated_add(args, options->destroy_input != 0, "destroy_input");
     replicated_add(args, options->placement, "placement");
     replicated_add(args, options->node_size, "node_size");
+    replicated_add(args, options->verbose != 0, "verbose");
     return DISTFFT_SUCCESS;
 }
 
