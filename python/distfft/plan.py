@@ -122,6 +122,8 @@ class Plan(_lifetime.Handle):
     placement  how ranks sit on the grid: "row" (default), "morton", or
             "node" (keeps the busiest direction inside nodes; node_size > 0
             pretends nodes of that many consecutive ranks).
+    verbose  rank 0 says on stderr what plan-time tuning measures, as it
+            goes (also: environment variable DISTFFT_VERBOSE=1).
 
     With method "auto", a measuring rigor and grid None, the grid is
     measured too; distfft.wisdom keeps such choices for later runs.
@@ -134,12 +136,14 @@ class Plan(_lifetime.Handle):
 
     def __init__(self, comm, shape, dtype=numpy.complex128, kinds=None, axes=None,
                  grid=None, method="auto", norm="backward", batch=None,
-                 rigor="measure", destroy_input=False, placement="row", node_size=0):
+                 rigor="measure", destroy_input=False, placement="row", node_size=0,
+                 verbose=False):
         self._adopt(comm)
         self._agree = Agreement(self._comm)
         try:
             options = self._agree(self._options, shape, dtype, kinds, axes, grid, method,
                                   norm, batch, rigor, destroy_input, placement, node_size)
+            options.verbose = 1 if verbose else 0
             handle = _lib.c_handle()
             _lib.check(_lib.lib.distfft_plan_create(
                 _lib.comm_handle(self._comm), len(self._shape), _lib.int64_array(self._shape),
@@ -259,18 +263,20 @@ class Plan(_lifetime.Handle):
         new input_array() if None); returns it. Collective."""
         return self._execute(_lib.lib.distfft_plan_backward, a, out, False)
 
-    def _execute(self, function, a, out, forward):
+    def _execute(self, function, a, out, forward, error=None):
         self._require_live()   # destroy() is collective: the same on every rank
         # The arrays are checked here, locally; the C call's own agreement
         # then carries the verdict: a rank whose arrays are bad passes a
         # pointer no buffer can have (misaligned), which the library
         # rejects on every rank. Only then do the ranks exchange the Python
-        # message. The successful path costs no extra collective.
-        try:
-            out, pin, pout = self._prepare(a, out, forward)
-            error = None
-        except Exception as e:
-            error, pin, pout = e, _REJECTED_POINTER, _REJECTED_POINTER
+        # message. The successful path costs no extra collective. A caller
+        # with checks of its own passes their failure as `error`.
+        pin = pout = _REJECTED_POINTER
+        if error is None:
+            try:
+                out, pin, pout = self._prepare(a, out, forward)
+            except Exception as e:
+                error = e
         rc = function(self._handle, pin, pout)
         if rc != 0:
             self._agree.raise_if_any(error)   # every rank got rc != 0
