@@ -26,7 +26,7 @@ def normalize_axes(axes, ndim):
     non-negative axes), the last group transformed first."""
     if axes is None:
         return [[a] for a in range(ndim)]
-    axes = list(axes) if numpy.ndim(axes) else [axes]
+    axes = [axes] if isinstance(axes, (int, numpy.integer)) else list(axes)
     groups = []
     for entry in axes:
         group = [entry] if isinstance(entry, (int, numpy.integer)) else list(entry)

@@ -22,6 +22,7 @@ How:
 """
 import numpy
 
+from ..errors import DistfftError
 from ..plan import Plan
 from ..redistribution import Redistribution
 from .._arrays import empty_aligned, is_aligned, pointer, zeros_aligned
@@ -85,6 +86,10 @@ class PFFT:
                               grid=grid_extents, method=setup["method"], norm="forward",
                               rigor=setup["rigor"], verbose=setup["verbose"])
             self._match_layout(agree)
+        except DistfftError as e:   # raised on every rank alike
+            self._free()
+            raise NotImplementedError(f"distfft.mpi4py_fft: distfft cannot plan this transform "
+                                      f"(kinds {self._kinds.kinds} by axis): {e}") from e
         except BaseException:
             self._free()
             raise

@@ -95,10 +95,13 @@ def _kind_of(pair, backend, group):
                          "calls FFTW planners (mpi4py_fft.fftw.dctn, ...); mpi4py-fft cannot "
                          f"call {pair[0]!r} with it (use backend='numpy' for scipy/numpy "
                          "functions)")
-    if backend in CALLING_BACKENDS and origin == "planner":
-        raise ValueError(f"distfft.mpi4py_fft: transforms[{tuple(group)}]: backend "
-                         f"{backend!r} calls functions that return arrays (scipy.fft.dctn, "
-                         f"...); mpi4py-fft cannot call the planner {pair[0]!r} with it")
+    wanted = {"scipy": ("scipy.fftpack",), "numpy": ("scipy.fft", "numpy.fft"),
+              "mkl_fft": ("scipy.fft", "numpy.fft")}.get(backend)
+    if wanted and origin not in wanted:
+        raise ValueError(f"distfft.mpi4py_fft: transforms[{tuple(group)}]: backend {backend!r} "
+                         f"calls its functions with {'shape=' if backend == 'scipy' else 's='}, "
+                         f"as {' and '.join(wanted)} take it; mpi4py-fft cannot call "
+                         f"{pair[0]!r} so")
     if backend == "pyfftw":
         raise NotImplementedError("distfft.mpi4py_fft: transforms= with backend 'pyfftw' "
                                   "(pyfftw builders) is not mapped; use backend 'fftw'")
@@ -123,11 +126,6 @@ class Kinds:
             raise ValueError(f"distfft.mpi4py_fft: backend {backend!r} is not one of "
                              f"mpi4py-fft's {BACKENDS}")
         real = numpy.dtype(dtype).kind == "f"
-        if backend == "scipy" and real and not transforms:
-            raise NotImplementedError(
-                "distfft.mpi4py_fft: backend 'scipy' with a real dtype makes mpi4py-fft run a "
-                "complex fftn on real data (full-length complex output); distfft does not "
-                "mimic that: use backend 'fftw' (real-to-complex) or a complex dtype")
         transforms = dict(transforms or {})
         self.kinds = ["none"] * len(shape)
         logical, physical, inverse_factor = 1.0, 1.0, 1.0
@@ -135,6 +133,7 @@ class Kinds:
             pair = transforms.get(tuple(group))
             kind, origin = ("r2c" if real else "c2c", None) if pair is None else \
                 _kind_of(pair, backend, group)
+            _check_real_data(backend, kind, real, pair is None)
             if kind == "r2c" and not real or kind == "c2c" and real or \
                     kind[:3] in ("dct", "dst") and not real and "r2c" not in self.kinds:
                 raise NotImplementedError(
@@ -153,6 +152,21 @@ class Kinds:
         self.forward_scale = {True: logical / norm, False: logical}
         backward_raw = inverse_factor * physical if backend in CALLING_BACKENDS else 1.0
         self.backward_scale = {False: backward_raw, True: backward_raw / norm}
+
+
+def _check_real_data(backend, kind, real, default):
+    """What mpi4py-fft's calling backends do to real data that distfft does
+    not mimic."""
+    if backend == "scipy" and real and default:
+        raise NotImplementedError(
+            "distfft.mpi4py_fft: backend 'scipy' runs scipy.fftpack.fftn (complex, full length) "
+            "on real data where the other backends run rfftn; distfft does not mimic that: use "
+            "backend 'fftw' (real-to-complex) or a complex dtype")
+    if backend == "numpy" and real and kind[:3] in ("dct", "dst"):
+        raise NotImplementedError(
+            f"distfft.mpi4py_fft: backend 'numpy' casts the output of {kind} on real data to "
+            "complex; distfft keeps it real: use backend 'fftw' with mpi4py_fft.fftw's "
+            "dctn/dstn, or 'scipy' with scipy.fftpack's")
 
 
 def _inverse_factor(origin, kind, n):
