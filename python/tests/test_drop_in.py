@@ -194,6 +194,13 @@ def test_distarray_methods(comm, shared_tmp_path):
     mine = drop_in.newDistArray(fft, False)
     mine.read(path, "v", 1)
     assert numpy.array_equal(mine, 2 * data[mine.local_slice()])
+    snapshots = drop_in.HDF5File(f"{shared_tmp_path}/snapshots.h5", mode="w")
+    snapshots.write(3, {"w": [mine], "vec": [vector]})
+    theirs.read(f"{shared_tmp_path}/snapshots.h5", "w", 3)
+    assert numpy.array_equal(theirs, 2 * data[theirs.local_slice()])
+    with pytest.raises(NotImplementedError):
+        snapshots.write(4, {"w": [(mine, (slice(None), 2, slice(None)))]})
+    assert drop_in.Function(fft, False, tensor=True).rank == 1
     reference.destroy()
     fft.destroy()
 

@@ -12,8 +12,9 @@ the same ranks. What is mapped, what is refused and why: README, section
 the same exception on every rank (NotImplementedError for what mpi4py-fft
 has and distfft lacks, ValueError/TypeError for what neither accepts).
 """
-from .distarray import DistArray, Pencil, newDistArray
+from .distarray import DistArray, Function, HDF5File, Pencil, newDistArray
 from .mpifft import PFFT, Transform
 from . import fftw
 
-__all__ = ["PFFT", "Transform", "DistArray", "newDistArray", "Pencil", "fftw"]
+__all__ = ["PFFT", "Transform", "DistArray", "newDistArray", "Function", "HDF5File", "Pencil",
+           "fftw"]

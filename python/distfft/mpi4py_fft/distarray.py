@@ -156,6 +156,8 @@ class DistArray(numpy.ndarray):
 
     def read(self, filename, name="darray", step=0):
         """Fill from `name/<d>D/<step>` of HDF5 file `filename`."""
+        if isinstance(filename, HDF5File):
+            filename = filename.filename
         comm = self._p0.comm
         agree(comm, _check_h5, filename, None)
         f = hdf5._collective_open(filename, "r", comm)
@@ -197,6 +199,8 @@ def _check_h5(filename, extra):
 
 
 def _write(u, filename, name, step, global_slice, domain, as_scalar):
+    if isinstance(filename, HDF5File):
+        filename, domain = filename.filename, filename.domain if domain is None else domain
     comm = u._p0.comm
     extra = "global_slice" if global_slice is not None else \
         "as_scalar=True" if as_scalar and u.rank > 0 else None
@@ -235,3 +239,39 @@ def newDistArray(pfft, forward_output=True, val=0, rank=0, view=False):
     z = DistArray((len(shape),) * rank + tuple(shape), val=val, dtype=pfft.dtype(spectral),
                   rank=rank, pencil=p0)
     return z.v if view else z
+
+
+class HDF5File:
+    """mpi4py-fft's HDF5File for whole arrays: HDF5File(name, domain=None,
+    mode='a') ('w' truncates now), write(step, {group: [arrays]}),
+    read(u, name, step=0). Slices of arrays (2-tuples) and as_scalar=True
+    raise NotImplementedError. Collective on MPI.COMM_WORLD, as mpi4py-fft's."""
+
+    def __init__(self, h5name, domain=None, mode="a"):
+        self.filename, self.domain = h5name, domain
+        agree(MPI.COMM_WORLD, _check_h5, h5name, None)
+        hdf5._collective_open(h5name, mode, MPI.COMM_WORLD).close()
+
+    def write(self, step, fields, as_scalar=False):
+        for group, arrays in fields.items():
+            for u in arrays:
+                if isinstance(u, (tuple, list)):
+                    _write(u[0], self, group, step, u[1], None, as_scalar)
+                else:
+                    _write(u, self, group, step, None, None, as_scalar)
+
+    def read(self, u, name, step=0):
+        u.read(self, name, step)
+
+    def open(self, mode="r+"):
+        """Files open and close around each write and read."""
+
+    def close(self):
+        """Files open and close around each write and read."""
+
+
+def Function(*args, **kwargs):
+    """mpi4py-fft's deprecated name of newDistArray (tensor=True: rank 1)."""
+    if kwargs.pop("tensor", False):
+        kwargs["rank"] = 1
+    return newDistArray(*args, **kwargs)
