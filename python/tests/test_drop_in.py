@@ -39,6 +39,8 @@ CASES = [
     ((11, 13), numpy.float32, {}),
     ((8, 9, 10), numpy.float64, {"collapse": True}),
     ((8, 9, 10), numpy.complex128, {"collapse": True, "grid": (-1,)}),
+    ((6, 5, 4, 7), numpy.float64, {"collapse": True}),
+    ((6, 5, 4, 7), numpy.complex128, {"collapse": True, "grid": (-1,)}),
     ((9, 8, 7), numpy.complex128, {"axes": (1, 2)}),
     ((9, 8, 7), numpy.float64, {"axes": (0, 1)}),
     ((8, 9, 10), numpy.float64, {"slab": True}),

@@ -108,17 +108,31 @@ class Pencils:
         self.dims = tuple(dims)
         self.ndim = len(shape)
         self.input_owner = [i if dims[i] > 1 else None for i in range(self.ndim)]
-        owner = list(range(self.ndim))   # grid direction each axis is split over
+        self.output_owner, self.output_alignment = self.output_owners(groups)
+        self.input_alignment = groups[-1][-1]
+        self.output_shape = tuple(output_shape)
+        self.input = self._blocks(shape, self.input_owner)
+        self.output = self._blocks(output_shape, self.output_owner)
+
+    def output_owners(self, groups):
+        """The grid direction splitting each axis of the output (None:
+        whole) after the chain of swaps for `groups`, and the aligned axis."""
+        owner = list(range(self.ndim))
         aligned = groups[-1][-1]
         for group in reversed(groups[:-1]):
             axis = group[-1]
             owner[aligned], owner[axis] = owner[axis], owner[aligned]
             aligned = axis
-        self.output_owner = [o if dims[o] > 1 else None for o in owner]
-        self.input_alignment = groups[-1][-1]
-        self.output_alignment = aligned
-        self.input = self._blocks(shape, self.input_owner)
-        self.output = self._blocks(output_shape, self.output_owner)
+        return [o if self.dims[o] > 1 else None for o in owner], aligned
+
+    def line_key(self, direction):
+        """(color, key) that split a communicator laid like the grid into
+        the lines along `direction` (rank = coordinate on the line)."""
+        color = 0
+        for d, (size, coord) in enumerate(zip(self.dims, self.coords)):
+            if d != direction:
+                color = color * size + coord
+        return color, self.coords[direction]
 
     def _blocks(self, shape, owner):
         """(starts, shapes) of this rank's block."""
@@ -133,8 +147,13 @@ class Pencils:
                 shapes.append(length)
         return tuple(starts), tuple(shapes)
 
-    def slices(self, space):
-        starts, shapes = self.input if space == "input" else self.output
+    def slices(self, space, owner=None):
+        """This rank's block as slices: of the input or output, or of the
+        output split as `owner` says."""
+        if owner is not None:
+            starts, shapes = self._blocks(self.output_shape, owner)
+        else:
+            starts, shapes = self.input if space == "input" else self.output
         return tuple(slice(s, s + n) for s, n in zip(starts, shapes))
 
     def distfft_grid(self, order):

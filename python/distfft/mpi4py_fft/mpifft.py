@@ -13,9 +13,10 @@ How:
   process where mpi4py-fft's Cartesian grid would, with the grid extents
   mpi4py-fft uses; both blocks are checked to be mpi4py-fft's on every rank
   (a difference raises on every rank: never different numbers silently);
-- with collapse=True (or explicit groups of axes) on a slab, mpi4py-fft's
-  output is split along another axis than distfft's: one extra
-  redistribution (distfft.Redistribution) moves it there and back;
+- with collapse=True (or explicit groups of axes) one grid direction of
+  mpi4py-fft's output can split another axis than distfft's: one extra
+  redistribution (distfft.Redistribution, on that direction's lines) moves
+  it there and back;
 - transforms.py maps `transforms=` and the backend to distfft kinds and
   scale factors. The plan has norm="forward" (mpi4py-fft's default): the
   defaults cost no extra pass, other normalize flags one multiplication.
@@ -69,7 +70,7 @@ class PFFT:
     def __init__(self, comm, shape=None, axes=None, dtype=float, grid=None, padding=False,
                  collapse=False, backend="fftw", transforms=None, darray=None, slab=None, **kw):
         agree = Agreement(comm)
-        self._plan = self._plan_comm = self._redist = None
+        self._plan = self._plan_comm = self._line_comm = self._redist = None
         setup = agree(self._arguments, comm, shape, axes, dtype, grid, padding, collapse,
                       backend, transforms, darray, slab, kw)
         self._pencils = layout.Pencils(comm, self._input_shape, self.axes, setup["dims"],
@@ -164,34 +165,43 @@ class PFFT:
         return shape, darray.dtype, tuple(sizes[rank:])
 
     def _match_layout(self, agree):
-        """mpi4py-fft's blocks or nothing: compare, fix a slab's output axis
-        with one redistribution, raise on every rank if they still differ."""
-        plan, pencils = self._plan, self._pencils
-        split = numpy.array([int(s.stop - s.start < n) for s, n in
-                             zip(plan.output_slice, plan.global_output_shape)], dtype=numpy.int64)
-        ours = numpy.zeros_like(split)
-        self._plan_comm.Allreduce(split, ours)   # SUM: the axes distfft splits
-        theirs = [a for a, o in enumerate(pencils.output_owner) if o is not None]
-        mine = [a for a in range(len(ours)) if ours[a]]
-        if len(theirs) == 1 and len(mine) == 1 and theirs != mine and \
-                sum(d > 1 for d in pencils.dims) == 1:
-            dtype = plan.output_dtype
-            self._redist = (
-                Redistribution.for_global_shape(self._plan_comm, plan.global_output_shape,
-                                                theirs[0], mine[0], dtype=dtype),
-                Redistribution.for_global_shape(self._plan_comm, plan.global_output_shape,
-                                                mine[0], theirs[0], dtype=dtype))
+        """mpi4py-fft's blocks or nothing. distfft's output is split as
+        mpi4py-fft's chain of single axes splits it; collapse=True or groups
+        of axes can leave one grid direction on another axis: then one
+        redistribution along that direction's lines moves it there (and
+        back before backward). Any other difference raises on every rank."""
+        pencils = self._pencils
+        single = [[a] for group in self.axes for a in group]
+        self._distfft_owner, _ = pencils.output_owners(single)
+        theirs = pencils.output_owner
+        differ = [a for a in range(pencils.ndim) if self._distfft_owner[a] != theirs[a]]
+        if len(differ) == 2:
+            whole, split = differ if self._distfft_owner[differ[0]] is None else differ[::-1]
+            direction = self._distfft_owner[split]
+            if theirs[split] is None and theirs[whole] == direction is not None:
+                self._line_redistributions(direction, whole, split)
         agree(self._check_layout)
+
+    def _line_redistributions(self, direction, whole, split):
+        """distfft's output (whole along `whole`, split along `split` by
+        `direction`) to mpi4py-fft's (the reverse), and back."""
+        color, key = self._pencils.line_key(direction)
+        self._line_comm = self._plan_comm.Split(color, key)
+        ours, theirs = self._plan.output_shape, self._pencils.output[1]
+        dtype = self._plan.output_dtype
+        self._redist = (Redistribution(self._line_comm, ours, whole, theirs, split, dtype),
+                        Redistribution(self._line_comm, theirs, split, ours, whole, dtype))
 
     def _check_layout(self):
         plan, pencils = self._plan, self._pencils
-        output = self._redist[0].output_slice if self._redist else plan.output_slice
-        if plan.input_slice != pencils.slices("input") or output != pencils.slices("output"):
+        expected = pencils.slices("output", self._distfft_owner)
+        if plan.input_slice != pencils.slices("input") or plan.output_slice != expected or \
+                self._redist is None and expected != pencils.slices("output"):
             raise NotImplementedError(
                 f"distfft.mpi4py_fft: mpi4py-fft would give this rank the blocks "
                 f"{pencils.slices('input')} -> {pencils.slices('output')}, distfft "
-                f"{plan.input_slice} -> {output}; this combination of axes, grid and collapse "
-                "is not available (collapse=False and grid=None are)")
+                f"{plan.input_slice} -> {plan.output_slice}; this combination of axes, grid and "
+                "collapse is not available (collapse=False is)")
 
     def _new_array(self, spectral):
         return zeros_aligned(self.shape(spectral), self.dtype(spectral))
@@ -317,6 +327,7 @@ class PFFT:
         if self._plan is not None:
             self._plan.destroy()
             self._plan = None
-        if self._plan_comm is not None:
-            self._plan_comm.Free()
-            self._plan_comm = None
+        for name in ("_line_comm", "_plan_comm"):
+            if getattr(self, name) is not None:
+                getattr(self, name).Free()
+                setattr(self, name, None)
