@@ -22,6 +22,7 @@ How:
   defaults cost no extra pass, other normalize flags one multiplication.
 """
 import numpy
+from mpi4py import MPI
 
 from ..errors import DistfftError
 from ..plan import Plan
@@ -69,6 +70,9 @@ class PFFT:
 
     def __init__(self, comm, shape=None, axes=None, dtype=float, grid=None, padding=False,
                  collapse=False, backend="fftw", transforms=None, darray=None, slab=None, **kw):
+        if not isinstance(comm, MPI.Intracomm):   # the same on every rank: no agreement
+            raise TypeError(f"distfft.mpi4py_fft: comm must be an mpi4py intracommunicator, "
+                            f"not {type(comm).__name__} (mpi4py-fft's Subcomm is not taken)")
         agree = Agreement(comm)
         self._plan = self._plan_comm = self._line_comm = self._redist = None
         setup = agree(self._arguments, comm, shape, axes, dtype, grid, padding, collapse,
