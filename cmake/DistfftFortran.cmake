@@ -29,7 +29,12 @@ if(DISTFFT_WITH_FORTRAN)
   add_library(distfft_fortran SHARED ${CMAKE_SOURCE_DIR}/src/fortran/distfft.f90)
   set_target_properties(distfft_fortran PROPERTIES
     Fortran_MODULE_DIRECTORY ${DISTFFT_FORTRAN_MODULE_DIR}
-    VERSION ${PROJECT_VERSION} SOVERSION 0)
+    VERSION ${PROJECT_VERSION} SOVERSION 0
+    # It finds libdistfft beside itself, built or installed (a program's
+    # RUNPATH does not serve its libraries' dependencies). Set at link
+    # time: MPI's Fortran link flags bring their own -rpath, which CMake
+    # fails to rewrite at install time.
+    BUILD_WITH_INSTALL_RPATH ON INSTALL_RPATH "$ORIGIN")
   # Assumed-rank arrays (TS 29113), checked as Fortran 2018.
   target_compile_options(distfft_fortran PRIVATE
     $<$<Fortran_COMPILER_ID:GNU>:-std=f2018 -Wall -Wextra -Wno-compare-reals>)
