@@ -143,8 +143,11 @@ static int open_agreed(MPI_Comm comm, const io_request *request, const char *nam
         char text[MPI_MAX_ERROR_STRING];
         int length = 0;
         if (MPI_Error_string(mpi_code, text, &length) != MPI_SUCCESS) text[0] = '\0';
-        local_code = error_fail(DISTFFT_ERR_ARGUMENT, "%s: cannot %s '%s': %s", request->where,
-                                amode & MPI_MODE_CREATE ? "create" : "open", name, text);
+        if (amode & MPI_MODE_CREATE)
+            local_code = error_fail(DISTFFT_ERR_ARGUMENT, "%s: cannot create '%s' (written first as '%s'): %s",
+                                    request->where, request->path, name, text);
+        else
+            local_code = error_fail(DISTFFT_ERR_ARGUMENT, "%s: cannot open '%s': %s", request->where, name, text);
         *file = MPI_FILE_NULL;
     }
     return error_agree(comm, local_code);
