@@ -13,6 +13,20 @@ if(DISTFFT_FORTRAN)
   check_language(Fortran)
   if(CMAKE_Fortran_COMPILER)
     enable_language(Fortran)
+    # Without MPI_Fortran_COMPILER, FindMPI takes the default mpifort, which
+    # may be another MPI than MPI_C_COMPILER's: take the wrapper named like
+    # the C one (mpicc.mpich -> mpifort.mpich) where there is one.
+    if(NOT MPI_Fortran_COMPILER AND MPI_C_COMPILER)
+      get_filename_component(_distfft_mpicc ${MPI_C_COMPILER} NAME)
+      string(REGEX REPLACE "^mpicc" "mpifort" _distfft_mpifort "${_distfft_mpicc}")
+      if(NOT _distfft_mpifort STREQUAL _distfft_mpicc)
+        find_program(_distfft_mpifort_path ${_distfft_mpifort})
+        if(_distfft_mpifort_path)
+          set(MPI_Fortran_COMPILER ${_distfft_mpifort_path} CACHE FILEPATH
+            "MPI Fortran compiler wrapper (named like MPI_C_COMPILER)")
+        endif()
+      endif()
+    endif()
     find_package(MPI COMPONENTS Fortran)
     if(MPI_Fortran_FOUND)
       set(DISTFFT_WITH_FORTRAN ON)
