@@ -93,6 +93,7 @@ module distfft
   public :: distfft_plan_describe
   public :: distfft_redist_create, distfft_redist_execute, distfft_redist_destroy
   public :: distfft_last_error, distfft_error_string
+  public :: distfft_array_write, distfft_array_read, distfft_array_file_info
 
   interface distfft_plan_create
     module procedure plan_create_i8, plan_create_i4
@@ -109,12 +110,20 @@ module distfft
   interface distfft_redist_execute
     module procedure redist_c16, redist_c8, redist_f8, redist_f4
   end interface distfft_redist_execute
+  ! Distributed arrays to and from .npy files (distfft_array.inc).
+  interface distfft_array_write
+    module procedure array_write_c16, array_write_c8, array_write_f8, array_write_f4
+  end interface distfft_array_write
+  interface distfft_array_read
+    module procedure array_read_c16, array_read_c8, array_read_f8, array_read_f4
+  end interface distfft_array_read
 
   include 'distfft_c.inc'
 
 contains
 
   include 'distfft_plan.inc'
+  include 'distfft_array.inc'
 
   ! --- errors -------------------------------------------------------------
 

@@ -33,6 +33,10 @@ int distfft_f_redist_create(MPI_Fint subcomm, int type, int ndims, const int64_t
                             const int64_t *out_shape, int axis_out, int64_t batch, int method,
                             distfft_redist *redist, MPI_Fint *redist_comm);
 int distfft_f_comm_free(MPI_Fint *comm);
+int distfft_f_array_io(int writing, MPI_Fint comm, const char *path, int type, int ndims,
+                       const int64_t *global_shape, const int64_t *local_shape, const int64_t *global_start,
+                       int64_t batch, void *local);
+int distfft_f_array_file_info(MPI_Fint comm, const char *path, int *type, int *naxes, int64_t *shape);
 size_t distfft_f_strlen(const char *text);
 
 /* sizeof(distfft_options), then the offset of each field in declaration
@@ -162,5 +166,40 @@ int distfft_f_redist_create(MPI_Fint subcomm, int type, int ndims, const int64_t
         rc = distfft_redist_create(c_comm, (distfft_type)type, ndims, valid ? c_in : NULL, ndims - axis_in,
                                    valid ? c_out : NULL, ndims - axis_out, batch, (distfft_method)method, redist);
     if (rc != DISTFFT_SUCCESS) distfft_f_comm_free(redist_comm);
+    return rc;
+}
+
+/* distfft_array_write (writing = 1) or _read of a Fortran array: shapes and
+ * start in Fortran order. The file holds the C array of the reversed shape,
+ * which is the Fortran array's own memory order, so a Fortran a(n1, n2, n3)
+ * is numpy's array of shape (n3, n2, n1) (its .T indexes as Fortran does). */
+int distfft_f_array_io(int writing, MPI_Fint comm, const char *path, int type, int ndims,
+                       const int64_t *global_shape, const int64_t *local_shape, const int64_t *global_start,
+                       int64_t batch, void *local)
+{
+    int64_t global[DISTFFT_MAX_DIMS], shape[DISTFFT_MAX_DIMS], start[DISTFFT_MAX_DIMS];
+    int valid = ndims >= 1 && ndims <= DISTFFT_MAX_DIMS && global_shape && local_shape && global_start;
+    if (valid) {
+        reverse(ndims, global_shape, global);
+        reverse(ndims, local_shape, shape);
+        reverse(ndims, global_start, start);
+    }
+    MPI_Comm c_comm = MPI_Comm_f2c(comm);
+    if (writing)
+        return distfft_array_write(c_comm, path, (distfft_type)type, ndims, valid ? global : NULL,
+                                   valid ? shape : NULL, valid ? start : NULL, batch, local);
+    return distfft_array_read(c_comm, path, (distfft_type)type, ndims, valid ? global : NULL,
+                              valid ? shape : NULL, valid ? start : NULL, batch, local);
+}
+
+/* distfft_array_file_info with the shape in Fortran order (a batch last). */
+int distfft_f_array_file_info(MPI_Fint comm, const char *path, int *type, int *naxes, int64_t *shape)
+{
+    int64_t c_shape[DISTFFT_MAX_DIMS + 1];
+    distfft_type c_type;
+    int rc = distfft_array_file_info(MPI_Comm_f2c(comm), path, &c_type, naxes, c_shape);
+    if (rc != DISTFFT_SUCCESS) return rc;
+    *type = (int)c_type;
+    for (int i = 0; i < *naxes; i++) shape[i] = c_shape[*naxes - 1 - i];
     return rc;
 }

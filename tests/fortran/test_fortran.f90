@@ -24,6 +24,7 @@ program test_fortran
   call test_single_mode()
   call test_round_trips()
   call test_redistribution()
+  call test_array_file()
   call test_errors()
   call reduce(failures, MPI_SUM)
   if (rank == 0) write (*, '(a, i0, a, i0, a)') 'test_fortran: ', failures, ' failed checks (', ranks, ' ranks)'
@@ -206,6 +207,64 @@ contains
     call check(ok, 'redistribution from Fortran axis 1 to axis 2')
     call distfft_redist_destroy(redist)
   end subroutine test_redistribution
+
+  ! A (6, 5, 4) array with a batch of 2 written from blocks of Fortran axis
+  ! 3 and read back through blocks of axis 1; the file is numpy's
+  ! (2, 4, 5, 6), i.e. (6, 5, 4, 2) in Fortran order. Values: the global
+  ! Fortran linear index (batch included).
+  subroutine test_array_file()
+    integer(c_int64_t), parameter :: n(3) = [6, 5, 4]
+    character(len=64) :: path
+    real(c_double), allocatable :: a(:, :, :, :), b(:, :, :, :)
+    integer(c_int64_t) :: local(3), start(3), shape(DISTFFT_MAX_DIMS + 1)
+    integer :: type, naxes
+    logical :: ok
+    ! One file per rank count: ctest may run them at once.
+    write (path, '(a, i0, a)') 'test_fortran_array_np', ranks, '.npy'
+    local = n
+    start = 0
+    local(3) = block_size(n(3), start(3))
+    allocate(a(local(1), local(2), local(3), 2))
+    call fill_linear(a, local, start)
+    call distfft_array_write(MPI_COMM_WORLD, path, n, local, start, a, ierr, batch=2_c_int64_t)
+    ok = ierr == DISTFFT_SUCCESS
+    call distfft_array_file_info(MPI_COMM_WORLD, path, type, naxes, shape, ierr)
+    call check(ok .and. ierr == DISTFFT_SUCCESS .and. type == DISTFFT_REAL_DOUBLE .and. naxes == 4 .and. &
+               all(shape(1:4) == [6, 5, 4, 2]), 'write a batched array file; its info in Fortran order')
+    local = n
+    start = 0
+    local(1) = block_size(n(1), start(1))
+    allocate(b(local(1), local(2), local(3), 2))
+    call distfft_array_read(MPI_COMM_WORLD, path, n, local, start, b, ierr, batch=2_c_int64_t)
+    call fill_linear(a, local, start, b)
+    call check(ierr == DISTFFT_SUCCESS .and. all(abs(a - b) < 0.25_c_double), 'read it back through other blocks')
+    call distfft_array_read(MPI_COMM_WORLD, path, n, local, start, b(:, :, :, 1), ierr, batch=2_c_int64_t)
+    call check_error(ierr, DISTFFT_ERR_SHAPE, 'the array', 'an array file read into too small an array')
+  end subroutine test_array_file
+
+  ! a = global Fortran linear index of each element of the block (batch
+  ! last); with `like`, a is first reshaped to like's shape.
+  subroutine fill_linear(a, local, start, like)
+    real(c_double), allocatable, intent(inout) :: a(:, :, :, :)
+    integer(c_int64_t), intent(in) :: local(3), start(3)
+    real(c_double), intent(in), optional :: like(:, :, :, :)
+    integer(c_int64_t), parameter :: n(3) = [6, 5, 4]
+    integer(c_int64_t) :: i, j, l, f
+    if (present(like)) then
+      deallocate(a)
+      allocate(a, mold=like)
+    end if
+    do f = 1, 2
+      do l = 1, local(3)
+        do j = 1, local(2)
+          do i = 1, local(1)
+            a(i, j, l, f) = real(start(1) + i + n(1) * (start(2) + j - 1 + n(2) * (start(3) + l - 1 &
+                                 + n(3) * (f - 1))), c_double)
+          end do
+        end do
+      end do
+    end do
+  end subroutine fill_linear
 
   ! This rank's part of n points split over the ranks (distfft_decompose).
   function block_size(n, start) result(count)
