@@ -53,8 +53,8 @@ def parse(argv):
     parser.add_argument("--precision", choices=["double", "float"])
     parser.add_argument("--rigor", choices=["estimate", "measure", "patient", "exhaustive"])
     parser.add_argument("--methods", type=lambda t: t.split(","),
-                        help="distfft methods of the methods phase "
-                             f"(default: {','.join(presets.METHODS)})")
+                        help="distfft methods of the methods phase (default: "
+                             "every one distfft-bench --list-methods gives, and auto)")
     parser.add_argument("--timeout", type=int, default=900, help="seconds per run")
     parser.add_argument("--list", action="store_true",
                         help="print the runs of one round of each phase and exit "
@@ -125,6 +125,18 @@ def report(out_dir, preset, records, command_line, seconds, loads, skipped):
     return plots.write_all(results, out_dir, subtitle)
 
 
+def ask_methods(preset, tools):
+    """Without --methods, the methods phase runs every method the library
+    has (distfft-bench --list-methods) and auto. False if it cannot say."""
+    if preset.methods is None:
+        try:
+            preset.methods = tools.distfft_methods()
+        except RuntimeError as problem:
+            print(f"campaign.py: cannot list distfft's methods: {problem}", file=sys.stderr)
+            return False
+    return True
+
+
 def main(argv):
     options = parse(argv)
     preset = presets.make(options.preset, options.ranks, options.sizes, options.kinds)
@@ -147,6 +159,8 @@ def main(argv):
         return 0
 
     tools = systems.Tools(os.path.abspath(options.build), options.mpiexec, options.python)
+    if not ask_methods(preset, tools):
+        return 2
     if options.list:
         campaign = runs.Campaign(preset, tools, ".")
         for phase, plan, rounds in (

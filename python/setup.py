@@ -8,13 +8,25 @@ importable here (mpicc.openmpi / mpicc.mpich on Debian); mpicc.openmpi (what
 Debian's python3-mpi4py uses); mpicc. The vendor is recorded in
 distfft/_build_config.json and checked when the package is imported.
 
+The C structs the package hands to the library (distfft_options,
+distfft_step, distfft_timings: every `typedef struct {...} name;` of
+include/distfft.h) are measured, not mirrored by hand: after the library,
+the build compiles a small C program from the header's field lists with the
+library's compiler and flags, runs it, and writes every struct's size and
+every field's offset, size and element type to distfft/_layout.json (with a
+few constants, and the header's SHA-256). distfft/_lib.py builds its ctypes
+structures from that file. A field the probe cannot measure, or fields
+that do not cover their struct, fail the build.
+
 Environment: DISTFFT_MPICC (the MPI C compiler), DISTFFT_SOURCE_DIR (the
 repository root, default: this file's parent directory), DISTFFT_CMAKE_ARGS
 (extra CMake arguments, e.g. "-DFFTW_ROOT=/opt/fftw"), DISTFFT_BUILD_TYPE
 (default RelWithDebInfo, the repository's default).
 """
+import hashlib
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -68,6 +80,148 @@ def mpi_compiler():
                        "DISTFFT_MPICC)")
 
 
+# ---- the layout of the public structs ----------------------------------------
+
+# Constants of include/distfft.h the package uses (the probe prints them).
+CONSTANTS = ("DISTFFT_MAX_DIMS", "DISTFFT_FORWARD", "DISTFFT_BACKWARD", "DISTFFT_METHOD_AUTO")
+
+_STRUCT = re.compile(r"typedef\s+struct\s*\w*\s*\{([^{}]*)\}\s*(\w+)\s*;")
+# "int axis_in" (a type, then a declarator), "axis_out" (a further declarator)
+_DECLARATOR = r"(\**)\s*(\w+)\s*((?:\[[^\]]*\]\s*)*)$"
+_FIRST = re.compile(r"\s*\w+(?:\s+\w+)*?(?:\s+|\s*(?=\*))" + _DECLARATOR)
+_MORE = re.compile(r"\s*" + _DECLARATOR)
+
+
+def header_structs(text):
+    """{struct name: [(field, is_array)]} of every `typedef struct {...}`
+    with a body in the header text. Declarations it cannot read fail."""
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    text = re.sub(r"//[^\n]*", " ", text)
+    if len(_STRUCT.findall(text)) != len(re.findall(r"typedef\s+struct\s*\w*\s*\{", text)):
+        raise RuntimeError("distfft: include/distfft.h has a struct python/setup.py cannot read "
+                           "(nested braces?)")
+    structs = {}
+    for body, name in _STRUCT.findall(text):
+        fields = []
+        for declaration in filter(str.strip, body.split(";")):
+            first, *more = declaration.split(",")
+            matches = [_FIRST.match(first)] + [_MORE.match(d) for d in more]
+            if None in matches:
+                raise RuntimeError(f"distfft: cannot read the declaration {declaration.strip()!r} "
+                                   f"of {name} in include/distfft.h (python/setup.py reads "
+                                   "plain fields and arrays)")
+            fields += [(m.group(2), bool(m.group(3).strip())) for m in matches]
+        structs[name] = fields
+    return structs
+
+
+_PROBE_HEAD = r"""
+#include <stddef.h>
+#include <stdio.h>
+#include "distfft.h"
+
+/* "int"/"uint"/"float"/"char" for an arithmetic element; enums select
+ * their compatible integer type. Anything else cannot be mirrored. */
+#define ELEMENT(x) _Generic((x), char: "char", \
+    signed char: "int", short: "int", int: "int", long: "int", long long: "int", \
+    unsigned char: "uint", unsigned short: "uint", unsigned int: "uint", \
+    unsigned long: "uint", unsigned long long: "uint", \
+    float: "float", double: "float", default: "unknown")
+#define FIELD(T, f, e) printf("field %s %s %zu %zu %s %zu\n", #T, #f, offsetof(T, f), \
+    sizeof(((T *)0)->f), ELEMENT(((T *)0)->e), sizeof(((T *)0)->e))
+
+int main(void)
+{
+"""
+
+
+def probe_source(structs):
+    lines = [_PROBE_HEAD]
+    for name in CONSTANTS:
+        lines.append(f'    printf("constant {name} %lld\\n", (long long)({name}));')
+    for struct, fields in structs.items():
+        lines.append(f'    printf("size {struct} %zu\\n", sizeof({struct}));')
+        for field, is_array in fields:
+            lines.append(f"    FIELD({struct}, {field}, {field}{'[0]' if is_array else ''});")
+    lines.append("    return 0;\n}\n")
+    return "\n".join(lines)
+
+
+def cmake_cache(build_dir):
+    entries = {}
+    with open(os.path.join(build_dir, "CMakeCache.txt")) as f:
+        for line in f:
+            match = re.match(r"([A-Za-z_][\w-]*):\w+=(.*)$", line.rstrip("\n"))
+            if match:
+                entries[match.group(1)] = match.group(2)
+    return entries
+
+
+def probe_compile_command(build_dir, include_dir):
+    """The library's C compiler and flags (from the CMake cache), its MPI
+    headers, C11 as the library is built."""
+    cache = cmake_cache(build_dir)
+    build_type = cache.get("CMAKE_BUILD_TYPE", "").upper()
+    command = [cache["CMAKE_C_COMPILER"], "-std=c11"]
+    command += shlex.split(cache.get("CMAKE_C_FLAGS", ""))
+    command += shlex.split(cache.get(f"CMAKE_C_FLAGS_{build_type}", "")) if build_type else []
+    command += ["-I", include_dir]
+    for key in ("MPI_C_ADDITIONAL_INCLUDE_DIRS", "MPI_C_COMPILER_INCLUDE_DIRS", "MPI_C_HEADER_DIR"):
+        command += [f"-I{d}" for d in cache.get(key, "").split(";") if d]
+    return command
+
+
+def check_layout(struct, layout):
+    """Fields in offset order must cover the struct: a gap is only padding
+    (smaller than the next element), the tail smaller than the largest."""
+    end, widest = 0, 1
+    for field in sorted(layout["fields"], key=lambda f: f["offset"]):
+        if field["element"] == "unknown":
+            raise RuntimeError(f"distfft: {struct}.{field['name']} has a type python/distfft "
+                               "cannot mirror (only integers, enums, floating point, chars and "
+                               "arrays of them)")
+        if not 0 <= field["offset"] - end < field["element_size"]:
+            raise RuntimeError(f"distfft: {struct}.{field['name']} at byte {field['offset']} "
+                               f"does not follow the previous field (ending at {end}): "
+                               "python/setup.py misread include/distfft.h")
+        end, widest = field["offset"] + field["size"], max(widest, field["element_size"])
+    if not 0 <= layout["size"] - end < widest:
+        raise RuntimeError(f"distfft: the fields read of {struct} end at byte {end} but it has "
+                           f"{layout['size']}: python/setup.py misread include/distfft.h")
+
+
+def measure_layout(build_dir, include_dir):
+    """Compile and run the probe; the layout as stored in _layout.json."""
+    header = os.path.join(include_dir, "distfft.h")
+    with open(header, "rb") as f:
+        raw = f.read()
+    structs = header_structs(raw.decode())
+    source = os.path.join(build_dir, "layout_probe.c")
+    program = os.path.join(build_dir, "layout_probe")
+    with open(source, "w") as f:
+        f.write(probe_source(structs))
+    subprocess.run(probe_compile_command(build_dir, include_dir) + [source, "-o", program],
+                   check=True)
+    output = subprocess.run([program], check=True, capture_output=True, text=True).stdout
+    layout = {"header_sha256": hashlib.sha256(raw).hexdigest(), "constants": {},
+              "structs": {name: {"size": None, "fields": []} for name in structs}}
+    for line in output.splitlines():
+        word, *values = line.split()
+        if word == "constant":
+            layout["constants"][values[0]] = int(values[1])
+        elif word == "size":
+            layout["structs"][values[0]]["size"] = int(values[1])
+        else:
+            struct, name, offset, size, element, element_size = values
+            arrays = dict(structs[struct])
+            layout["structs"][struct]["fields"].append({
+                "name": name, "offset": int(offset), "size": int(size), "element": element,
+                "element_size": int(element_size), "array": arrays[name]})
+    for struct, entry in layout["structs"].items():
+        check_layout(struct, entry)
+    return layout
+
+
 class CMakeBuild(build_ext):
     """Builds the `distfft` shared library target with CMake."""
 
@@ -98,14 +252,19 @@ class CMakeBuild(build_ext):
         os.makedirs(os.path.dirname(target), exist_ok=True)
         built = os.path.realpath(os.path.join(build_dir, "lib", "libdistfft.so"))
         shutil.copyfile(built, target)
-        with open(os.path.join(os.path.dirname(target), "_build_config.json"), "w") as f:
+        package = os.path.dirname(target)
+        with open(os.path.join(package, "_build_config.json"), "w") as f:
             json.dump({"mpi_compiler": compiler, "mpi_vendor": vendor}, f)
+            f.write("\n")
+        layout = measure_layout(build_dir, os.path.join(source_dir(), "include"))
+        with open(os.path.join(package, "_layout.json"), "w") as f:
+            json.dump(layout, f, indent=1)
             f.write("\n")
 
     def get_outputs(self):
         outputs = super().get_outputs()
-        return outputs + [os.path.join(os.path.dirname(p), "_build_config.json")
-                          for p in outputs]
+        return outputs + [os.path.join(os.path.dirname(p), generated) for p in outputs
+                          for generated in ("_build_config.json", "_layout.json")]
 
 
 setup(

@@ -20,7 +20,7 @@
 
 #include "array_header.h"
 #include "error.h"
-#include "message.h"
+#include "big_count.h"
 #include "types.h"
 
 #define TEMPORARY_SUFFIX ".distfft-tmp"
@@ -182,12 +182,12 @@ static int transfer_and_close(const io_request *request, MPI_File *file, const c
 {
     int rc = DISTFFT_SUCCESS;
     MPI_Datatype element = type_mpi(request->type), filetype = element;
-    message memory = {.count = 0, .type = element, .owned = 0};
+    big_message memory = {.count = 0, .type = element, .owned = 0};
     int prepared = block_filetype(request, &filetype);
     rc = io_fail(rc, prepared, "MPI_Type_create_subarray", name);
     if (prepared == MPI_SUCCESS)
-        rc = io_fail(rc, message_create(request->local_count, element, message_count_limit(), &memory),
-                     "message_create", name);
+        rc = io_fail(rc, big_message_create(request->local_count, element, big_count_limit(), &memory),
+                     "big_message_create", name);
     int count = rc == DISTFFT_SUCCESS ? memory.count : 0;
     rc = io_fail(rc, MPI_File_set_view(*file, data_offset, element, prepared == MPI_SUCCESS ? filetype : element,
                                        "native", MPI_INFO_NULL), "MPI_File_set_view", name);
@@ -202,7 +202,7 @@ static int transfer_and_close(const io_request *request, MPI_File *file, const c
         rc = io_fail(rc, MPI_File_read_all(*file, local, count, memory.type, &status), "MPI_File_read_all", name);
     }
     rc = io_fail(rc, MPI_File_close(file), "MPI_File_close", name);
-    message_free(&memory);
+    big_message_free(&memory);
     if (filetype != element) MPI_Type_free(&filetype);
     return rc;
 }

@@ -3,14 +3,14 @@
  * it. Each block travels as a contiguous message and lands in (or leaves)
  * the global array through a subarray datatype, so nothing is copied by us.
  * For tests, I/O and small problems: the root needs the whole array.
- * Blocks of any element count (message.h); each axis below 2^31.
+ * Blocks of any element count (big_count.h); each axis below 2^31.
  */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
-#include "message.h"
+#include "big_count.h"
 #include "types.h"
 
 #define BLOCK_TAG 7001
@@ -65,7 +65,7 @@ static int move_blocks(MPI_Comm comm, distfft_type type, int ndims,
     MPI_Status *statuses = NULL; /* not MPI_STATUSES_IGNORE: GCC misreads MPICH's */
     MPI_Datatype *types = NULL;
     int local_code = DISTFFT_SUCCESS;
-    message own_message = {.count = 0, .type = MPI_BYTE, .owned = 0};
+    big_message own_message = {.count = 0, .type = MPI_BYTE, .owned = 0};
     if (rank == root) {
         blocks = malloc((size_t)size * 2 * ndims * sizeof(int64_t));
         requests = malloc((size_t)(size + 1) * sizeof(MPI_Request));
@@ -82,7 +82,7 @@ static int move_blocks(MPI_Comm comm, distfft_type type, int ndims,
     int64_t count = shape_product(ndims, local_shape);
     if (count > 0) {
         /* A block of any size: beyond an int count, one derived type. */
-        TRY_MPI(message_create(count, type_mpi(type), message_count_limit(), &own_message));
+        TRY_MPI(big_message_create(count, type_mpi(type), big_count_limit(), &own_message));
         if (to_root) TRY_MPI(MPI_Isend(local, own_message.count, own_message.type, root, BLOCK_TAG, comm, &own));
         else TRY_MPI(MPI_Irecv(local, own_message.count, own_message.type, root, BLOCK_TAG, comm, &own));
     }
@@ -106,7 +106,7 @@ static int move_blocks(MPI_Comm comm, distfft_type type, int ndims,
     if (rank == root && pending) TRY_MPI(MPI_Waitall(pending, requests, statuses));
     TRY_MPI(MPI_Wait(&own, MPI_STATUS_IGNORE));
 fail:
-    message_free(&own_message);
+    big_message_free(&own_message);
     for (int p = 0; types && p < size; p++)
         if (types[p] != MPI_DATATYPE_NULL) MPI_Type_free(&types[p]);
     free(blocks);

@@ -40,6 +40,21 @@ distfft_type type_complex(distfft_precision precision)
                                       : DISTFFT_COMPLEX_DOUBLE;
 }
 
+distfft_type type_real(distfft_precision precision)
+{
+    return precision == DISTFFT_FLOAT ? DISTFFT_REAL_FLOAT : DISTFFT_REAL_DOUBLE;
+}
+
+distfft_precision type_precision(distfft_type type)
+{
+    return type == DISTFFT_COMPLEX_FLOAT || type == DISTFFT_REAL_FLOAT ? DISTFFT_FLOAT : DISTFFT_DOUBLE;
+}
+
+bool type_is_complex(distfft_type type)
+{
+    return type == DISTFFT_COMPLEX_DOUBLE || type == DISTFFT_COMPLEX_FLOAT;
+}
+
 bool precision_is_valid(distfft_precision precision)
 {
     return precision == DISTFFT_DOUBLE || precision == DISTFFT_FLOAT;

@@ -14,6 +14,9 @@
 bool type_is_valid(distfft_type type);
 MPI_Datatype type_mpi(distfft_type type);
 distfft_type type_complex(distfft_precision precision);
+distfft_type type_real(distfft_precision precision);
+distfft_precision type_precision(distfft_type type);
+bool type_is_complex(distfft_type type);
 bool precision_is_valid(distfft_precision precision);
 
 /* Product of shape[0..ndims-1]; 1 for ndims == 0. */

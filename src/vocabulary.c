@@ -1,7 +1,8 @@
 /*
  * vocabulary.c -- every name of the public enums, in one place: element
  * types, precisions, kinds, norms, rigors, placements, and methods (whose
- * names are the rows of the method table, src/redist/methods.def).
+ * names are the rows of the method table, src/redist/methods.def, and
+ * which redist.c looks up with the same vocabulary_lookup).
  *
  * These names are the words the bench's options, wisdom lines, describe
  * trees and the Python package use; all of them ask here, none keeps a
@@ -11,12 +12,7 @@
 #include <string.h>
 
 #include "error.h"
-#include "redist/redist.h"
-
-typedef struct {
-    int value;
-    const char *name;
-} word;
+#include "vocabulary.h"
 
 #define COUNT_OF(table) ((int)(sizeof(table) / sizeof((table)[0])))
 
@@ -48,8 +44,7 @@ static const char *name_of(const word *table, int count, int value)
     return NULL;
 }
 
-/* Look `name` up; an unknown name fails with the list of known ones. */
-static int value_of(const word *table, int count, const char *what, const char *name, int *value)
+int vocabulary_lookup(const word *table, int count, const char *what, const char *name, int *value)
 {
     error_clear();
     if (!name || !value) return error_fail(DISTFFT_ERR_ARGUMENT, "%s from name: NULL argument", what);
@@ -77,7 +72,7 @@ static int value_of(const word *table, int count, const char *what, const char *
     int distfft_##prefix##_from_name(const char *name, enum_type *value)             \
     {                                                                                \
         int found = 0;                                                               \
-        int rc = value_of(table, COUNT_OF(table), what, name, value ? &found : NULL);\
+        int rc = vocabulary_lookup(table, COUNT_OF(table), what, name, value ? &found : NULL);\
         if (rc == DISTFFT_SUCCESS) *value = (enum_type)found;                        \
         return rc;                                                                   \
     }
@@ -88,28 +83,3 @@ VOCABULARY(distfft_kind, kind, kind_words, "transform kind")
 VOCABULARY(distfft_norm, norm, norm_words, "norm")
 VOCABULARY(distfft_rigor, rigor, rigor_words, "rigor")
 VOCABULARY(distfft_placement, placement, placement_words, "placement")
-
-/* Methods: "auto", then the rows of the method table. */
-int distfft_method_count(void)
-{
-    return redist_method_count();
-}
-
-const char *distfft_method_name(distfft_method method)
-{
-    if (method == DISTFFT_METHOD_AUTO) return "auto";
-    const redist_method *row = redist_method_row(method);
-    return row ? row->name : NULL;
-}
-
-int distfft_method_from_name(const char *name, distfft_method *method)
-{
-    word table[1 + REDIST_MAX_METHODS] = {{DISTFFT_METHOD_AUTO, "auto"}};
-    int count = 1;
-    for (int m = 0; m < redist_method_count(); m++)
-        table[count++] = (word){m, redist_method_row(m)->name};
-    int found = 0;
-    int rc = value_of(table, count, "redistribution method", name, method ? &found : NULL);
-    if (rc == DISTFFT_SUCCESS) *method = (distfft_method)found;
-    return rc;
-}

@@ -15,9 +15,10 @@
  * (fftw_plan_dft, fftw_plan_dft_r2c / _c2r) on one rank: the compute floor
  * against which parallel efficiency is measured.
  *
- * Timing is distfft-bench's (src/bench/timing.c): `outer` repetitions of
- * MPI_Barrier + `inner` forward+backward pairs, the elapsed time max over
- * ranks, the fastest repetition / inner reported with the median beside it.
+ * Timing is distfft-bench's (benchmarks/distfft-bench/timing.c): `outer`
+ * repetitions of MPI_Barrier + `inner` forward+backward pairs, the elapsed
+ * time max over ranks, the fastest repetition / inner reported with the
+ * median beside it.
  * A pair is forward(a -> b), backward(b -> a), a *= 1/N: the same work as
  * distfft's default norm "backward" and mpi4py-fft's normalised backward
  * (--norm none leaves the scaling out). Before timing, one untimed pair is
@@ -436,7 +437,7 @@ static double roundtrip_error(const options_t *options, const peer_t *peer,
     return global[1] > 0.0 ? global[0] / global[1] : global[0];
 }
 
-/* ---- timing (as src/bench/timing.c) ------------------------------------------ */
+/* ---- timing (as benchmarks/distfft-bench/timing.c) --------------------------- */
 
 typedef struct {
     double pair_seconds, pair_seconds_median;

@@ -3,7 +3,9 @@
 A campaign is a list of cases (global shape, kind, rank count) and two
 phases over them:
   methods     distfft with every redistribution method (and auto) on the
-              parallel cases chosen for the breakdown: fft vs redistribute
+              parallel cases chosen for the breakdown -- the methods are
+              the library's, asked of distfft-bench --list-methods when
+              the campaign starts (Preset.methods None) -- fft vs redistribute
               time per method, and distfft's best method per case;
   comparison  distfft (its best method from the first phase) beside
               FFTW-MPI (natural, transposed) and mpi4py-fft (slab, pencil),
@@ -13,10 +15,6 @@ Nothing here assumes a core count: `full` goes up to the machine's cores,
 """
 import dataclasses
 import os
-
-METHODS = ["alltoallw", "alltoallv", "isend-waitall", "isend-waitsome",
-           "isend-waitall-blocked", "isend-waitsome-blocked", "sendrecv",
-           "auto"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -39,7 +37,7 @@ class Preset:
     inner: int = 3         # forward+backward pairs per repetition
     precision: str = "double"
     rigor: str = "measure"
-    methods: list = dataclasses.field(default_factory=lambda: list(METHODS))
+    methods: list = None   # distfft methods (None: every one the library has, and auto)
     method_shapes: list = None  # shapes for the methods phase (None: all)
     method_rounds: int = None   # rounds of the methods phase (None: rounds)
     one_rank_peers: list = None  # peers also run on 1 rank (None: all)

@@ -17,14 +17,6 @@ import time
 
 from . import presets, systems
 
-# OpenMPI refuses to run as root and to oversubscribe unless told (as in
-# scripts/common.sh); harmless for other MPIs.
-MPI_ENVIRONMENT = {"OMPI_ALLOW_RUN_AS_ROOT": "1",
-                   "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-                   "OMPI_MCA_rmaps_base_oversubscribe": "1",
-                   "OMPI_MCA_mpi_yield_when_idle": "1"}
-
-
 def available_memory_bytes():
     try:
         with open("/proc/meminfo") as meminfo:
@@ -95,7 +87,7 @@ class Campaign:
     def run_one(self, phase, round_index, case, system):
         command = systems.command(self.tools, system, case, self.preset)
         environment = dict(os.environ)
-        environment.update(MPI_ENVIRONMENT)
+        environment.update(systems.MPI_ENVIRONMENT)
         start = time.time()
         record = {}
         try:

@@ -10,9 +10,17 @@ field names (pair_seconds, pair_seconds_median, fft_seconds, ...).
 import dataclasses
 import os
 import shutil
+import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PEERS = os.path.join(os.path.dirname(HERE), "peers")
+
+# OpenMPI refuses to run as root and to oversubscribe unless told (as in
+# scripts/common.sh); harmless for other MPIs.
+MPI_ENVIRONMENT = {"OMPI_ALLOW_RUN_AS_ROOT": "1",
+                   "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+                   "OMPI_MCA_rmaps_base_oversubscribe": "1",
+                   "OMPI_MCA_mpi_yield_when_idle": "1"}
 
 SERIAL = "serial FFTW"
 FFTW_TRANSPOSED = "FFTW-MPI transposed"
@@ -34,6 +42,22 @@ class Tools:
 
     def program(self, name):
         return os.path.join(self.build, "bin", name)
+
+    def distfft_methods(self):
+        """distfft's redistribution methods as the library lists them
+        (distfft-bench --list-methods), then auto. RuntimeError if
+        distfft-bench cannot say."""
+        command = [self.mpiexec, "-n", "1", self.program("distfft-bench"), "--list-methods"]
+        try:
+            finished = subprocess.run(command, capture_output=True, text=True, timeout=120,
+                                      env=dict(os.environ, **MPI_ENVIRONMENT))
+        except (OSError, subprocess.SubprocessError) as problem:
+            raise RuntimeError(f"{' '.join(command)}: {problem}") from problem
+        names = finished.stdout.split()
+        if finished.returncode != 0 or not names:
+            raise RuntimeError(f"{' '.join(command)} failed (exit status "
+                               f"{finished.returncode}): {finished.stderr.strip()[:300]}")
+        return names + ["auto"]
 
     def missing(self):
         """What cannot run here, as a list of messages."""

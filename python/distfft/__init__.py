@@ -20,13 +20,12 @@ from .distarray import DistArray
 from .errors import DistfftError
 from .plan import Plan
 from .redistribution import Redistribution, decompose
-from ._lib import method_names
+from ._lib import method_names, names_of
 from . import wisdom
 
 __version__ = "0.1.0"
 
-KINDS = ("c2c", "r2c", "dct1", "dct2", "dct3", "dct4",
-         "dst1", "dst2", "dst3", "dst4", "cheb", "none")
+KINDS = names_of("kind")   # the C library's transform kinds, in distfft_kind order
 
 __all__ = ["Plan", "DistArray", "Redistribution", "DistfftError", "decompose",
            "method_names", "KINDS", "hdf5", "wisdom"]

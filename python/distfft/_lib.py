@@ -1,8 +1,11 @@
 """
 _lib.py -- ctypes bindings to libdistfft.so, the C library underneath.
 
-Everything that knows the C API's names, types and struct layout lives here;
-the rest of the package calls `lib.distfft_*` and `check(rc)`.
+Everything that knows the C API lives here; the rest of the package calls
+`lib.distfft_*` and `check(rc)`. What the C API defines, this module asks
+for rather than copies: the structs' layout was measured when the package
+was built (_layout.json, see python/setup.py), the names of every enum come
+from the library's distfft_<enum>_name functions.
 
 ctypes.CDLL releases the GIL around every foreign call, so transforms and
 redistributions run without holding it.
@@ -15,11 +18,10 @@ import ctypes
 import json
 import os
 
+import numpy
 from mpi4py import MPI  # initialises MPI before the library is loaded
 
 from .errors import DistfftError
-
-MAX_DIMS = 16
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -84,64 +86,111 @@ c_int_p = ctypes.POINTER(ctypes.c_int)
 c_handle = ctypes.c_void_p           # distfft_plan, distfft_redist
 c_handle_p = ctypes.POINTER(c_handle)
 
-# distfft_type
-COMPLEX_DOUBLE, COMPLEX_FLOAT, REAL_DOUBLE, REAL_FLOAT = range(4)
-# distfft_precision
-DOUBLE, FLOAT = range(2)
-# distfft_norm
-NORMS = {"backward": 0, "ortho": 1, "forward": 2}
-# distfft_rigor
-RIGORS = {"estimate": 0, "measure": 1, "patient": 2, "exhaustive": 3}
+# ---- the structs, as measured when the package was built ----------------------
+#
+# python/setup.py compiled a probe of include/distfft.h with the library's
+# compiler and flags and stored every public struct's size and every
+# field's offset, size and element type in _layout.json (see setup.py).
+# The ctypes structures below are built from it -- padding spelled out,
+# offsets and size checked after ctypes lays them out -- so no layout is
+# written down here. What the package itself relies on is the fields it
+# reads or writes, listed here: a header without one of them is refused at
+# import, and a misspelt field raises (the structures have no __dict__).
+
+OPTIONS_FIELDS = ("grid_ndims", "grid_dims", "method", "norm", "rigor", "destroy_input",
+                  "kinds", "batch", "placement", "node_size")
+STEP_FIELDS = ("description", "is_redistribution", "grid_direction", "axis_in", "axis_out",
+               "group_size", "method", "bytes_sent", "global_bytes", "seconds", "executions")
+TIMINGS_FIELDS = ("fft_seconds", "redistribute_seconds", "executions")
+
+_ELEMENTS = {("int", 1): ctypes.c_int8, ("int", 2): ctypes.c_int16,
+             ("int", 4): ctypes.c_int32, ("int", 8): ctypes.c_int64,
+             ("uint", 1): ctypes.c_uint8, ("uint", 2): ctypes.c_uint16,
+             ("uint", 4): ctypes.c_uint32, ("uint", 8): ctypes.c_uint64,
+             ("float", 4): ctypes.c_float, ("float", 8): ctypes.c_double,
+             ("char", 1): ctypes.c_char}
 
 
-class Options(ctypes.Structure):
-    """Mirror of distfft_options, field for field, as in include/distfft.h.
-
-    The struct is never allocated by Python at this size: options_new()
-    hands out a generous zeroed buffer that distfft_options_init fills, and
-    this mirror overlays its start. A field the C library appends at the END
-    of the struct therefore keeps its C default instead of reading garbage;
-    a field inserted in the middle is caught by _check_options_layout."""
-    _fields_ = [
-        ("grid_ndims", ctypes.c_int),
-        ("grid_dims", ctypes.c_int * MAX_DIMS),
-        ("method", ctypes.c_int),
-        ("norm", ctypes.c_int),
-        ("rigor", ctypes.c_int),
-        ("destroy_input", ctypes.c_int),
-        ("kinds", ctypes.c_int * MAX_DIMS),
-        ("batch", ctypes.c_int64),
-        ("placement", ctypes.c_int),
-        ("node_size", ctypes.c_int),
-    ]
+class LayoutError(ImportError):
+    """The package's measured layout and the library (or the package's own
+    code) disagree: rebuild the package from the header the library has."""
 
 
-_OPTIONS_BUFFER_BYTES = 4096
+def _load_layout():
+    path = os.path.join(_HERE, "_layout.json")
+    if not os.path.exists(path):
+        raise LayoutError(
+            f"distfft: {path} (the C structs' layout, measured when the package is built) "
+            "is missing; reinstall with 'python3 -m pip install ./python'")
+    with open(path) as f:
+        return json.load(f)
 
 
-class Step(ctypes.Structure):
-    """Mirror of distfft_step (read from a larger buffer, as Options)."""
-    _fields_ = [
-        ("description", ctypes.c_char * 96),
-        ("is_redistribution", ctypes.c_int),
-        ("grid_direction", ctypes.c_int),
-        ("axis_in", ctypes.c_int),
-        ("axis_out", ctypes.c_int),
-        ("group_size", ctypes.c_int),
-        ("method", ctypes.c_int),
-        ("bytes_sent", ctypes.c_int64),
-        ("global_bytes", ctypes.c_int64),
-        ("seconds", ctypes.c_double),
-        ("executions", ctypes.c_int64),
-    ]
+LAYOUT = _load_layout()
+MAX_DIMS = LAYOUT["constants"]["DISTFFT_MAX_DIMS"]
+FORWARD = LAYOUT["constants"]["DISTFFT_FORWARD"]
+BACKWARD = LAYOUT["constants"]["DISTFFT_BACKWARD"]
+METHOD_AUTO = LAYOUT["constants"]["DISTFFT_METHOD_AUTO"]
 
 
-class Timings(ctypes.Structure):
-    _fields_ = [
-        ("fft_seconds", ctypes.c_double),
-        ("redistribute_seconds", ctypes.c_double),
-        ("executions", ctypes.c_int64),
-    ]
+def structure(struct, used, layout=LAYOUT):
+    """The ctypes.Structure of C struct `struct` from its measured layout;
+    LayoutError unless it has every field in `used` and ctypes places each
+    field at its C offset in a structure of the C size."""
+    measured = layout["structs"].get(struct)
+    if measured is None:
+        raise LayoutError(f"distfft: include/distfft.h as built has no struct {struct}")
+    names = [f["name"] for f in measured["fields"]]
+    missing = [name for name in used if name not in names]
+    if missing:
+        raise LayoutError(f"distfft: {struct} as built has no field {', '.join(missing)} (it has "
+                          f"{', '.join(names)}); python/distfft and include/distfft.h disagree")
+    fields, end = [], 0
+    for f in sorted(measured["fields"], key=lambda f: f["offset"]):
+        if f["offset"] > end:
+            fields.append((f"_padding_{end}", ctypes.c_char * (f["offset"] - end)))
+        element = _ELEMENTS.get((f["element"], f["element_size"]))
+        if element is None:
+            raise LayoutError(f"distfft: {struct}.{f['name']} is a {f['element_size']}-byte "
+                              f"{f['element']}, which python/distfft cannot mirror")
+        count = f["size"] // f["element_size"]
+        fields.append((f["name"], element * count if f["array"] else element))
+        end = f["offset"] + f["size"]
+    if measured["size"] > end:
+        fields.append((f"_padding_{end}", ctypes.c_char * (measured["size"] - end)))
+    cls = type(struct, (ctypes.Structure,), {"__slots__": (), "_fields_": fields})
+    wrong = [f["name"] for f in measured["fields"]
+             if getattr(cls, f["name"]).offset != f["offset"]
+             or getattr(cls, f["name"]).size != f["size"]]
+    if wrong or ctypes.sizeof(cls) != measured["size"]:
+        raise LayoutError(f"distfft: ctypes cannot lay out {struct} as C does "
+                          f"(size {ctypes.sizeof(cls)} vs {measured['size']}, fields "
+                          f"{', '.join(wrong) or 'all in place'})")
+    return cls
+
+
+Options = structure("distfft_options", OPTIONS_FIELDS)
+Step = structure("distfft_step", STEP_FIELDS)
+Timings = structure("distfft_timings", TIMINGS_FIELDS)
+
+_GUARD = 64     # bytes past a struct that a C call filling it must leave alone
+
+
+def filled(struct_type, call):
+    """(struct, result) of result = call(pointer) filling a struct_type. The
+    C call writes into a buffer with a guard zone past the measured size:
+    a library whose struct is larger than the package's layout (a
+    DISTFFT_LIBRARY from another header, a stale build) writes into it and
+    is refused (LayoutError) instead of corrupting memory."""
+    size = ctypes.sizeof(struct_type)
+    pattern = b"\xa5" * (size + _GUARD)
+    buffer = ctypes.create_string_buffer(pattern, len(pattern))
+    result = call(buffer)
+    if buffer.raw[size:] != pattern[size:]:
+        raise LayoutError(f"distfft: libdistfft wrote past the {size} bytes of "
+                          f"{struct_type.__name__} measured when the package was built: the "
+                          "library and the package come from different headers; rebuild")
+    return struct_type.from_buffer_copy(buffer), result
 
 
 def _declare(name, restype, *argtypes):
@@ -155,11 +204,7 @@ _declare("distfft_error_string", _char_p, _int)
 _declare("distfft_last_error", _char_p)
 _declare("distfft_type_size", ctypes.c_size_t, _int)
 _declare("distfft_decompose", None, ctypes.c_int64, _int, _int, c_int64_p, c_int64_p)
-_declare("distfft_method_name", _char_p, _int)
 _declare("distfft_method_count", _int)
-_declare("distfft_method_from_name", _int, _char_p, c_int_p)
-_declare("distfft_kind_name", _char_p, _int)
-_declare("distfft_kind_from_name", _int, _char_p, c_int_p)
 _declare("distfft_options_init", None, _void_p)
 _declare("distfft_plan_create", _int, MPI_Comm, _int, c_int64_p, _int, _void_p, c_handle_p)
 _declare("distfft_plan_forward", _int, c_handle, _void_p, _void_p)
@@ -172,13 +217,11 @@ _declare("distfft_plan_ndims", _int, c_handle)
 _declare("distfft_plan_grid", _int, c_handle, c_int_p, c_int_p)
 _declare("distfft_plan_work_bytes", ctypes.c_size_t, c_handle)
 _declare("distfft_plan_describe", _int, c_handle, _char_p, ctypes.c_size_t)
-_declare("distfft_plan_timings", _int, c_handle, ctypes.POINTER(Timings))
+_declare("distfft_plan_timings", _int, c_handle, _void_p)
 _declare("distfft_plan_reset_timings", _int, c_handle)
 _declare("distfft_plan_step_count", _int, c_handle, _int)
 _declare("distfft_plan_step", _int, c_handle, _int, _int, _void_p)
 _declare("distfft_plan_destroy", _int, c_handle_p)
-_declare("distfft_placement_name", _char_p, _int)
-_declare("distfft_placement_from_name", _int, _char_p, c_int_p)
 _declare("distfft_wisdom_export", _void_p)   # malloc'ed text: freed with libc free
 _declare("distfft_wisdom_import", _int, _char_p)
 _declare("distfft_wisdom_export_file", _int, MPI_Comm, _char_p)
@@ -218,62 +261,102 @@ def int64_array(values):
 
 
 def options_new():
-    """A defaults-filled distfft_options in a buffer larger than the struct."""
-    buffer = ctypes.create_string_buffer(_OPTIONS_BUFFER_BYTES)
-    lib.distfft_options_init(buffer)
-    options = Options.from_buffer(buffer)
-    options._keepalive = buffer
-    return options
+    """A distfft_options filled with the library's defaults."""
+    return filled(Options, lib.distfft_options_init)[0]
 
 
-def _check_options_layout():
-    """Defaults at their expected offsets, or the mirror is out of date."""
-    o = options_new()
-    if (o.grid_ndims, o.norm, o.rigor, o.destroy_input, o.batch, o.placement,
-            o.node_size) != (0, 0, 1, 0, 1, 0, 0) \
-            or any(o.kinds[i] != 0 for i in range(MAX_DIMS)):
-        raise ImportError("distfft: the distfft_options layout of libdistfft does not "
-                          "match distfft/_lib.py's mirror; update Options")
+def _check_options():
+    """The library's defaults where the layout puts batch and method (a
+    library from another header fails here, or in `filled`)."""
+    options = options_new()
+    if options.batch != 1 or options.method != METHOD_AUTO:
+        raise LayoutError("distfft: distfft_options_init's defaults are not where the package's "
+                          "layout puts batch and method: libdistfft and the package come from "
+                          "different headers; rebuild")
 
 
-_check_options_layout()
+_check_options()
+
+# ---- the vocabulary: every enum's names, asked of the library ------------------
+#
+# The library names every value of its enums (distfft_<enum>_name and
+# _from_name); the package keeps no list of its own. Names are read once,
+# here: values 0, 1, ... until the library has no name (methods: the
+# distfft_method_count concrete ids, then "auto").
+
+_WHAT = {"type": "element type", "precision": "precision", "kind": "transform kind",
+         "norm": "norm", "rigor": "rigor", "placement": "placement", "method": "method"}
+for _enum in _WHAT:
+    _declare(f"distfft_{_enum}_name", _char_p, _int)
+    _declare(f"distfft_{_enum}_from_name", _int, _char_p, c_int_p)
 
 
-def method_code(name):
-    code = ctypes.c_int()
-    if lib.distfft_method_from_name(str(name).encode(), ctypes.byref(code)) != 0:
-        raise ValueError(f"distfft: unknown method {name!r}; one of {', '.join(method_names())}")
-    return code.value
+def _values(enum):
+    if enum == "method":
+        return list(range(lib.distfft_method_count())) + [METHOD_AUTO]
+    name_of_value, values = getattr(lib, f"distfft_{enum}_name"), []
+    while name_of_value(len(values)) is not None:
+        values.append(len(values))
+    return values
+
+
+_NAMES = {enum: {value: getattr(lib, f"distfft_{enum}_name")(value).decode()
+                 for value in _values(enum)} for enum in _WHAT}
+
+
+def names_of(enum):
+    """The names of enum ("kind", "method", ...) in value order."""
+    return tuple(_NAMES[enum].values())
+
+
+def name_of(enum, value):
+    return _NAMES[enum][value]
+
+
+def code_of(enum, name):
+    """The value of `name` in enum (ValueError listing the names if unknown)."""
+    value = ctypes.c_int()
+    if getattr(lib, f"distfft_{enum}_from_name")(str(name).encode(), ctypes.byref(value)) != 0:
+        raise ValueError(f"distfft: unknown {_WHAT[enum]} {name!r}; one of "
+                         f"{', '.join(names_of(enum))}")
+    return value.value
 
 
 def method_names():
     """The concrete methods, in id order, then "auto"."""
-    count = lib.distfft_method_count()
-    return [lib.distfft_method_name(code).decode() for code in range(count)] + ["auto"]
+    return list(names_of("method"))
 
 
-def placement_code(name):
-    code = ctypes.c_int()
-    if lib.distfft_placement_from_name(str(name).encode(), ctypes.byref(code)) != 0:
-        raise ValueError(f"distfft: unknown placement {name!r}; one of row, morton, node")
-    return code.value
+# Element types <-> numpy dtypes: the library names them "<complex|real>-
+# <precision>" and gives their size; numpy's dtype follows from both.
+def _element_types():
+    dtypes = {}
+    for value, name in _NAMES["type"].items():
+        domain, _, precision = name.partition("-")
+        if domain not in ("complex", "real") or precision not in _NAMES["precision"].values():
+            raise LayoutError(f"distfft: libdistfft's element type {name!r} is not "
+                              "'<complex|real>-<precision>'")
+        size = lib.distfft_type_size(value)
+        try:
+            dtypes[value] = numpy.dtype(("c" if domain == "complex" else "f") + str(size))
+        except TypeError:
+            pass   # a type numpy has no dtype for: not offered in Python
+    return dtypes
 
 
-def step_new():
-    """A distfft_step in a buffer larger than the struct (see Options)."""
-    buffer = ctypes.create_string_buffer(_OPTIONS_BUFFER_BYTES)
-    step = Step.from_buffer(buffer)
-    step._keepalive = buffer
-    return step
+DTYPES = _element_types()                    # distfft_type -> numpy dtype
+_TYPES = {dtype: value for value, dtype in DTYPES.items()}
 
 
-def kind_code(name):
-    code = ctypes.c_int()
-    if lib.distfft_kind_from_name(str(name).encode(), ctypes.byref(code)) != 0:
-        raise ValueError(f"distfft: unknown transform kind {name!r}; one of "
-                         "c2c, r2c, dct1..dct4, dst1..dst4, cheb, none")
-    return code.value
+def element_type(dtype):
+    """distfft_type of a numpy dtype (TypeError if there is none)."""
+    dtype = numpy.dtype(dtype)
+    if dtype not in _TYPES:
+        raise TypeError(f"distfft: dtype {dtype} is not supported "
+                        f"({', '.join(str(d) for d in _TYPES)})")
+    return _TYPES[dtype]
 
 
-def kind_name(code):
-    return lib.distfft_kind_name(code).decode()
+def precision(dtype):
+    """distfft_precision of a numpy dtype's element type."""
+    return code_of("precision", name_of("type", element_type(dtype)).partition("-")[2])

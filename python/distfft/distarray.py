@@ -19,19 +19,6 @@ from ._arrays import empty_aligned, zeros_aligned
 from ._collective import agree
 
 
-def element_type(dtype):
-    """distfft_type of a numpy dtype (TypeError if there is none)."""
-    types = {numpy.dtype(numpy.complex128): _lib.COMPLEX_DOUBLE,
-             numpy.dtype(numpy.complex64): _lib.COMPLEX_FLOAT,
-             numpy.dtype(numpy.float64): _lib.REAL_DOUBLE,
-             numpy.dtype(numpy.float32): _lib.REAL_FLOAT}
-    dtype = numpy.dtype(dtype)
-    if dtype not in types:
-        raise TypeError(f"distfft: dtype {dtype} is not supported "
-                        "(complex128, complex64, float64, float32)")
-    return types[dtype]
-
-
 _METADATA = ("global_shape", "local_slice", "alignment", "comm", "kinds", "space")
 
 
@@ -99,7 +86,7 @@ class DistArray(numpy.ndarray):
         def prepare():
             if not 0 <= root < comm.Get_size():
                 raise ValueError(f"distfft: root {root} is not a rank of the communicator")
-            return element_type(self.dtype)
+            return _lib.element_type(self.dtype)
 
         ctype = agree(comm, prepare)
         result = empty_aligned(self.global_shape, self.dtype) \
@@ -135,7 +122,7 @@ class DistArray(numpy.ndarray):
 
         source = agree(comm, prepare)
         _lib.check(_lib.lib.distfft_scatter(
-            _lib.comm_handle(comm), element_type(self.dtype), len(self.global_shape),
+            _lib.comm_handle(comm), _lib.element_type(self.dtype), len(self.global_shape),
             _lib.int64_array(self.global_shape), _lib.int64_array(self.shape),
             _lib.int64_array(self.substart),
             source.ctypes.data if source is not None and source.size else None,

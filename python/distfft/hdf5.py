@@ -10,6 +10,11 @@ dataset carries attributes: `global_shape`, and for a plan's arrays `kinds`
 All checks come before anything is written, and are agreed over the
 communicator: a wrong global shape, dtype, kinds or space raises the same
 exception on every rank and leaves the file as it was.
+
+This module reads a DistArray's distribution from its attributes and does
+not import distarray.py: DistArray.write and .read call this module, and
+the package's modules import each other without circles
+(python/tests/test_imports.py).
 """
 import os
 import sys
@@ -17,7 +22,6 @@ import sys
 import numpy
 
 from ._collective import agree
-from .distarray import DistArray
 
 ATTRIBUTES = ("global_shape", "kinds", "space")
 
@@ -42,7 +46,9 @@ def _open(path, mode, comm):
 
 
 def _check_distarray(array, what):
-    if not isinstance(array, DistArray) or array.global_shape is None or array.comm is None:
+    """A numpy array that knows its place in a global array (a DistArray)."""
+    if not isinstance(array, numpy.ndarray) or any(
+            getattr(array, name, None) is None for name in ("global_shape", "local_slice", "comm")):
         raise TypeError(f"distfft.hdf5: {what} must be a DistArray (from Plan.input_array(), "
                         "Plan.output_array() or DistArray(...))")
 

@@ -19,7 +19,6 @@ agreement carry it), so a bad argument raises the same exception on every
 rank instead of leaving the others in a collective.
 """
 import ctypes
-import re
 
 import numpy
 
@@ -32,8 +31,6 @@ from .distarray import DistArray
 # (DISTFFT_ERR_ALIGNMENT, agreed over the plan's communicator) before use.
 _REJECTED_POINTER = 1
 
-_DTYPES = {_lib.COMPLEX_DOUBLE: numpy.complex128, _lib.COMPLEX_FLOAT: numpy.complex64,
-           _lib.REAL_DOUBLE: numpy.float64, _lib.REAL_FLOAT: numpy.float32}
 
 def _axes_of(axes, ndim):
     """Transformed axes, validated, in increasing order."""
@@ -70,7 +67,7 @@ def _kinds_of(kinds, axes, real_input):
         raise ValueError(f"distfft: {len(kinds)} kinds for {len(axes)} transformed axes "
                          "(give one kind per transformed axis, or one for all)")
     for kind in kinds:
-        _lib.kind_code(kind)  # ValueError for unknown names
+        _lib.code_of("kind", kind)  # ValueError for unknown names
     return dict(zip(axes, kinds))
 
 
@@ -146,7 +143,7 @@ class Plan(_lifetime.Handle):
             handle = _lib.c_handle()
             _lib.check(_lib.lib.distfft_plan_create(
                 _lib.comm_handle(self._comm), len(self._shape), _lib.int64_array(self._shape),
-                _lib.FLOAT if self._precision_is_float else _lib.DOUBLE,
+                self._precision,
                 ctypes.byref(options), ctypes.byref(handle)))
         except BaseException:
             self._comm.Free()
@@ -170,10 +167,7 @@ class Plan(_lifetime.Handle):
         except TypeError:
             raise TypeError(f"distfft: shape must be a sequence of integers, not {shape!r}")
         dtype = numpy.dtype(dtype)
-        if dtype not in (numpy.complex128, numpy.complex64, numpy.float64, numpy.float32):
-            raise TypeError(f"distfft: dtype {dtype} is not supported "
-                            "(complex128, complex64, float64, float32)")
-        self._precision_is_float = dtype in (numpy.complex64, numpy.float32)
+        self._precision = _lib.precision(dtype)   # TypeError for unsupported dtypes
         ndim = len(self._shape)
         if not 2 <= ndim <= _lib.MAX_DIMS:
             raise ValueError(f"distfft: shape {self._shape} must have 2 to {_lib.MAX_DIMS} axes")
@@ -183,24 +177,20 @@ class Plan(_lifetime.Handle):
 
         options = _lib.options_new()
         for a, kind in enumerate(self.kinds):
-            options.kinds[a] = _lib.kind_code(kind)
+            options.kinds[a] = _lib.code_of("kind", kind)
         _grid_of(grid, options)
         self.method = str(method)
-        options.method = _lib.method_code(self.method)
-        if norm not in _lib.NORMS:
-            raise ValueError(f"distfft: norm {norm!r} is not 'backward', 'ortho' or 'forward'")
+        options.method = _lib.code_of("method", self.method)
+        options.norm = _lib.code_of("norm", norm)
         self.norm = norm
-        options.norm = _lib.NORMS[norm]
-        if rigor not in _lib.RIGORS:
-            raise ValueError(f"distfft: rigor {rigor!r} is not one of {', '.join(_lib.RIGORS)}")
-        options.rigor = _lib.RIGORS[rigor]
+        options.rigor = _lib.code_of("rigor", rigor)
         options.destroy_input = 1 if destroy_input else 0
         if batch is not None and (int(batch) != batch or batch < 1):
             raise ValueError(f"distfft: batch {batch!r} must be None or an integer >= 1")
         self.batch = None if batch is None else int(batch)
         options.batch = 1 if batch is None else int(batch)
         self.placement = str(placement)
-        options.placement = _lib.placement_code(self.placement)
+        options.placement = _lib.code_of("placement", self.placement)
         if int(node_size) != node_size or node_size < 0:
             raise ValueError(f"distfft: node_size {node_size!r} must be an integer >= 0")
         options.node_size = int(node_size)
@@ -223,8 +213,8 @@ class Plan(_lifetime.Handle):
 
         lead = () if self.batch is None else (self.batch,)
         lead_slice = () if self.batch is None else (slice(0, self.batch),)
-        self.dtype = numpy.dtype(_DTYPES[in_type.value])
-        self.output_dtype = numpy.dtype(_DTYPES[out_type.value])
+        self.dtype = _lib.DTYPES[in_type.value]
+        self.output_dtype = _lib.DTYPES[out_type.value]
         self.global_input_shape = lead + self._shape
         self.global_output_shape = lead + tuple(out_global[:ndim])
         self.input_slice = lead_slice + tuple(
@@ -338,7 +328,8 @@ class Plan(_lifetime.Handle):
     @property
     def methods(self):
         """Method of each forward exchange, as chosen (for method="auto")."""
-        return tuple(re.findall(r"\(redist (\S+)", self.describe()))
+        return tuple(step["method"] for step in self.steps("forward")
+                     if step["is_redistribution"])
 
     @property
     def work_bytes(self):
@@ -349,26 +340,28 @@ class Plan(_lifetime.Handle):
         """This rank's time inside the C transforms since creation or
         reset_timings(): {'fft_seconds', 'redistribute_seconds', 'executions'}."""
         self._require_live()
-        t = _lib.Timings()
-        _lib.check(_lib.lib.distfft_plan_timings(self._handle, ctypes.byref(t)))
-        return {"fft_seconds": t.fft_seconds, "redistribute_seconds": t.redistribute_seconds,
-                "executions": t.executions}
+        timings, rc = _lib.filled(_lib.Timings,
+                                  lambda t: _lib.lib.distfft_plan_timings(self._handle, t))
+        _lib.check(rc)
+        return {name: getattr(timings, name) for name in _lib.TIMINGS_FIELDS}
 
     def steps(self, direction="forward"):
         """This rank's statistics per step of the forward or backward
         transform (distfft_plan_step): a list of dicts with description,
-        is_redistribution, direction, group_size, method, bytes_sent,
-        global_bytes, seconds, executions."""
+        is_redistribution, grid_direction, axis_in, axis_out (an exchange's
+        grid direction and alignments, else -1), group_size, method (an
+        exchange's method name, else None), bytes_sent, global_bytes,
+        seconds, executions."""
         self._require_live()
-        code = {"forward": -1, "backward": 1}[direction]
+        code = {"forward": _lib.FORWARD, "backward": _lib.BACKWARD}[direction]
         result = []
         for index in range(_lib.lib.distfft_plan_step_count(self._handle, code)):
-            step = _lib.step_new()
-            _lib.check(_lib.lib.distfft_plan_step(self._handle, code, index,
-                                                  ctypes.addressof(step)))
-            entry = {name: getattr(step, name) for name, _ in _lib.Step._fields_}
+            step, rc = _lib.filled(_lib.Step, lambda s: _lib.lib.distfft_plan_step(
+                self._handle, code, index, s))
+            _lib.check(rc)
+            entry = {name: getattr(step, name) for name in _lib.STEP_FIELDS}
             entry["description"] = step.description.decode()
-            entry["method"] = _lib.lib.distfft_method_name(step.method).decode() \
+            entry["method"] = _lib.name_of("method", step.method) \
                 if step.is_redistribution else None
             result.append(entry)
         return result

@@ -14,7 +14,7 @@ import numpy
 from . import _lib, _lifetime
 from ._arrays import check_array, empty_aligned, pointer, zeros_aligned
 from ._collective import Agreement
-from .distarray import DistArray, element_type
+from .distarray import DistArray
 
 
 def decompose(n, parts, part):
@@ -61,7 +61,7 @@ class Redistribution(_lifetime.Handle):
             _lib.check(_lib.lib.distfft_redist_create(
                 _lib.comm_handle(self._comm), ctype, ndim, _lib.int64_array(self._in),
                 self.axis_in, _lib.int64_array(self._out), self.axis_out,
-                1 if self.batch is None else self.batch, _lib.method_code(self.method),
+                1 if self.batch is None else self.batch, _lib.code_of("method", self.method),
                 ctypes.byref(handle)))
         except BaseException:
             self._comm.Free()
@@ -104,12 +104,12 @@ class Redistribution(_lifetime.Handle):
                 raise ValueError(f"distfft: {name} = {axis!r} is not an axis of {ndim}")
         self.axis_in, self.axis_out = int(axis_in), int(axis_out)
         self.dtype = numpy.dtype(dtype)
-        ctype = element_type(self.dtype)
+        ctype = _lib.element_type(self.dtype)
         if batch is not None and (int(batch) != batch or batch < 1):
             raise ValueError(f"distfft: batch {batch!r} must be None or an integer >= 1")
         self.batch = None if batch is None else int(batch)
         self.method = str(method)
-        _lib.method_code(self.method)
+        _lib.code_of("method", self.method)
         lead = () if self.batch is None else (self.batch,)
         self.input_shape, self.output_shape = lead + self._in, lead + self._out
         return ctype

@@ -10,11 +10,11 @@
  * (chunks.c). This rank's own chunk is copied straight from input to output
  * rather than through the buffers and the collective (count 0 to itself).
  * MPI_Alltoallv's counts and displacements are ints (elements of the base
- * type). When the group's whole array exceeds that (message.h: beyond
+ * type). When the group's whole array exceeds that (big_count.h: beyond
  * INT_MAX, or the DISTFFT_MAX_MESSAGE testing limit; decided alike on every
  * rank, so all call the same collective), the same packed buffers move
  * with ONE MPI_Alltoallw instead, whose per-peer datatypes
- * (message_region_type) carry each region's 64-bit offset and length, with
+ * (big_count_region_type) carry each region's 64-bit offset and length, with
  * counts 1 and displacements 0: same pattern, any size.
  */
 #include <stdlib.h>
@@ -63,7 +63,7 @@ static int group_fits(const redist_geometry *g, int64_t limit)
     factors[0] = g->batch;
     for (int i = 0; i < g->ndims; i++)
         factors[i + 1] = i == g->axis_out ? g->out_shape[i] : g->in_shape[i];
-    return message_product_fits(g->ndims + 1, factors, limit);
+    return big_count_product_fits(g->ndims + 1, factors, limit);
 }
 
 static void int_arguments(int parts, const int64_t *counts,
@@ -87,7 +87,7 @@ static int region_types(const chunk_exchange *x, const int64_t *counts,
         displacements[p] = 0;
         int_counts[p] = counts[p] > 0;
         if (counts[p] == 0) continue;
-        int code = message_region_type(offsets[p], counts[p], x->datatype,
+        int code = big_count_region_type(offsets[p], counts[p], x->datatype,
                                        limit, &types[p]);
         if (code != MPI_SUCCESS) {
             types[p] = MPI_BYTE;
@@ -120,7 +120,7 @@ static int alltoallv_create(MPI_Comm comm, const redist_geometry *g,
         goto fail;
     }
     const chunk_exchange *x = &state->exchange;
-    int64_t limit = message_count_limit();
+    int64_t limit = big_count_limit();
     if (group_fits(g, limit)) {
         int_arguments(parts, x->send_counts, x->send_offsets,
                       state->send_counts, state->send_displacements);

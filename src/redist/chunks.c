@@ -69,8 +69,8 @@ void chunk_exchange_free(chunk_exchange *exchange)
     free(exchange->send_offsets);
     free(exchange->receive_offsets);
     for (int p = 0; p < exchange->parts; p++) {
-        if (exchange->send_messages) message_free(&exchange->send_messages[p]);
-        if (exchange->receive_messages) message_free(&exchange->receive_messages[p]);
+        if (exchange->send_messages) big_message_free(&exchange->send_messages[p]);
+        if (exchange->receive_messages) big_message_free(&exchange->receive_messages[p]);
     }
     free(exchange->send_messages);
     free(exchange->receive_messages);
@@ -82,16 +82,16 @@ void chunk_exchange_free(chunk_exchange *exchange)
 /* Counts, buffer offsets and MPI messages of one side; own chunk: 0. */
 static int side_counts(const chunk_exchange *x, const chunk_span *chunks,
                        const char *method, int64_t *counts, int64_t *offsets,
-                       message *messages, int64_t *total)
+                       big_message *messages, int64_t *total)
 {
-    int64_t limit = message_count_limit();
+    int64_t limit = big_count_limit();
     *total = 0;
     for (int p = 0; p < x->parts; p++) {
         int64_t count = p == x->part ? 0 : chunks[p].rows * chunks[p].run;
         counts[p] = count;
         offsets[p] = *total;
         *total += count;
-        int code = message_create(count, x->datatype, limit, &messages[p]);
+        int code = big_message_create(count, x->datatype, limit, &messages[p]);
         if (code != MPI_SUCCESS)
             return error_fail(DISTFFT_ERR_MPI, "%s: a datatype for a chunk of "
                               "%lld elements (MPI error %d)", method,
@@ -137,7 +137,7 @@ int chunk_exchange_init(const redist_geometry *g, const char *method,
     }
     for (int p = 0; p < parts; p++) /* predefined: safe to "free" */
         x->send_messages[p] = x->receive_messages[p] =
-            (message){.count = 0, .type = MPI_BYTE, .owned = 0};
+            (big_message){.count = 0, .type = MPI_BYTE, .owned = 0};
     TRY(side_counts(x, x->send_chunks, method, x->send_counts,
                     x->send_offsets, x->send_messages, &x->send_total));
     TRY(side_counts(x, x->receive_chunks, method, x->receive_counts,

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../message.h"
+#include "../big_count.h"
 #include "redist.h"
 
 /* Tag of the messages of the point-to-point methods. Each execution sends
@@ -46,15 +46,15 @@ typedef struct {
     chunk_span *receive_chunks;     /* [parts] in the output, along axis_out */
     int64_t *send_counts, *receive_counts;      /* [parts] elements */
     /* [parts] the same counts as MPI arguments: count n of `datatype`, or
-     * count 1 of a derived type beyond the count limit (message.h). */
-    message *send_messages, *receive_messages;
+     * count 1 of a derived type beyond the count limit (big_count.h). */
+    big_message *send_messages, *receive_messages;
     int64_t *send_offsets, *receive_offsets;    /* [parts] elements */
     int64_t send_total, receive_total;          /* elements in the buffers */
     void *send_buffer, *receive_buffer;         /* NULL when empty */
 } chunk_exchange;
 
 /* Fill *exchange for geometry g and allocate its buffers. Chunks of any
- * size: those beyond message_count_limit() elements get derived types.
+ * size: those beyond big_count_limit() elements get derived types.
  * Fails with DISTFFT_ERR_MEMORY or DISTFFT_ERR_MPI; `method` names the
  * caller in messages. On failure everything is freed. Local. */
 int chunk_exchange_init(const redist_geometry *g, const char *method,

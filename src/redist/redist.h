@@ -47,16 +47,15 @@ struct distfft_redist_s {
     void *state;
     redist_geometry geometry;
     int64_t in_count, out_count;   /* local elements, batch included */
-    double tuning_seconds;         /* spent choosing the method (auto) */
+    double tuning_seconds;         /* spent choosing the method (auto, tune/) */
 };
 
-/* Plan on `comm` (borrowed: the caller keeps it alive and frees it) for a
- * geometry already validated and agreed. Collective on comm, and with
- * DISTFFT_METHOD_AUTO on tuning_comm, a communicator containing comm over
- * which the measured times are reduced (see tune() in redist.c). */
-int redist_create_on(MPI_Comm comm, MPI_Comm tuning_comm,
-                     const redist_geometry *geometry, distfft_method method,
-                     distfft_redist *redist);
+/* Plan a concrete method on `comm` (borrowed: the caller keeps it alive
+ * and frees it) for a geometry already validated and agreed. Local: it may
+ * fail on some ranks only, and the caller agrees on the outcome. *redist
+ * is NULL on failure. */
+int redist_create(MPI_Comm comm, const redist_geometry *geometry, distfft_method method,
+                  distfft_redist *redist);
 
 /* Execute without argument checks (the caller has checked). Collective. */
 int redist_run(const struct distfft_redist_s *redist, const void *in, void *out);

@@ -51,8 +51,8 @@ static int sendrecv_execute(void *opaque, MPI_Comm comm, const void *in,
     for (int k = 1; k < x->parts; k++) {
         int target = (x->part + k) % x->parts;
         int source = (x->part - k + x->parts) % x->parts;
-        const message *send = &x->send_messages[target];
-        const message *receive = &x->receive_messages[source];
+        const big_message *send = &x->send_messages[target];
+        const big_message *receive = &x->receive_messages[source];
         int sending = x->send_counts[target] > 0;
         int receiving = x->receive_counts[source] > 0;
         if (sending) chunk_pack(x, target, in);

@@ -70,6 +70,32 @@ static bool listed(const serial_spec *spec, int axis)
     return false;
 }
 
+/* The FFTW guru64 plan of `rank` transformed dimensions over `loop_rank`
+ * loop dimensions, in the spec's precision and family. */
+static void make_guru_plan(serial_fft *fft, const serial_spec *spec, int rank, const fftw_iodim64 *dims,
+                           int loop_rank, const fftw_iodim64 *loops, const fftw_r2r_kind *kinds,
+                           void *in, void *out)
+{
+    unsigned flags = rigor_flags(spec->rigor) |
+                     (spec->preserve_input ? FFTW_PRESERVE_INPUT : FFTW_DESTROY_INPUT);
+    int sign = spec->sign == DISTFFT_FORWARD ? FFTW_FORWARD : FFTW_BACKWARD;
+    if (spec->precision == DISTFFT_FLOAT) {
+        switch (spec->family) {
+        case SERIAL_C2C: fft->plan_float = fftwf_plan_guru64_dft(rank, dims, loop_rank, loops, in, out, sign, flags); break;
+        case SERIAL_R2C: fft->plan_float = fftwf_plan_guru64_dft_r2c(rank, dims, loop_rank, loops, in, out, flags); break;
+        case SERIAL_C2R: fft->plan_float = fftwf_plan_guru64_dft_c2r(rank, dims, loop_rank, loops, in, out, flags); break;
+        case SERIAL_R2R: fft->plan_float = fftwf_plan_guru64_r2r(rank, dims, loop_rank, loops, in, out, kinds, flags); break;
+        }
+    } else {
+        switch (spec->family) {
+        case SERIAL_C2C: fft->plan_double = fftw_plan_guru64_dft(rank, dims, loop_rank, loops, in, out, sign, flags); break;
+        case SERIAL_R2C: fft->plan_double = fftw_plan_guru64_dft_r2c(rank, dims, loop_rank, loops, in, out, flags); break;
+        case SERIAL_C2R: fft->plan_double = fftw_plan_guru64_dft_c2r(rank, dims, loop_rank, loops, in, out, flags); break;
+        case SERIAL_R2R: fft->plan_double = fftw_plan_guru64_r2r(rank, dims, loop_rank, loops, in, out, kinds, flags); break;
+        }
+    }
+}
+
 int serial_fft_create(const serial_spec *spec, void *in, void *out,
                       serial_fft **fft_out)
 {
@@ -115,24 +141,7 @@ int serial_fft_create(const serial_spec *spec, void *in, void *out,
                                                 unit * out_stride[a]};
     if (unit == 2) loops[loop_rank++] = (fftw_iodim64){2, 1, 1};
 
-    unsigned flags = rigor_flags(spec->rigor) |
-                     (spec->preserve_input ? FFTW_PRESERVE_INPUT : FFTW_DESTROY_INPUT);
-    int sign = spec->sign == DISTFFT_FORWARD ? FFTW_FORWARD : FFTW_BACKWARD;
-    if (spec->precision == DISTFFT_FLOAT) {
-        switch (spec->family) {
-        case SERIAL_C2C: fft->plan_float = fftwf_plan_guru64_dft(rank, dims, loop_rank, loops, in, out, sign, flags); break;
-        case SERIAL_R2C: fft->plan_float = fftwf_plan_guru64_dft_r2c(rank, dims, loop_rank, loops, in, out, flags); break;
-        case SERIAL_C2R: fft->plan_float = fftwf_plan_guru64_dft_c2r(rank, dims, loop_rank, loops, in, out, flags); break;
-        case SERIAL_R2R: fft->plan_float = fftwf_plan_guru64_r2r(rank, dims, loop_rank, loops, in, out, kinds, flags); break;
-        }
-    } else {
-        switch (spec->family) {
-        case SERIAL_C2C: fft->plan_double = fftw_plan_guru64_dft(rank, dims, loop_rank, loops, in, out, sign, flags); break;
-        case SERIAL_R2C: fft->plan_double = fftw_plan_guru64_dft_r2c(rank, dims, loop_rank, loops, in, out, flags); break;
-        case SERIAL_C2R: fft->plan_double = fftw_plan_guru64_dft_c2r(rank, dims, loop_rank, loops, in, out, flags); break;
-        case SERIAL_R2R: fft->plan_double = fftw_plan_guru64_r2r(rank, dims, loop_rank, loops, in, out, kinds, flags); break;
-        }
-    }
+    make_guru_plan(fft, spec, rank, dims, loop_rank, loops, kinds, in, out);
     if (!fft->plan_float && !fft->plan_double) {
         free(fft);
         return error_fail(DISTFFT_ERR_FFTW, "FFTW could not plan a %d-axis "

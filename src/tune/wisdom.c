@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "types.h"
+#include "../error.h"
+#include "../types.h"
 #include "wisdom.h"
 
 #define HEADER "distfft-wisdom 1"

@@ -365,9 +365,9 @@ static int plan_is_documented(MPI_Comm comm, const bench_options *options,
     if (!documented && is_root(comm))
         fprintf(stderr, "distfft-bench: the plan's types (%s -> %s) or output "
                         "shape differ from the documented ones (%s -> %s)\n",
-                bench_type_name(arrays->input_type),
-                bench_type_name(arrays->output_type),
-                bench_type_name(input_type), bench_type_name(output_type));
+                distfft_type_name(arrays->input_type),
+                distfft_type_name(arrays->output_type),
+                distfft_type_name(input_type), distfft_type_name(output_type));
     return documented;
 }
 
@@ -573,6 +573,12 @@ int main(int argc, char **argv)
         exit_status = EXIT_STATUS_USAGE;
         break;
     default:
+        if (options.list_methods) {
+            if (is_root(comm))
+                bench_options_print_methods(stdout);
+            exit_status = EXIT_STATUS_OK;
+            break;
+        }
         exit_status = wisdom_file(comm, options.wisdom_in, 1);
         if (exit_status == 0)
             exit_status = run(comm, &options);

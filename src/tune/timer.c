@@ -1,12 +1,12 @@
 /*
- * tuning.c -- timing of one candidate at plan time (see tuning.h). The
+ * timer.c -- timing of one candidate at plan time (see timer.h). The
  * fastest run is kept, as in the paper's methodology: on a shared machine
  * noise only ever slows a run down.
  */
 #include <math.h>
 
 #include "distfft.h"
-#include "tuning.h"
+#include "timer.h"
 
 int tuning_time(MPI_Comm comm, tuning_run run, void *context, double *seconds)
 {

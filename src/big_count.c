@@ -1,12 +1,12 @@
 /*
- * message.c -- MPI messages of any element count (see message.h).
+ * big_count.c -- MPI messages of any element count (see big_count.h).
  */
-#include "message.h"
+#include "big_count.h"
 
 #include <limits.h>
 #include <stdlib.h>
 
-int64_t message_count_limit(void)
+int64_t big_count_limit(void)
 {
     const char *text = getenv("DISTFFT_MAX_MESSAGE");
     if (text && *text) {
@@ -17,18 +17,18 @@ int64_t message_count_limit(void)
     return INT_MAX;
 }
 
-void message_split(int64_t n, int64_t limit, int64_t *pieces, int64_t *rest)
+void big_count_split(int64_t n, int64_t limit, int64_t *pieces, int64_t *rest)
 {
     *pieces = n / limit;
     *rest = n % limit;
 }
 
-int message_fits(int64_t n, int64_t limit)
+int big_count_fits(int64_t n, int64_t limit)
 {
     return n >= 0 && n <= limit && n <= INT_MAX;
 }
 
-int message_product_fits(int count, const int64_t *factors, int64_t limit)
+int big_count_product_fits(int count, const int64_t *factors, int64_t limit)
 {
     int64_t product = 1;
     for (int i = 0; i < count; i++)
@@ -40,11 +40,11 @@ int message_product_fits(int count, const int64_t *factors, int64_t limit)
     return product <= limit;
 }
 
-int message_region_type(int64_t offset, int64_t n, MPI_Datatype base,
+int big_count_region_type(int64_t offset, int64_t n, MPI_Datatype base,
                         int64_t limit, MPI_Datatype *type)
 {
     int64_t pieces, rest;
-    message_split(n, limit, &pieces, &rest);
+    big_count_split(n, limit, &pieces, &rest);
     if (pieces > INT_MAX || limit > INT_MAX) return MPI_ERR_COUNT;
     MPI_Aint lower, extent;
     int code = MPI_Type_get_extent(base, &lower, &extent);
@@ -70,20 +70,20 @@ int message_region_type(int64_t offset, int64_t n, MPI_Datatype base,
     return code;
 }
 
-int message_create(int64_t n, MPI_Datatype base, int64_t limit, message *m)
+int big_message_create(int64_t n, MPI_Datatype base, int64_t limit, big_message *m)
 {
-    if (message_fits(n, limit)) {
-        *m = (message){.count = (int)n, .type = base, .owned = 0};
+    if (big_count_fits(n, limit)) {
+        *m = (big_message){.count = (int)n, .type = base, .owned = 0};
         return MPI_SUCCESS;
     }
-    *m = (message){.count = 1, .type = MPI_DATATYPE_NULL, .owned = 1};
-    int code = message_region_type(0, n, base, limit, &m->type);
-    if (code != MPI_SUCCESS) *m = (message){.count = 0, .type = MPI_BYTE, .owned = 0};
+    *m = (big_message){.count = 1, .type = MPI_DATATYPE_NULL, .owned = 1};
+    int code = big_count_region_type(0, n, base, limit, &m->type);
+    if (code != MPI_SUCCESS) *m = (big_message){.count = 0, .type = MPI_BYTE, .owned = 0};
     return code;
 }
 
-void message_free(message *m)
+void big_message_free(big_message *m)
 {
     if (m->owned && m->type != MPI_DATATYPE_NULL) MPI_Type_free(&m->type);
-    *m = (message){.count = 0, .type = MPI_BYTE, .owned = 0};
+    *m = (big_message){.count = 0, .type = MPI_BYTE, .owned = 0};
 }

@@ -80,8 +80,8 @@ def main():
     size = report["precision"]
     real_input = "r2c" in kinds or "c2c" not in kinds
     complex_output = "r2c" in kinds or "c2c" in kinds
-    types = (("real_" if real_input else "complex_") + size,
-             ("complex_" if complex_output else "real_") + size)
+    types = (("real-" if real_input else "complex-") + size,
+             ("complex-" if complex_output else "real-") + size)
     if (report["input_type"], report["output_type"]) != types:
         fail("types %s -> %s, expected %s -> %s for kinds %r"
              % (report["input_type"], report["output_type"], types[0],

@@ -1,5 +1,5 @@
 /*
- * message.h -- MPI messages of any element count.
+ * big_count.h -- MPI messages of any element count (counts beyond INT_MAX).
  *
  * MPI counts are int, so one call moves at most INT_MAX elements of a
  * datatype. A message of more elements travels as count 1 of a derived
@@ -23,36 +23,36 @@
  * INT_MAX, or DISTFFT_MAX_MESSAGE from the environment when that is a
  * number in 1..INT_MAX (a testing knob: small arrays then take the path of
  * huge ones). Read at every call; plans read it once, at create time. */
-int64_t message_count_limit(void);
+int64_t big_count_limit(void);
 
 /* n = *pieces * limit + *rest with 0 <= *rest < limit (limit >= 1). */
-void message_split(int64_t n, int64_t limit, int64_t *pieces, int64_t *rest);
+void big_count_split(int64_t n, int64_t limit, int64_t *pieces, int64_t *rest);
 
 /* 1 if n elements can be one MPI count argument under `limit`. */
-int message_fits(int64_t n, int64_t limit);
+int big_count_fits(int64_t n, int64_t limit);
 
 /* 1 if the product of factors[0..count-1] (each >= 0) is at most `limit`,
  * computed without overflow. */
-int message_product_fits(int count, const int64_t *factors, int64_t limit);
+int big_count_product_fits(int count, const int64_t *factors, int64_t limit);
 
 /* How to pass n elements of `base` to an MPI call: count n of base when
  * n <= limit, else count 1 of a derived type (owned = 1, freed by
- * message_free). */
+ * big_message_free). */
 typedef struct {
     int count;
     MPI_Datatype type;
     int owned;
-} message;
+} big_message;
 
 /* Returns an MPI error code (MPI_SUCCESS), or MPI_ERR_COUNT when n needs
  * more than INT_MAX pieces of `limit`. */
-int message_create(int64_t n, MPI_Datatype base, int64_t limit, message *m);
-void message_free(message *m);
+int big_message_create(int64_t n, MPI_Datatype base, int64_t limit, big_message *m);
+void big_message_free(big_message *m);
 
 /* A committed derived type covering n > 0 elements of `base` that start
  * `offset` elements after the buffer address (so one call's per-peer
  * displacements of any size live inside the types). Same return codes. */
-int message_region_type(int64_t offset, int64_t n, MPI_Datatype base,
+int big_count_region_type(int64_t offset, int64_t n, MPI_Datatype base,
                         int64_t limit, MPI_Datatype *type);
 
 #endif

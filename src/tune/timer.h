@@ -1,9 +1,9 @@
 /*
- * tuning.h -- how plan-time measurement times one candidate (a method on
+ * timer.h -- how plan-time measurement times one candidate (a method on
  * one exchange, or a whole plan's forward+backward pair).
  */
-#ifndef DISTFFT_TUNING_H
-#define DISTFFT_TUNING_H
+#ifndef DISTFFT_TUNE_TIMER_H
+#define DISTFFT_TUNE_TIMER_H
 
 #include <mpi.h>
 

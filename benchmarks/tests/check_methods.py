@@ -1,19 +1,18 @@
 """check_methods.py -- validate distfft-bench --methods all --json --check.
 
-Usage: python3 check_methods.py OUTPUT_FILE
+Usage: DISTFFT_BENCH_METHODS=LIST_FILE python3 check_methods.py OUTPUT_FILE
 
-One JSON line per method, every method present once (alltoallw, alltoallv,
-the four isend variants, sendrecv, auto), every check passed, and the same
+One JSON line per method, every method present once (each one the library
+lists -- LIST_FILE holds distfft-bench --list-methods, the CTest fixture
+bench.list_methods -- and auto), every check passed, and the same
 round-trip and serial errors for every method (the exchanges are exact, so
 the methods differ only in speed). Each line carries the per-step
 breakdown, and the measured communication volume equals the theory when
 the shape divides evenly among the ranks.
 """
 import json
+import os
 import sys
-
-METHODS = {"alltoallw", "alltoallv", "isend-waitall", "isend-waitsome",
-           "isend-waitall-blocked", "isend-waitsome-blocked", "sendrecv", "auto"}
 
 
 def fail(message):
@@ -21,12 +20,26 @@ def fail(message):
     sys.exit(1)
 
 
+def library_methods():
+    """The library's concrete methods (distfft-bench --list-methods), and auto."""
+    path = os.environ.get("DISTFFT_BENCH_METHODS")
+    if not path or not os.path.exists(path):
+        fail("DISTFFT_BENCH_METHODS must name the output of distfft-bench "
+             "--list-methods (got %r)" % path)
+    with open(path, encoding="utf-8") as stream:
+        names = [line for line in stream.read().splitlines() if line]
+    if not names:
+        fail("%s lists no methods" % path)
+    return set(names) | {"auto"}
+
+
 def main():
+    methods = library_methods()
     with open(sys.argv[1], encoding="utf-8") as stream:
         reports = [json.loads(line) for line in stream.read().splitlines() if line.strip()]
     names = [report["method"] for report in reports]
-    if sorted(names) != sorted(METHODS):
-        fail("methods %s, expected each of %s once" % (names, sorted(METHODS)))
+    if sorted(names) != sorted(methods):
+        fail("methods %s, expected each of %s once" % (names, sorted(methods)))
     errors = {(report["roundtrip_error"], report["serial_error"]) for report in reports}
     if any(report["check_passed"] is not True for report in reports):
         fail("a check failed: %s" % [(r["method"], r["check_passed"]) for r in reports])

@@ -99,10 +99,11 @@ static void print_grid(FILE *stream, const bench_results *results,
                 results->grid_dims[direction]);
 }
 
-void bench_report_json(FILE *stream, const bench_options *options,
-                       const bench_results *results)
+/* The JSON members that say what ran: program to outer. */
+static void print_json_configuration(FILE *stream, const bench_options *options,
+                                     const bench_results *results)
 {
-    fputs("{\"program\": \"distfft-bench\", \"version\": ", stream);
+    fputs("\"program\": \"distfft-bench\", \"version\": ", stream);
     print_json_string(stream, DISTFFT_VERSION);
     fputs(", \"git_revision\": ", stream);
     print_json_string(stream, git_revision);
@@ -111,7 +112,7 @@ void bench_report_json(FILE *stream, const bench_options *options,
     fprintf(stream, "], \"ranks\": %d, \"grid\": [", results->ranks);
     print_grid(stream, results, ", ");
     fputs("], \"precision\": ", stream);
-    print_json_string(stream, bench_precision_name(options->precision));
+    print_json_string(stream, distfft_precision_name(options->precision));
     fputs(", \"kind\": ", stream);
     print_json_string(stream, options->kind);
     fputs(", \"kinds\": [", stream);
@@ -120,20 +121,46 @@ void bench_report_json(FILE *stream, const bench_options *options,
     print_json_string(stream, options->axes);
     fprintf(stream, ", \"batch\": %lld, \"input_type\": ",
             (long long)options->batch);
-    print_json_string(stream, bench_type_name(results->input_type));
+    print_json_string(stream, distfft_type_name(results->input_type));
     fputs(", \"output_type\": ", stream);
-    print_json_string(stream, bench_type_name(results->output_type));
+    print_json_string(stream, distfft_type_name(results->output_type));
     fputs(", \"method\": ", stream);
     print_json_string(stream, distfft_method_name(results->method));
     fputs(", \"placement\": ", stream);
     print_json_string(stream, distfft_placement_name(options->placement));
     fprintf(stream, ", \"node_size\": %d", options->node_size);
     fputs(", \"rigor\": ", stream);
-    print_json_string(stream, bench_rigor_name(options->rigor));
+    print_json_string(stream, distfft_rigor_name(options->rigor));
     fputs(", \"norm\": ", stream);
-    print_json_string(stream, bench_norm_name(options->norm));
+    print_json_string(stream, distfft_norm_name(options->norm));
     fprintf(stream, ", \"inner\": %d, \"outer\": %d", options->inner,
             options->outer);
+}
+
+/* The "steps" list and the communication volume of one pair. */
+static void print_json_steps(FILE *stream, const bench_steps *steps)
+{
+    fputs(", \"steps\": [", stream);
+    for (int i = 0; i < steps->count; ++i) {
+        const bench_step *step = &steps->steps[i];
+        fprintf(stream, "%s{\"direction\": \"%s\", \"step\": ", i ? ", " : "",
+                step->forward ? "forward" : "backward");
+        print_json_string(stream, step->description);
+        fputs(", \"seconds\": ", stream);
+        print_json_number(stream, step->seconds);
+        fprintf(stream, ", \"bytes_sent_max\": %lld, \"bytes_total\": %lld, "
+                        "\"bytes_theory\": %lld}",
+                step->bytes_sent_max, step->bytes_total, step->bytes_theory);
+    }
+    fprintf(stream, "], \"volume_bytes\": %lld, \"volume_theory_bytes\": %lld",
+            steps->volume_bytes, steps->volume_theory_bytes);
+}
+
+void bench_report_json(FILE *stream, const bench_options *options,
+                       const bench_results *results)
+{
+    fputc('{', stream);
+    print_json_configuration(stream, options, results);
     fputs(", \"pair_seconds\": ", stream);
     print_json_number(stream, results->timing.pair_seconds);
     fputs(", \"pair_seconds_median\": ", stream);
@@ -162,23 +189,8 @@ void bench_report_json(FILE *stream, const bench_options *options,
     print_json_string(stream, results->mpi_library);
     fputs(", \"plan\": ", stream);
     print_json_string(stream, results->plan_description);
-    if (results->steps != NULL) {
-        const bench_steps *steps = results->steps;
-        fputs(", \"steps\": [", stream);
-        for (int i = 0; i < steps->count; ++i) {
-            const bench_step *step = &steps->steps[i];
-            fprintf(stream, "%s{\"direction\": \"%s\", \"step\": ", i ? ", " : "",
-                    step->forward ? "forward" : "backward");
-            print_json_string(stream, step->description);
-            fputs(", \"seconds\": ", stream);
-            print_json_number(stream, step->seconds);
-            fprintf(stream, ", \"bytes_sent_max\": %lld, \"bytes_total\": %lld, "
-                            "\"bytes_theory\": %lld}",
-                    step->bytes_sent_max, step->bytes_total, step->bytes_theory);
-        }
-        fprintf(stream, "], \"volume_bytes\": %lld, \"volume_theory_bytes\": %lld",
-                steps->volume_bytes, steps->volume_theory_bytes);
-    }
+    if (results->steps != NULL)
+        print_json_steps(stream, results->steps);
     fputs("}\n", stream);
 }
 
@@ -202,8 +214,9 @@ static void print_error(FILE *stream, const char *key, int known, double error)
         fputs("not computed\n", stream);
 }
 
-void bench_report_text(FILE *stream, const bench_options *options,
-                       const bench_results *results)
+/* The text lines that say what ran: the header line to timing. */
+static void print_text_configuration(FILE *stream, const bench_options *options,
+                                     const bench_results *results)
 {
     fprintf(stream, "distfft-bench %s%s%s\n", DISTFFT_VERSION,
             git_revision ? " " : "", git_revision ? git_revision : "");
@@ -216,27 +229,33 @@ void bench_report_text(FILE *stream, const bench_options *options,
     print_grid(stream, results, "x");
     fputc('\n', stream);
     print_key(stream, "precision");
-    fprintf(stream, "%s\n", bench_precision_name(options->precision));
+    fprintf(stream, "%s\n", distfft_precision_name(options->precision));
     print_key(stream, "kinds");
     print_kinds(stream, options, 0);
     fputc('\n', stream);
     print_key(stream, "batch");
     fprintf(stream, "%lld\n", (long long)options->batch);
     print_key(stream, "types");
-    fprintf(stream, "%s -> %s\n", bench_type_name(results->input_type),
-            bench_type_name(results->output_type));
+    fprintf(stream, "%s -> %s\n", distfft_type_name(results->input_type),
+            distfft_type_name(results->output_type));
     print_key(stream, "method");
     fprintf(stream, "%s\n", distfft_method_name(results->method));
     print_key(stream, "placement");
     fprintf(stream, "%s (node size %d)\n", distfft_placement_name(options->placement),
             options->node_size);
     print_key(stream, "rigor");
-    fprintf(stream, "%s\n", bench_rigor_name(options->rigor));
+    fprintf(stream, "%s\n", distfft_rigor_name(options->rigor));
     print_key(stream, "norm");
-    fprintf(stream, "%s\n", bench_norm_name(options->norm));
+    fprintf(stream, "%s\n", distfft_norm_name(options->norm));
     print_key(stream, "timing");
     fprintf(stream, "fastest of %d repetitions of %d pairs, max over ranks\n",
             options->outer, options->inner);
+}
+
+void bench_report_text(FILE *stream, const bench_options *options,
+                       const bench_results *results)
+{
+    print_text_configuration(stream, options, results);
     print_seconds(stream, "pair_seconds", results->timing.pair_seconds);
     print_seconds(stream, "pair_seconds_median",
                   results->timing.pair_seconds_median);

@@ -6,6 +6,11 @@
  * collective failure by construction. Parsing is pure (no MPI, no output);
  * the caller decides which rank prints the message and how to exit.
  *
+ * Every option is one row of the table in options.c (name, value, parser,
+ * help): the usage text, which options take a value and the dispatch all
+ * come from it. Names of methods, kinds, precisions, norms, rigors and
+ * placements are the library's (distfft_*_name / _from_name), never copies.
+ *
  * --kind and --axes are resolved into one kind per array axis once the
  * whole line is read (the shape may come after them). Only the syntax is
  * judged here; whether a combination of kinds is a valid transform (r2c on
@@ -48,6 +53,7 @@ typedef struct {
     int outer;                          /* timed repetitions */
     int check;                          /* nonzero: measure the errors */
     int json;                           /* nonzero: one JSON line */
+    int list_methods;                   /* nonzero: print the methods, exit */
     const char *save_prefix;            /* NULL: do not save arrays */
 } bench_options;
 
@@ -67,11 +73,7 @@ int bench_options_parse(int argc, char **argv, bench_options *options,
 /* The usage text. */
 void bench_options_print_usage(FILE *stream, const char *program);
 
-/* Names of enum values as spelled on the command line. */
-const char *bench_precision_name(distfft_precision precision);
-const char *bench_rigor_name(distfft_rigor rigor);
-const char *bench_norm_name(distfft_norm norm);
-/* "complex_double", "complex_float", "real_double", "real_float". */
-const char *bench_type_name(distfft_type type);
+/* --list-methods: the library's concrete methods, one name per line. */
+void bench_options_print_methods(FILE *stream);
 
 #endif /* BENCH_OPTIONS_H */

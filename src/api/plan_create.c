@@ -1,0 +1,155 @@
+/*
+ * plan_create.c -- the public entry to parallel transforms: the options'
+ * defaults, the argument checks (the rules that make a set of kinds one
+ * well-defined transform), their agreement on every rank before anything
+ * else collective, and then the plan tune/ chooses.
+ */
+#include <string.h>
+
+#include "../error.h"
+#include "../plan/algebra.h"
+#include "../tune/tune.h"
+#include "../types.h"
+
+void distfft_options_init(distfft_options *options)
+{
+    if (!options) return;
+    memset(options, 0, sizeof *options);
+    options->grid_ndims = 0;
+    options->method = DISTFFT_METHOD_AUTO;
+    options->norm = DISTFFT_NORM_BACKWARD;
+    options->rigor = DISTFFT_MEASURE;
+    options->destroy_input = 0;
+    for (int i = 0; i < DISTFFT_MAX_DIMS; i++) options->kinds[i] = DISTFFT_C2C;
+    options->batch = 1;
+    options->placement = DISTFFT_PLACEMENT_ROW;
+    options->node_size = 0;
+}
+
+/* ---- argument checks ------------------------------------------------------ */
+
+/* The rules that make a set of kinds one well-defined transform. */
+static int check_kinds(int ndims, const int64_t *shape, const distfft_kind *kinds,
+                       const char *where)
+{
+    int last_transformed = -1, r2c_axis = -1, c2c_axis = -1, r2r_axis = -1;
+    for (int i = 0; i < ndims; i++) {
+        distfft_kind kind = kinds[i];
+        if (!distfft_kind_name(kind))
+            return error_fail(DISTFFT_ERR_ARGUMENT, "%s: kinds[%d] = %d is not a transform kind", where, i, (int)kind);
+        if (kind == DISTFFT_NONE) continue;
+        last_transformed = i;
+        if (kind == DISTFFT_R2C) {
+            if (r2c_axis >= 0)
+                return error_fail(DISTFFT_ERR_ARGUMENT, "%s: r2c on axes %d and %d; at most one axis can be r2c",
+                                  where, r2c_axis, i);
+            r2c_axis = i;
+        }
+        if (kind == DISTFFT_C2C) c2c_axis = i;
+        if (algebra_is_real_to_real(kind)) r2r_axis = i;
+        if ((kind == DISTFFT_DCT1 || kind == DISTFFT_CHEB) && shape[i] < 2)
+            return error_fail(DISTFFT_ERR_SHAPE, "%s: %s on axis %d needs at least 2 points, the axis has %lld",
+                              where, distfft_kind_name(kind), i, (long long)shape[i]);
+    }
+    if (last_transformed < 0)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: every axis has kind none; nothing to transform", where);
+    if (r2c_axis >= 0 && r2c_axis != last_transformed)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: r2c is on axis %d, but it must be on the last transformed "
+                          "axis (%d), the one transformed first", where, r2c_axis, last_transformed);
+    if (r2c_axis < 0 && c2c_axis >= 0 && r2r_axis >= 0)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: the real-to-real kind %s on axis %d needs real data, but the "
+                          "array is complex (axis %d is c2c and no axis is r2c)", where,
+                          distfft_kind_name(kinds[r2r_axis]), r2r_axis, c2c_axis);
+    return DISTFFT_SUCCESS;
+}
+
+static int check_create(int ndims, const int64_t *shape,
+                        distfft_precision precision,
+                        const distfft_options *options, const distfft_plan *plan,
+                        replicated_args *args)
+{
+    const char *where = "distfft_plan_create";
+    if (!plan) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: plan (out-handle) is NULL", where);
+    if (ndims < 2 || ndims > DISTFFT_MAX_DIMS)
+        return error_fail(DISTFFT_ERR_SHAPE, "%s: ndims = %d must be in 2..%d", where, ndims, DISTFFT_MAX_DIMS);
+    if (!shape) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: shape is NULL", where);
+    if (options->batch < 1)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: batch = %lld must be >= 1 (initialise options with "
+                          "distfft_options_init)", where, (long long)options->batch);
+    int64_t total = options->batch;
+    for (int i = 0; i < ndims; i++) {
+        if (shape[i] < 1)
+            return error_fail(DISTFFT_ERR_SHAPE, "%s: shape[%d] = %lld must be >= 1", where, i, (long long)shape[i]);
+        if (shape[i] > INT64_MAX / 16 / total)
+            return error_fail(DISTFFT_ERR_SHAPE, "%s: the global array has more than 2^59 elements", where);
+        total *= shape[i];
+    }
+    if (!precision_is_valid(precision))
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown precision %d", where, (int)precision);
+    if (options->grid_ndims < 0 || options->grid_ndims >= ndims)
+        return error_fail(DISTFFT_ERR_GRID, "%s: grid_ndims = %d must be in 1..%d (0: automatic) for a %d-dimensional array",
+                          where, options->grid_ndims, ndims - 1, ndims);
+    if (!distfft_method_name(options->method))
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown method %d", where, (int)options->method);
+    if (options->norm < DISTFFT_NORM_BACKWARD || options->norm > DISTFFT_NORM_FORWARD)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown norm %d", where, (int)options->norm);
+    if (options->rigor < DISTFFT_ESTIMATE || options->rigor > DISTFFT_EXHAUSTIVE)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown rigor %d", where, (int)options->rigor);
+    if (!distfft_placement_name(options->placement))
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown placement %d", where, (int)options->placement);
+    if (options->node_size < 0)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: node_size = %d must be >= 0 (0: find the nodes)",
+                          where, options->node_size);
+    for (int i = 0; i < options->grid_ndims; i++)
+        if (options->grid_dims[i] < 0)
+            return error_fail(DISTFFT_ERR_GRID, "%s: grid_dims[%d] = %d must be >= 0 (0: choose)",
+                              where, i, options->grid_dims[i]);
+    int rc = check_kinds(ndims, shape, options->kinds, where);
+    if (rc) return rc;
+
+    replicated_add(args, ndims, "ndims");
+    for (int i = 0; i < ndims; i++) replicated_add(args, shape[i], "shape[%d]", i);
+    for (int i = 0; i < ndims; i++) replicated_add(args, options->kinds[i], "kinds[%d]", i);
+    replicated_add(args, precision, "precision");
+    replicated_add(args, options->batch, "batch");
+    replicated_add(args, options->grid_ndims, "grid_ndims");
+    for (int i = 0; i < options->grid_ndims; i++)
+        replicated_add(args, options->grid_dims[i], "grid_dims[%d]", i);
+    replicated_add(args, options->method, "method");
+    replicated_add(args, options->norm, "norm");
+    replicated_add(args, options->rigor, "rigor");
+    replicated_add(args, options->destroy_input != 0, "destroy_input");
+    replicated_add(args, options->placement, "placement");
+    replicated_add(args, options->node_size, "node_size");
+    return DISTFFT_SUCCESS;
+}
+
+/* The request as every rank passed it, checked and agreed; then tune/. */
+int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
+                        distfft_precision precision,
+                        const distfft_options *options_in, distfft_plan *plan_out)
+{
+    error_clear();
+    if (plan_out) *plan_out = NULL;
+    if (comm == MPI_COMM_NULL)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_plan_create: comm is MPI_COMM_NULL");
+    plan_request request = {.ndims = ndims, .precision = precision};
+    if (options_in) request.options = *options_in;
+    else distfft_options_init(&request.options);
+
+    int rc = DISTFFT_SUCCESS;
+    MPI_Comm work_comm = MPI_COMM_NULL;
+    TRY_MPI(MPI_Comm_dup(comm, &work_comm));
+    TRY_MPI(MPI_Comm_set_errhandler(work_comm, MPI_ERRORS_RETURN));
+    replicated_args args;
+    replicated_init(&args);
+    int local = check_create(ndims, shape, precision, &request.options, plan_out, &args);
+    TRY(error_agree_replicated(work_comm, local, &args));
+
+    /* From here on the arguments are valid and identical on every rank. */
+    memcpy(request.shape, shape, ndims * sizeof *shape);
+    TRY(tune_plan(work_comm, &request, plan_out));
+fail:
+    if (work_comm != MPI_COMM_NULL) MPI_Comm_free(&work_comm);
+    return rc;
+}

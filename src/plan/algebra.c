@@ -1,0 +1,339 @@
+/*
+ * algebra.c -- the steps of a parallel transform (paper 000 Sec. 3.3-3.6,
+ * Eqs. 12-14 and 21-32), as plain data. See algebra.h.
+ *
+ * Alignments. The axes are put in a working order: the untransformed axes
+ * first (they are distributed and never move), then the transformed ones in
+ * increasing order (so R2C, on the last transformed axis, comes first). In
+ * that order, with an r-dimensional grid, the data starts with position i
+ * distributed over grid direction i (i < r) and positions r..d-1 complete:
+ *   stage 0:  transform the complete transformed positions;
+ *   stage k:  for direction i = r-1, r-2, ... while position i is
+ *             transformed: redistribute on P_i from alignment i+1 to i
+ *             (position i+1 becomes distributed over direction i, position
+ *             i complete), then transform position i.
+ * With every axis transformed this is exactly the paper's pipeline, and the
+ * output is in natural axis order. A grid direction of extent 1 moves no
+ * data: its exchange is left out and its transform joins the previous
+ * stage (on one rank the whole transform is local).
+ *
+ * Within a stage: R2C first (real data in, complex out), then the C2C axes
+ * in one FFTW plan, then the real-to-real axes in one FFTW plan (on complex
+ * data: its real and imaginary parts), then the Chebyshev weights.
+ * Backward is the forward list reversed, each step inverted.
+ *
+ * Memory (the paper's remark after Eq. 32): steps that cannot work in place
+ * (exchanges, R2C/C2R, and the first step when the input must be kept)
+ * write alternately into two work buffers, the last of them into the
+ * caller's output; every other step works in place.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "../layout.h"
+#include "../types.h"
+#include "algebra.h"
+
+bool algebra_is_real_to_real(distfft_kind kind)
+{
+    return kind >= DISTFFT_DCT1 && kind <= DISTFFT_CHEB;
+}
+
+double algebra_logical_length(distfft_kind kind, int64_t n)
+{
+    switch (kind) {
+    case DISTFFT_C2C: case DISTFFT_R2C: return (double)n;
+    case DISTFFT_DCT1: return 2.0 * (double)(n - 1);
+    case DISTFFT_DST1: return 2.0 * (double)(n + 1);
+    case DISTFFT_CHEB: case DISTFFT_NONE: return 1.0;
+    default: return 2.0 * (double)n;
+    }
+}
+
+int algebra_working_order(int ndims, const distfft_kind *kinds, int *order)
+{
+    int count = 0;
+    for (int i = 0; i < ndims; i++)
+        if (kinds[i] == DISTFFT_NONE) order[count++] = i;
+    int untransformed = count;
+    for (int i = 0; i < ndims; i++)
+        if (kinds[i] != DISTFFT_NONE) order[count++] = i;
+    return untransformed;
+}
+
+/* Every exchange moves the whole array (R2C, the only step that changes its
+ * size, comes before all of them), a fraction 1 - 1/M_i of it off-rank, and
+ * each direction is exchanged at most once per transform: so the busiest
+ * is the exchanged direction of largest extent, the last one on ties
+ * (row-major's choice). */
+int algebra_busy_direction(int grid_ndims, const int *grid_dims, int untransformed)
+{
+    int busy = grid_ndims - 1, largest = 1;
+    for (int i = untransformed; i < grid_ndims; i++)
+        if (grid_dims[i] > 1 && grid_dims[i] >= largest) {
+            largest = grid_dims[i];
+            busy = i;
+        }
+    return busy;
+}
+
+/* ---- the forward steps ------------------------------------------------------ */
+
+/* What the builder tracks while it walks the stages. */
+typedef struct {
+    const algebra_input *input;
+    algebra_steps *steps;
+    layout current;                 /* global shape now, and who distributes what */
+    int64_t local[DISTFFT_MAX_DIMS];
+    distfft_type type;              /* element type now */
+} builder;
+
+static void builder_block(builder *b)
+{
+    layout_block(&b->current, b->input->grid_dims, b->input->grid_coords, b->local, NULL);
+}
+
+static int64_t builder_count(const builder *b)
+{
+    return b->input->batch * shape_product(b->input->ndims, b->local);
+}
+
+/* A new forward step that starts from the current local block. */
+static step_spec *add_step(builder *b, step_kind kind)
+{
+    step_spec *step = &b->steps->forward[b->steps->forward_count++];
+    memset(step, 0, sizeof *step);
+    step->kind = kind;
+    memcpy(step->in_shape, b->local, sizeof step->in_shape);
+    step->in_type = b->type;
+    step->in_count = builder_count(b);
+    step->ndims = b->input->ndims;
+    step->batch = b->input->batch;
+    return step;
+}
+
+/* ... and ends at the current local block. */
+static void end_step(builder *b, step_spec *step)
+{
+    memcpy(step->out_shape, b->local, sizeof step->out_shape);
+    step->out_type = b->type;
+    step->out_count = builder_count(b);
+}
+
+static void add_fft(builder *b, serial_family family, int naxes, const int *axes,
+                    const distfft_kind *kinds)
+{
+    const algebra_input *input = b->input;
+    step_spec *step = add_step(b, STEP_FFT);
+    serial_spec *spec = &step->fft;
+    spec->precision = input->precision;
+    spec->family = family;
+    spec->ndims = input->ndims;
+    memcpy(spec->shape, b->local, sizeof spec->shape);
+    spec->batch = input->batch;
+    spec->naxes = naxes;
+    memcpy(spec->axes, axes, naxes * sizeof *axes);
+    spec->sign = DISTFFT_FORWARD;
+    for (int j = 0; j < naxes && kinds; j++) spec->r2r_kinds[j] = kinds[j];
+    spec->complex_data = b->type == type_complex(input->precision);
+    spec->rigor = input->rigor;
+    if (family == SERIAL_R2C) {
+        b->current.global_shape[axes[0]] = b->current.global_shape[axes[0]] / 2 + 1;
+        builder_block(b);
+        b->type = type_complex(input->precision);
+    }
+    end_step(b, step);
+}
+
+static void add_weights(builder *b, int axis)
+{
+    step_spec *step = add_step(b, STEP_WEIGHTS);
+    step->weights_axis = axis;
+    end_step(b, step);
+}
+
+/* Transform the axes of one stage: R2C, then C2C, then real-to-real. */
+static void add_stage_transforms(builder *b, int naxes, const int *stage_axes)
+{
+    const distfft_kind *kinds = b->input->kinds;
+    int c2c[DISTFFT_MAX_DIMS], r2r[DISTFFT_MAX_DIMS], c2c_count = 0, r2r_count = 0;
+    distfft_kind r2r_kinds[DISTFFT_MAX_DIMS];
+    for (int j = 0; j < naxes; j++) {
+        int a = stage_axes[j];
+        if (kinds[a] == DISTFFT_R2C) add_fft(b, SERIAL_R2C, 1, &a, NULL);
+        else if (kinds[a] == DISTFFT_C2C) c2c[c2c_count++] = a;
+        else if (algebra_is_real_to_real(kinds[a])) {
+            r2r_kinds[r2r_count] = kinds[a];
+            r2r[r2r_count++] = a;
+        }
+    }
+    if (c2c_count) add_fft(b, SERIAL_C2C, c2c_count, c2c, NULL);
+    if (r2r_count) add_fft(b, SERIAL_R2R, r2r_count, r2r, r2r_kinds);
+    for (int j = 0; j < r2r_count; j++)
+        if (kinds[r2r[j]] == DISTFFT_CHEB) add_weights(b, r2r[j]);
+}
+
+static void add_exchange(builder *b, int direction, int axis_in, int axis_out)
+{
+    step_spec *step = add_step(b, STEP_EXCHANGE);
+    step->grid_direction = direction;
+    step->axis_in = axis_in;
+    step->axis_out = axis_out;
+    step->global_bytes = b->input->batch * shape_product(b->input->ndims, b->current.global_shape) *
+                         (int64_t)distfft_type_size(b->type);
+    b->current.distributed_by[axis_in] = direction;
+    b->current.distributed_by[axis_out] = NOT_DISTRIBUTED;
+    builder_block(b);
+    end_step(b, step);
+}
+
+/* The forward steps, stage by stage (see the top of this file). */
+static void build_forward(const algebra_input *input, algebra_steps *steps)
+{
+    int d = input->ndims, r = input->grid_ndims, order[DISTFFT_MAX_DIMS];
+    int untransformed = algebra_working_order(d, input->kinds, order);
+    builder b = {.input = input, .steps = steps, .type = steps->input_type};
+    b.current.ndims = d;
+    memcpy(b.current.global_shape, input->shape, sizeof input->shape);
+    for (int p = 0; p < d; p++)
+        b.current.distributed_by[order[p]] = p < r ? p : NOT_DISTRIBUTED;
+    layout_block(&b.current, input->grid_dims, input->grid_coords, steps->input_local, steps->input_start);
+    builder_block(&b);
+
+    /* Stage 0, then one stage per exchange; an extent-1 direction merges
+     * its position into the current stage. */
+    int stage_axes[DISTFFT_MAX_DIMS], naxes = 0;
+    for (int p = d - 1; p >= r && p >= untransformed; p--) stage_axes[naxes++] = order[p];
+    for (int i = r - 1; i >= untransformed; i--) {
+        if (input->grid_dims[i] > 1) {
+            add_stage_transforms(&b, naxes, stage_axes);
+            naxes = 0;
+            add_exchange(&b, i, order[i + 1], order[i]);
+        } else {
+            b.current.distributed_by[order[i + 1]] = i;
+            b.current.distributed_by[order[i]] = NOT_DISTRIBUTED;
+        }
+        stage_axes[naxes++] = order[i];
+    }
+    add_stage_transforms(&b, naxes, stage_axes);
+
+    memcpy(steps->out_shape, b.current.global_shape, sizeof steps->out_shape);
+    layout_block(&b.current, input->grid_dims, input->grid_coords, steps->output_local, steps->output_start);
+}
+
+/* Backward: the forward steps in reverse order, each inverted. */
+static void build_backward(algebra_steps *steps)
+{
+    steps->backward_count = steps->forward_count;
+    for (int s = 0; s < steps->forward_count; s++) {
+        const step_spec *forward = &steps->forward[steps->forward_count - 1 - s];
+        step_spec *step = &steps->backward[s];
+        *step = *forward;
+        step->in_type = forward->out_type;
+        step->out_type = forward->in_type;
+        step->in_count = forward->out_count;
+        step->out_count = forward->in_count;
+        memcpy(step->in_shape, forward->out_shape, sizeof step->in_shape);
+        memcpy(step->out_shape, forward->in_shape, sizeof step->out_shape);
+        if (step->kind == STEP_FFT) {
+            serial_spec *spec = &step->fft;
+            if (spec->family == SERIAL_R2C) spec->family = SERIAL_C2R;
+            spec->sign = DISTFFT_BACKWARD;
+            for (int j = 0; j < spec->naxes; j++) spec->r2r_kinds[j] = serial_inverse_kind(spec->r2r_kinds[j]);
+        } else if (step->kind == STEP_EXCHANGE) {
+            step->axis_in = forward->axis_out;
+            step->axis_out = forward->axis_in;
+        } else {
+            step->weights_table = 1;
+        }
+    }
+}
+
+/* ---- slots and work memory -------------------------------------------------- */
+
+/* Which steps work out of place, and the slots they read and write: the
+ * out-of-place steps write alternately into the two work buffers, counting
+ * back from the last one, which writes the caller's output. */
+static void assign_slots(step_spec *steps, int count, bool destroy_input)
+{
+    int out_of_place = 0;
+    for (int s = 0; s < count; s++) {
+        step_spec *step = &steps[s];
+        step->out_of_place = step->kind == STEP_EXCHANGE ||
+                             (step->kind == STEP_FFT && (step->fft.family == SERIAL_R2C ||
+                                                         step->fft.family == SERIAL_C2R));
+        out_of_place += step->out_of_place;
+    }
+    if (!steps[0].out_of_place && (!destroy_input || out_of_place == 0)) {
+        steps[0].out_of_place = true; /* keep the input, or reach the output */
+        out_of_place++;
+    }
+    step_slot current = SLOT_INPUT;
+    int remaining = out_of_place;
+    for (int s = 0; s < count; s++) {
+        step_spec *step = &steps[s];
+        step->src = current;
+        if (step->out_of_place) {
+            remaining--;
+            step->dst = remaining == 0 ? SLOT_OUTPUT : (remaining % 2 ? SLOT_WORK0 : SLOT_WORK1);
+            current = step->dst;
+        } else {
+            step->dst = current;
+        }
+        if (step->kind == STEP_FFT)
+            step->fft.preserve_input = step->src == SLOT_INPUT && step->out_of_place && !destroy_input;
+    }
+}
+
+static void size_work(const step_spec *steps, int count, algebra_steps *out)
+{
+    for (int s = 0; s < count; s++) {
+        const step_spec *step = &steps[s];
+        size_t in = (size_t)step->in_count * distfft_type_size(step->in_type);
+        size_t bytes = (size_t)step->out_count * distfft_type_size(step->out_type);
+        if (step->dst == SLOT_WORK0 && bytes > out->work_bytes[0]) out->work_bytes[0] = bytes;
+        if (step->dst == SLOT_WORK1 && bytes > out->work_bytes[1]) out->work_bytes[1] = bytes;
+        if (in > out->largest_bytes) out->largest_bytes = in;
+        if (bytes > out->largest_bytes) out->largest_bytes = bytes;
+    }
+}
+
+/* ---- types and normalisation ------------------------------------------------ */
+
+static void set_types(const algebra_input *input, algebra_steps *steps)
+{
+    bool r2c = false, c2c = false;
+    for (int a = 0; a < input->ndims; a++) {
+        r2c |= input->kinds[a] == DISTFFT_R2C;
+        c2c |= input->kinds[a] == DISTFFT_C2C;
+    }
+    distfft_type real = type_real(input->precision), complex = type_complex(input->precision);
+    steps->input_type = r2c || !c2c ? real : complex;
+    steps->output_type = r2c || c2c ? complex : real;
+}
+
+static void set_scales(const algebra_input *input, algebra_steps *steps)
+{
+    double n = 1.0;
+    for (int a = 0; a < input->ndims; a++) n *= algebra_logical_length(input->kinds[a], input->shape[a]);
+    steps->forward_scale = steps->backward_scale = 1.0;
+    switch (input->norm) {
+    case DISTFFT_NORM_BACKWARD: steps->backward_scale = 1.0 / n; break;
+    case DISTFFT_NORM_FORWARD: steps->forward_scale = 1.0 / n; break;
+    case DISTFFT_NORM_ORTHO: steps->forward_scale = steps->backward_scale = 1.0 / sqrt(n); break;
+    }
+}
+
+void algebra_build(const algebra_input *input, algebra_steps *steps)
+{
+    memset(steps, 0, sizeof *steps);
+    set_types(input, steps);
+    set_scales(input, steps);
+    build_forward(input, steps);
+    build_backward(steps);
+    assign_slots(steps->forward, steps->forward_count, input->destroy_input);
+    assign_slots(steps->backward, steps->backward_count, input->destroy_input);
+    size_work(steps->forward, steps->forward_count, steps);
+    size_work(steps->backward, steps->backward_count, steps);
+    if (steps->largest_bytes == 0) steps->largest_bytes = 1;
+}

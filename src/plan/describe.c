@@ -1,0 +1,68 @@
+/*
+ * describe.c -- a plan prints itself as a tree of its steps, as FFTW's
+ * plans do:
+ *   (distfft kinds=c2c,c2c,c2c 64x64x64 double grid=2x2
+ *     (fft c2c axes=2) (redist alltoallw 2->1 on P1) (fft c2c axes=1) ...
+ *     (backward alltoallw,alltoallv) (tuning 0.12 s, 3 grids))
+ * on one line: the header, every forward step as it describes itself, the
+ * backward exchanges' methods when tuning may have chosen them otherwise,
+ * and where the choices came from.
+ */
+#include "../types.h"
+#include "plan.h"
+
+static void describe_header(const struct distfft_plan_s *plan, text *out)
+{
+    const plan_request *request = &plan->request;
+    char shape[256];
+    shape_format(request->ndims, request->shape, shape, sizeof shape);
+    text_append(out, "distfft kinds=");
+    for (int a = 0; a < request->ndims; a++)
+        text_append(out, a ? ",%s" : "%s", distfft_kind_name(request->options.kinds[a]));
+    text_append(out, " %s %s", shape, distfft_precision_name(request->precision));
+    if (request->options.batch > 1) text_append(out, " batch=%lld", (long long)request->options.batch);
+    text_append(out, " grid=");
+    for (int i = 0; i < plan->grid->ndims; i++) text_append(out, i ? "x%d" : "%d", plan->grid->dims[i]);
+    if (plan->grid->placement != DISTFFT_PLACEMENT_ROW)
+        text_append(out, " placement=%s", distfft_placement_name(plan->grid->placement));
+}
+
+/* The methods of the backward exchanges, as " (backward m1,m2)". */
+static void describe_backward_methods(const struct distfft_plan_s *plan, text *out)
+{
+    const char *separator = " (backward";
+    for (int s = 0; s < plan->algebra.backward_count; s++) {
+        const step *current = plan->steps[PLAN_BACKWARD][s];
+        if (current->spec.kind != STEP_EXCHANGE) continue;
+        distfft_step info = {.method = DISTFFT_METHOD_AUTO};
+        current->ops->report(current, &info);
+        text_append(out, "%s %s", separator, distfft_method_name(info.method));
+        separator = ",";
+    }
+    if (separator[0] == ',') text_append(out, ")");
+}
+
+int distfft_plan_describe(const struct distfft_plan_s *plan, char *buf, size_t size)
+{
+    if (!plan) return -1;
+    text out = text_on(buf, size);
+    const distfft_options *options = &plan->request.options;
+    text_append(&out, "(");
+    describe_header(plan, &out);
+    for (int s = 0; s < plan->algebra.forward_count; s++) {
+        const step *current = plan->steps[PLAN_FORWARD][s];
+        text_append(&out, " (");
+        current->ops->describe(current, &out);
+        text_append(&out, ")");
+    }
+    if (options->method == DISTFFT_METHOD_AUTO) describe_backward_methods(plan, &out);
+    if (plan->from_wisdom) {
+        text_append(&out, " (wisdom)");
+    } else if (options->method == DISTFFT_METHOD_AUTO && options->rigor != DISTFFT_ESTIMATE) {
+        text_append(&out, " (tuning %.3g s", plan->tuning_seconds);
+        if (plan->grids_measured) text_append(&out, ", %d grids", plan->grids_measured);
+        text_append(&out, ")");
+    }
+    text_append(&out, ")");
+    return (int)out.used;
+}

@@ -1,0 +1,246 @@
+/*
+ * plan.c -- the plan object: it composes steps, it implements none (paper
+ * 000 Sec. 3.3-3.6: [fft, exchange, fft, exchange, ...], backward the
+ * reverse). plan_build asks the step algebra what to do, allocates the two
+ * work buffers once, and makes each step in its layer's room (serial/ for
+ * FFTs and weights, redist/ for exchanges, whose redistribution comes from
+ * the exchange_maker tune/ passes in). Executing runs the steps in order
+ * on the slots the algebra assigned and allocates nothing.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../error.h"
+#include "../types.h"
+#include "plan.h"
+
+/* ---- building ----------------------------------------------------------------- */
+
+static algebra_input algebra_input_of(const struct distfft_plan_s *plan)
+{
+    const plan_request *request = &plan->request;
+    algebra_input input = {.ndims = request->ndims, .precision = request->precision,
+                           .batch = request->options.batch, .rigor = request->options.rigor,
+                           .norm = request->options.norm,
+                           .destroy_input = request->options.destroy_input != 0,
+                           .grid_ndims = plan->grid->ndims};
+    memcpy(input.shape, request->shape, sizeof input.shape);
+    memcpy(input.kinds, request->options.kinds, sizeof input.kinds);
+    memcpy(input.grid_dims, plan->grid->dims, sizeof input.grid_dims);
+    memcpy(input.grid_coords, plan->grid->coords, sizeof input.grid_coords);
+    return input;
+}
+
+static int allocate_work(struct distfft_plan_s *plan)
+{
+    for (int b = 0; b < 2; b++) {
+        size_t bytes = plan->algebra.work_bytes[b];
+        if (!bytes) continue;
+        plan->work[b] = distfft_malloc(bytes);
+        if (!plan->work[b]) return error_fail(DISTFFT_ERR_MEMORY, "work buffer of %zu bytes", bytes);
+    }
+    return DISTFFT_SUCCESS;
+}
+
+static const step_spec *spec_of(const struct distfft_plan_s *plan, int list, int index)
+{
+    return list == PLAN_FORWARD ? &plan->algebra.forward[index] : &plan->algebra.backward[index];
+}
+
+static int step_count(const struct distfft_plan_s *plan, int list)
+{
+    return list == PLAN_FORWARD ? plan->algebra.forward_count : plan->algebra.backward_count;
+}
+
+/* The serial steps of both directions (local), FFTs planned on two
+ * planning buffers: the work buffers where they are large enough,
+ * temporaries otherwise. */
+static int make_local_steps(struct distfft_plan_s *plan)
+{
+    int rc = DISTFFT_SUCCESS;
+    size_t largest = plan->algebra.largest_bytes;
+    void *buffers[2], *temporary[2] = {NULL, NULL};
+    for (int b = 0; b < 2; b++) {
+        buffers[b] = plan->algebra.work_bytes[b] >= largest ? plan->work[b] : NULL;
+        if (!buffers[b]) {
+            temporary[b] = buffers[b] = distfft_malloc(largest);
+            if (!buffers[b]) {
+                rc = error_fail(DISTFFT_ERR_MEMORY, "planning buffer of %zu bytes", largest);
+                goto fail;
+            }
+        }
+    }
+    for (int l = 0; l < 2; l++)
+        for (int s = 0; s < step_count(plan, l); s++) {
+            const step_spec *spec = spec_of(plan, l, s);
+            if (spec->kind == STEP_FFT) TRY(fft_step_create(spec, buffers[0], buffers[1], &plan->steps[l][s]));
+            if (spec->kind == STEP_WEIGHTS) TRY(weights_step_create(spec, &plan->steps[l][s]));
+        }
+fail:
+    for (int b = 0; b < 2; b++) distfft_free(temporary[b]);
+    return rc;
+}
+
+/* The exchange steps of both directions, forward then backward, each
+ * redistribution made by `maker` and agreed over the plan's communicator
+ * (a failure inside one sub-group must reach every rank). */
+static int make_exchange_steps(struct distfft_plan_s *plan, const exchange_maker *maker)
+{
+    int rc = DISTFFT_SUCCESS, exchange = 0;
+    for (int l = 0; l < 2; l++)
+        for (int s = 0; s < step_count(plan, l); s++) {
+            const step_spec *spec = spec_of(plan, l, s);
+            if (spec->kind != STEP_EXCHANGE) continue;
+            redist_geometry geometry = {.type = spec->in_type, .ndims = spec->ndims,
+                                        .axis_in = spec->axis_in, .axis_out = spec->axis_out,
+                                        .batch = spec->batch,
+                                        .parts = plan->grid->dims[spec->grid_direction],
+                                        .part = plan->grid->coords[spec->grid_direction]};
+            memcpy(geometry.in_shape, spec->in_shape, sizeof geometry.in_shape);
+            memcpy(geometry.out_shape, spec->out_shape, sizeof geometry.out_shape);
+            distfft_redist redist = NULL;
+            TRY(maker->make(maker->context, exchange++, plan->grid->subcomms[spec->grid_direction],
+                            plan->comm, &geometry, &redist));
+            TRY(error_agree(plan->comm, exchange_step_create(spec, redist, &plan->steps[l][s])));
+        }
+fail:
+    return rc;
+}
+
+int plan_build(MPI_Comm comm, const plan_request *request, const exchange_maker *maker,
+               struct distfft_plan_s **plan_out)
+{
+    int rc = DISTFFT_SUCCESS;
+    struct distfft_plan_s *plan = calloc(1, sizeof *plan);
+    TRY(error_agree(comm, plan ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "plan object")));
+    plan->comm = MPI_COMM_NULL;
+    plan->request = *request;
+    TRY_MPI(MPI_Comm_dup(comm, &plan->comm));
+    TRY_MPI(MPI_Comm_set_errhandler(plan->comm, MPI_ERRORS_RETURN));
+
+    const distfft_options *options = &request->options;
+    int order[DISTFFT_MAX_DIMS];
+    int untransformed = algebra_working_order(request->ndims, options->kinds, order);
+    TRY(distfft_grid_create_placed(plan->comm, options->grid_ndims, options->grid_dims,
+                                   options->placement, options->node_size,
+                                   algebra_busy_direction(options->grid_ndims, options->grid_dims,
+                                                          untransformed),
+                                   &plan->grid));
+    algebra_input input = algebra_input_of(plan);
+    algebra_build(&input, &plan->algebra);
+    int local = allocate_work(plan);
+    if (local == DISTFFT_SUCCESS) local = make_local_steps(plan);
+    TRY(error_agree(plan->comm, local));
+    TRY(make_exchange_steps(plan, maker));
+    *plan_out = plan;
+    return DISTFFT_SUCCESS;
+fail:
+    plan_free(plan);
+    return rc;
+}
+
+void plan_free(struct distfft_plan_s *plan)
+{
+    if (!plan) return;
+    for (int l = 0; l < 2; l++)
+        for (int s = 0; s < ALGEBRA_MAX_STEPS; s++) step_destroy(plan->steps[l][s]);
+    for (int b = 0; b < 2; b++) distfft_free(plan->work[b]);
+    grid_free(plan->grid);
+    if (plan->comm != MPI_COMM_NULL) MPI_Comm_free(&plan->comm);
+    free(plan);
+}
+
+/* ---- running ------------------------------------------------------------------ */
+
+size_t plan_in_bytes(const struct distfft_plan_s *plan, int list)
+{
+    const step_spec *first = spec_of(plan, list, 0);
+    return (size_t)first->in_count * distfft_type_size(first->in_type);
+}
+
+size_t plan_out_bytes(const struct distfft_plan_s *plan, int list)
+{
+    const step_spec *last = spec_of(plan, list, step_count(plan, list) - 1);
+    return (size_t)last->out_count * distfft_type_size(last->out_type);
+}
+
+/* Run the steps of one direction, timing each: the exchanges count as
+ * redistribution, the rest (with the final scaling) as FFT time. */
+int plan_run(struct distfft_plan_s *plan, int list, void *in, void *out)
+{
+    void *slots[4] = {[SLOT_INPUT] = in, [SLOT_OUTPUT] = out,
+                      [SLOT_WORK0] = plan->work[0], [SLOT_WORK1] = plan->work[1]};
+    int count = step_count(plan, list);
+    plan->executions[list]++;
+    for (int s = 0; s < count; s++) {
+        const step *current = plan->steps[list][s];
+        double start = MPI_Wtime();
+        int rc = current->ops->execute(current, slots[current->spec.src], slots[current->spec.dst]);
+        double elapsed = MPI_Wtime() - start;
+        plan->step_seconds[list][s] += elapsed;
+        if (current->spec.kind == STEP_EXCHANGE) plan->timings.redistribute_seconds += elapsed;
+        else plan->timings.fft_seconds += elapsed;
+        if (rc != DISTFFT_SUCCESS) return rc;
+    }
+    double factor = list == PLAN_FORWARD ? plan->algebra.forward_scale : plan->algebra.backward_scale;
+    if (factor != 1.0) {
+        const step_spec *last = spec_of(plan, list, count - 1);
+        int components = type_is_complex(last->out_type) ? 2 : 1;
+        double start = MPI_Wtime();
+        serial_scale(plan->request.precision, out, components * last->out_count, factor);
+        plan->timings.fft_seconds += MPI_Wtime() - start;
+    }
+    return DISTFFT_SUCCESS;
+}
+
+static int check_execute(const struct distfft_plan_s *plan, const char *where, const void *in,
+                         int64_t in_bytes, const void *out, int64_t out_bytes)
+{
+    const char *pin = in, *pout = out;
+    if (!in && in_bytes > 0)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: in is NULL but this rank's block has %lld bytes",
+                          where, (long long)in_bytes);
+    if (!out && out_bytes > 0)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: out is NULL but this rank's block has %lld bytes",
+                          where, (long long)out_bytes);
+    if (in && out && in_bytes > 0 && out_bytes > 0 && pin < pout + out_bytes && pout < pin + in_bytes)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: in and out overlap (transforms are out-of-place)", where);
+    if (!serial_fft_aligned(plan->request.precision, in) || !serial_fft_aligned(plan->request.precision, out))
+        return error_fail(DISTFFT_ERR_ALIGNMENT, "%s: in (%p) or out (%p) is not aligned as "
+                          "distfft_malloc aligns", where, in, out);
+    return DISTFFT_SUCCESS;
+}
+
+/* The public transforms: local checks, one agreement, then the steps. */
+static int execute(distfft_plan plan, int list, void *in, void *out)
+{
+    error_clear();
+    const char *where = list == PLAN_FORWARD ? "distfft_plan_forward" : "distfft_plan_backward";
+    if (!plan)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: plan is NULL (destroyed or never created)", where);
+    int local = check_execute(plan, where, in, (int64_t)plan_in_bytes(plan, list), out,
+                              (int64_t)plan_out_bytes(plan, list));
+    int rc = error_agree(plan->comm, local);
+    if (rc != DISTFFT_SUCCESS) return rc;
+    plan->timings.executions++;
+    return plan_run(plan, list, in, out);
+}
+
+int distfft_plan_forward(distfft_plan plan, void *in, void *out)
+{
+    return execute(plan, PLAN_FORWARD, in, out);
+}
+
+int distfft_plan_backward(distfft_plan plan, void *in, void *out)
+{
+    return execute(plan, PLAN_BACKWARD, in, out);
+}
+
+int distfft_plan_destroy(distfft_plan *plan)
+{
+    error_clear();
+    if (!plan) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_plan_destroy: NULL");
+    plan_free(*plan);
+    *plan = NULL;
+    return DISTFFT_SUCCESS;
+}

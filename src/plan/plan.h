@@ -1,0 +1,67 @@
+/*
+ * plan.h -- the plan object: a composition of steps (step.h) on a process
+ * grid, the two work buffers they share, and what the plan reports about
+ * itself. The plan does not choose anything: the grid and the method of
+ * each exchange come from above (tune/), through plan_build's arguments.
+ */
+#ifndef DISTFFT_PLAN_PLAN_H
+#define DISTFFT_PLAN_PLAN_H
+
+#include <stdbool.h>
+#include <mpi.h>
+
+#include "../grid.h"
+#include "../redist/redist.h"
+#include "algebra.h"
+
+/* How the plan gets the redistribution of each exchange (tune/ decides:
+ * a fixed method, a measured one, or wisdom's). `exchange` counts the
+ * exchanges of the plan, forward then backward. Collective on plan_comm
+ * (which contains subcomm); the result is agreed over plan_comm. */
+typedef struct {
+    int (*make)(void *context, int exchange, MPI_Comm subcomm, MPI_Comm plan_comm,
+                const redist_geometry *geometry, distfft_redist *redist);
+    void *context;
+} exchange_maker;
+
+/* The agreed arguments of distfft_plan_create. */
+typedef struct {
+    int ndims;
+    int64_t shape[DISTFFT_MAX_DIMS];
+    distfft_precision precision;
+    distfft_options options;          /* grid_ndims > 0 and grid_dims complete */
+} plan_request;
+
+enum { PLAN_FORWARD = 0, PLAN_BACKWARD = 1 };
+
+struct distfft_plan_s {
+    MPI_Comm comm;                    /* our duplicate of the caller's */
+    distfft_grid grid;
+    plan_request request;
+    algebra_steps algebra;            /* what every step does, as data */
+    step *steps[2][ALGEBRA_MAX_STEPS];/* [PLAN_FORWARD / PLAN_BACKWARD][step] */
+    void *work[2];
+    distfft_timings timings;
+    double step_seconds[2][ALGEBRA_MAX_STEPS];
+    int64_t executions[2];
+    double tuning_seconds;            /* set by tune/: grids and methods measured */
+    int grids_measured;               /* candidates timed (0: none) */
+    bool from_wisdom;                 /* choices taken from wisdom */
+};
+
+/* Build a plan for the request (its grid given) on a duplicate of comm;
+ * the exchanges' redistributions come from `maker`. Collective on comm. */
+int plan_build(MPI_Comm comm, const plan_request *request, const exchange_maker *maker,
+               struct distfft_plan_s **plan);
+
+/* Run one direction on arrays the caller has checked. Collective. */
+int plan_run(struct distfft_plan_s *plan, int list, void *in, void *out);
+
+/* Local block sizes in bytes of the input and output of a direction. */
+size_t plan_in_bytes(const struct distfft_plan_s *plan, int list);
+size_t plan_out_bytes(const struct distfft_plan_s *plan, int list);
+
+/* Free without touching the error message (cleanup paths). NULL: no-op. */
+void plan_free(struct distfft_plan_s *plan);
+
+#endif

@@ -1,0 +1,62 @@
+/*
+ * exchange_step.c -- the plan step that runs one global redistribution
+ * (paper 000 Sec. 3.3: alignment axis_in -> axis_out on the sub-communicator
+ * of one grid direction), with whatever method was chosen for it.
+ */
+#include <stdlib.h>
+
+#include "../error.h"
+#include "../step.h"
+#include "redist.h"
+
+typedef struct {
+    step base;
+    struct distfft_redist_s *redist;
+} exchange_step;
+
+static int exchange_execute(const step *self, const void *in, void *out)
+{
+    return redist_run(((const exchange_step *)self)->redist, in, out);
+}
+
+static void exchange_describe(const step *self, text *out)
+{
+    const exchange_step *s = (const exchange_step *)self;
+    text_append(out, "redist %s %d->%d on P%d", distfft_method_name(s->redist->method_id),
+                self->spec.axis_in, self->spec.axis_out, self->spec.grid_direction);
+}
+
+static void exchange_report(const step *self, distfft_step *info)
+{
+    const exchange_step *s = (const exchange_step *)self;
+    info->is_redistribution = 1;
+    info->grid_direction = self->spec.grid_direction;
+    info->axis_in = self->spec.axis_in;
+    info->axis_out = self->spec.axis_out;
+    info->group_size = s->redist->geometry.parts;
+    info->method = s->redist->method_id;
+    info->bytes_sent = redist_bytes_sent(s->redist);
+}
+
+static void exchange_destroy(step *self)
+{
+    redist_free(((exchange_step *)self)->redist);
+    free(self);
+}
+
+static const step_ops exchange_ops = {exchange_execute, exchange_describe, exchange_report,
+                                      exchange_destroy};
+
+int exchange_step_create(const step_spec *spec, distfft_redist redist, step **out)
+{
+    *out = NULL;
+    exchange_step *s = calloc(1, sizeof *s);
+    if (!s) {
+        redist_free(redist);
+        return error_fail(DISTFFT_ERR_MEMORY, "exchange step");
+    }
+    s->base = (step){.ops = &exchange_ops, .spec = *spec};
+    s->redist = redist;
+    *out = &s->base;
+    return DISTFFT_SUCCESS;
+}

@@ -1,0 +1,90 @@
+/*
+ * step.h -- one step of a parallel transform, and the one interface every
+ * kind of step implements (as FFTW's plans do: apply, print, destroy).
+ *
+ * A plan is a list of steps [fft, exchange, fft, exchange, ...] (paper 000
+ * Sec. 3.3-3.6; backward is the list reversed, each step inverted). What a
+ * step does is plain data, a step_spec, decided by the step algebra
+ * (plan/algebra.c) without MPI or FFTW. Each layer then makes the objects
+ * of its own steps from their specs:
+ *   serial/fft_step.c       serial FFTs along axes of the local block
+ *   serial/weights_step.c   per-axis weights (the Chebyshev scaling)
+ *   redist/exchange_step.c  a global redistribution on one sub-communicator
+ * and the plan only runs them in order, reading from and writing to the
+ * slots the algebra assigned.
+ */
+#ifndef DISTFFT_STEP_H
+#define DISTFFT_STEP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "distfft.h"
+#include "serial/serial_fft.h"
+#include "text.h"
+
+/* Where a step reads or writes: the caller's arrays or a work buffer. */
+typedef enum { SLOT_INPUT, SLOT_OUTPUT, SLOT_WORK0, SLOT_WORK1 } step_slot;
+
+typedef enum { STEP_FFT, STEP_EXCHANGE, STEP_WEIGHTS } step_kind;
+
+typedef struct {
+    step_kind kind;
+    int ndims;                        /* of the array; a leading batch */
+    int64_t batch;                    /* dimension of this many fields */
+    serial_spec fft;                  /* STEP_FFT: the serial transform */
+    int grid_direction;               /* STEP_EXCHANGE: on P_grid_direction, */
+    int axis_in, axis_out;            /* from alignment axis_in to axis_out */
+    int weights_axis;                 /* STEP_WEIGHTS: along this axis */
+    int weights_table;                /* STEP_WEIGHTS: 0 forward, 1 backward */
+    int64_t in_shape[DISTFFT_MAX_DIMS], out_shape[DISTFFT_MAX_DIMS]; /* local */
+    distfft_type in_type, out_type;
+    int64_t in_count, out_count;      /* local elements, batch included */
+    bool out_of_place;
+    step_slot src, dst;
+    int64_t global_bytes;             /* STEP_EXCHANGE: the whole array, all ranks */
+} step_spec;
+
+typedef struct step step;
+
+typedef struct {
+    /* Run the step (in and out are the arrays of its src and dst slots).
+     * Collective for exchanges; returns DISTFFT_SUCCESS or an error code. */
+    int (*execute)(const step *self, const void *in, void *out);
+    /* Append the step as one node of a plan's tree, without parentheses:
+     * "fft c2c axes=1,2", "redist alltoallw 2->1 on P1". */
+    void (*describe)(const step *self, text *out);
+    /* Fill the step-specific fields of the public record (the exchange's
+     * method and bytes); the plan fills the rest. May be NULL. */
+    void (*report)(const step *self, distfft_step *info);
+    /* Free the step and whatever it holds. */
+    void (*destroy)(step *self);
+} step_ops;
+
+/* Every step object starts with this; its own fields follow. */
+struct step {
+    const step_ops *ops;
+    step_spec spec;
+};
+
+/* Free any step (NULL is a no-op). */
+static inline void step_destroy(step *s)
+{
+    if (s) s->ops->destroy(s);
+}
+
+/* The constructors, each in its layer's room. All local; they may fail on
+ * some ranks only (the plan agrees on the outcome). */
+
+/* serial/fft_step.c: plan the FFTW transform on the planning arrays
+ * (plan_in, and plan_out when the step is out of place). */
+int fft_step_create(const step_spec *spec, void *plan_in, void *plan_out, step **out);
+
+/* serial/weights_step.c: a Chebyshev weights step (spec->weights_table). */
+int weights_step_create(const step_spec *spec, step **out);
+
+/* redist/exchange_step.c: an exchange step running `redist`, which the
+ * step then owns. */
+int exchange_step_create(const step_spec *spec, distfft_redist redist, step **out);
+
+#endif

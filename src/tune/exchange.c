@@ -1,0 +1,98 @@
+/*
+ * exchange.c -- the method of one exchange (paper 001: run-time tuning of
+ * the communication method). "auto" plans every method of the table, times
+ * each on scratch arrays, and keeps the fastest. The times are maxima over
+ * the ranks of a tuning communicator (the exchange's own group, or a
+ * plan's whole communicator, whose sub-groups all run the same exchange at
+ * once), so every rank sees the same numbers and picks the same method, as
+ * FFTW's mpi/ planner does.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "../error.h"
+#include "../types.h"
+#include "timer.h"
+#include "tune.h"
+
+/* One execution of a candidate on the tuning arrays. */
+typedef struct {
+    const struct distfft_redist_s *redist;
+    const void *in;
+    void *out;
+} exchange_run;
+
+static int run_exchange(void *context)
+{
+    exchange_run *run = context;
+    return redist_run(run->redist, run->in, run->out);
+}
+
+/* Plan method m and time it; *seconds is INFINITY when it cannot be
+ * planned somewhere (then *candidate is NULL on every rank). */
+static void time_method(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *geometry,
+                        distfft_method m, const void *in, void *out, distfft_redist *candidate,
+                        double *seconds)
+{
+    *seconds = INFINITY;
+    int created = redist_create(comm, geometry, m, candidate);
+    if (error_agree(tuning_comm, created) != DISTFFT_SUCCESS) {
+        redist_free(*candidate);
+        *candidate = NULL;
+        return;
+    }
+    exchange_run run = {*candidate, in, out};
+    tuning_time(tuning_comm, run_exchange, &run, seconds);
+}
+
+int tune_exchange(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *geometry,
+                  distfft_redist *redist_out)
+{
+    double start = MPI_Wtime();
+    size_t element = distfft_type_size(geometry->type);
+    int64_t in_count = geometry->batch * shape_product(geometry->ndims, geometry->in_shape);
+    int64_t out_count = geometry->batch * shape_product(geometry->ndims, geometry->out_shape);
+    void *in = calloc((size_t)in_count + 1, element), *out = calloc((size_t)out_count + 1, element);
+    int rc = error_agree(tuning_comm, in && out ? DISTFFT_SUCCESS
+                                                : error_fail(DISTFFT_ERR_MEMORY, "tuning buffers"));
+    struct distfft_redist_s *best = NULL;
+    double best_seconds = INFINITY;
+    for (int m = 0; rc == DISTFFT_SUCCESS && m < redist_method_count(); m++) {
+        distfft_redist candidate = NULL;
+        double seconds;
+        time_method(comm, tuning_comm, geometry, (distfft_method)m, in, out, &candidate, &seconds);
+        if (candidate && seconds < best_seconds) {
+            redist_free(best);
+            best = candidate;
+            best_seconds = seconds;
+        } else {
+            redist_free(candidate);
+        }
+    }
+    free(in);
+    free(out);
+    if (rc == DISTFFT_SUCCESS && !best)
+        rc = error_fail(DISTFFT_ERR_UNSUPPORTED, "auto: no method can do this exchange");
+    if (rc != DISTFFT_SUCCESS) return rc;
+    error_clear();
+    best->tuning_seconds = MPI_Wtime() - start;
+    *redist_out = best;
+    return DISTFFT_SUCCESS;
+}
+
+/* The exchange_maker of a plan (see exchange_policy). */
+static int make_exchange(void *context, int exchange, MPI_Comm subcomm, MPI_Comm plan_comm,
+                         const redist_geometry *geometry, distfft_redist *redist)
+{
+    const exchange_policy *policy = context;
+    distfft_method method = policy->forced ? policy->forced->methods[exchange] : policy->method;
+    if (method == DISTFFT_METHOD_AUTO && policy->rigor == DISTFFT_ESTIMATE)
+        method = DISTFFT_METHOD_ALLTOALLW; /* estimate mode never measures */
+    if (method == DISTFFT_METHOD_AUTO) return tune_exchange(subcomm, plan_comm, geometry, redist);
+    return error_agree(plan_comm, redist_create(subcomm, geometry, method, redist));
+}
+
+exchange_maker tune_exchange_maker(const exchange_policy *policy)
+{
+    return (exchange_maker){.make = make_exchange, .context = (void *)policy};
+}

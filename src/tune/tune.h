@@ -1,0 +1,72 @@
+/*
+ * tune.h -- the one room that owns measured choices (paper 001's run-time
+ * tuning): the method of each exchange ("auto"), the process grid, and
+ * wisdom, which remembers both. Everything here sits above the plan and
+ * the redistribution objects and builds them; nothing below calls up.
+ *
+ *   exchange.c      the method of one exchange: fixed, wisdom's, or timed
+ *   grids.c         which process grids a plan may use (pure arithmetic)
+ *   plan_tuning.c   a plan: wisdom, else every candidate grid built and
+ *                   its forward+backward pair timed; the fastest kept
+ *   timer.c         how one candidate is timed (timer.h)
+ *   wisdom.c        the table of choices, as text and files (wisdom.h)
+ */
+#ifndef DISTFFT_TUNE_H
+#define DISTFFT_TUNE_H
+
+#include <mpi.h>
+
+#include "../plan/plan.h"
+#include "../redist/redist.h"
+#include "wisdom.h"
+
+/* ---- exchange.c ---- */
+
+/* "auto" for one exchange: plan every method of the table on comm, time
+ * each (timer.h; times reduced over tuning_comm, which contains comm, so
+ * every rank of it picks alike), keep the fastest. A method that cannot be
+ * planned somewhere is skipped everywhere. Collective on tuning_comm. */
+int tune_exchange(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *geometry,
+                  distfft_redist *redist);
+
+/* How a plan's exchanges get their methods: `forced` (wisdom's choice,
+ * or NULL), else `method` -- where AUTO is measured, or the paper's
+ * alltoallw when rigor is DISTFFT_ESTIMATE. */
+typedef struct {
+    distfft_method method;
+    distfft_rigor rigor;
+    const wisdom_choice *forced;
+} exchange_policy;
+
+/* The exchange_maker that applies `policy` (which must outlive it). */
+exchange_maker tune_exchange_maker(const exchange_policy *policy);
+
+/* ---- grids.c ---- */
+
+#define TUNE_MAX_GRIDS 8
+
+typedef struct {
+    int ndims;
+    int dims[DISTFFT_MAX_DIMS];
+} grid_candidate;
+
+/* The grids a measuring plan tries: every factorisation of size into
+ * 1..ndims-1 extents >= 2 (both orientations) that leaves no rank without
+ * data, slabs first, at most TUNE_MAX_GRIDS. Returns the count. */
+int grid_candidates(int size, int ndims, const int64_t *shape, const distfft_kind *kinds,
+                    grid_candidate *list);
+
+/* The grid of a plan that does not measure grids: the requested one
+ * (grid_ndims > 0, zero extents completed), or the lowest dimensionality
+ * whose MPI_Dims_create grid leaves no rank without data. Local. */
+int grid_default(int size, int ndims, const int64_t *shape, const distfft_options *options,
+                 grid_candidate *grid);
+
+/* ---- plan_tuning.c ---- */
+
+/* The plan of an agreed request (options.grid_ndims 0 or a grid):
+ * wisdom's choice when every rank holds it, else measured when method is
+ * AUTO and rigor measures, else built as asked. Collective on comm. */
+int tune_plan(MPI_Comm comm, const plan_request *request, struct distfft_plan_s **plan);
+
+#endif
