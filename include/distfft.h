@@ -200,7 +200,13 @@ typedef enum {
     /* "isend-waitsome-blocked": isend-waitsome with 4 peers at a time */
     DISTFFT_METHOD_ISEND_WAITSOME_BLOCKED = 5,
     /* "sendrecv": P-1 rounds of pairwise MPI_Sendrecv (rank +- k) */
-    DISTFFT_METHOD_SENDRECV = 6
+    DISTFFT_METHOD_SENDRECV = 6,
+    /* "vector": paper 004's zero-copy exchange: one MPI_Alltoall with
+     * count 1, the chunks described by hvector types resized so that
+     * consecutive peers' combs interleave. Only for equal blocks: the group
+     * size must divide both exchanged axes; elsewhere create fails with
+     * DISTFFT_ERR_UNSUPPORTED on every rank (and "auto" skips it). */
+    DISTFFT_METHOD_VECTOR = 7
 } distfft_method;
 
 /* Number of concrete methods (ids 0..count-1; "auto" is not counted). Local. */

@@ -111,13 +111,14 @@ static void plan_cycle(int ndims, const int64_t *shape, int grid_ndims,
                       DISTFFT_PLACEMENT_ROW, 0, name);
 }
 
-/* A redistribution 8x6x5 from alignment 1 to 0 on MPI_COMM_WORLD. */
-static void redist_cycle(distfft_method method, const char *name)
+/* A redistribution n0 x n1 x 5 from alignment 1 to 0 on MPI_COMM_WORLD. */
+static void redist_cycle(int64_t n0, int64_t n1, distfft_method method,
+                         const char *name)
 {
     mpi_handle_counts before = mpi_handle_counts_now();
-    int64_t in_shape[3] = {8, 6, 5}, out_shape[3] = {8, 6, 5};
-    distfft_decompose(8, P, me, &in_shape[0], NULL);
-    distfft_decompose(6, P, me, &out_shape[1], NULL);
+    int64_t in_shape[3] = {n0, n1, 5}, out_shape[3] = {n0, n1, 5};
+    distfft_decompose(n0, P, me, &in_shape[0], NULL);
+    distfft_decompose(n1, P, me, &out_shape[1], NULL);
     distfft_redist redist = NULL;
     int rc = distfft_redist_create(MPI_COMM_WORLD, DISTFFT_COMPLEX_FLOAT, 3,
                                    in_shape, 1, out_shape, 0, 2, method,
@@ -229,17 +230,34 @@ int main(int argc, char **argv)
     for (int m = 0; distfft_method_name((distfft_method)m); m++) {
         distfft_method method = (distfft_method)m;
         const char *method_name = distfft_method_name(method);
-        const int64_t shape3[3] = {8, 6, 5}, shape4[4] = {4, 6, 3, 5};
-        snprintf(name, sizeof name, "%s: c2c 8x6x5 slab", method_name);
-        plan_cycle(3, shape3, 1, DISTFFT_C2C, 1, method, name);
-        snprintf(name, sizeof name, "%s: r2c 8x6x5 pencil", method_name);
-        plan_cycle(3, shape3, 2, DISTFFT_R2C, 1, method, name);
-        snprintf(name, sizeof name, "%s: r2c 4x6x3x5 3-D grid, batch 2",
+        /* vector needs equal blocks: shapes divisible on 1-4 ranks */
+        int vector = method == DISTFFT_METHOD_VECTOR;
+        const int64_t shape3[3] = {8, 6, 5}, shape4[4] = {4, 6, 3, 5},
+                      even3[3] = {12, 12, 10}, even4[4] = {12, 12, 6, 10};
+        snprintf(name, sizeof name, "%s: c2c slab", method_name);
+        plan_cycle(3, vector ? even3 : shape3, 1, DISTFFT_C2C, 1, method, name);
+        snprintf(name, sizeof name, "%s: r2c pencil", method_name);
+        plan_cycle(3, vector ? even3 : shape3, 2, DISTFFT_R2C, 1, method, name);
+        snprintf(name, sizeof name, "%s: r2c 4-D on a 3-D grid, batch 2",
                  method_name);
-        if (!quick) plan_cycle(4, shape4, 3, DISTFFT_R2C, 2, method, name);
+        if (!quick)
+            plan_cycle(4, vector ? even4 : shape4, 3, DISTFFT_R2C, 2, method, name);
         snprintf(name, sizeof name, "%s: redistribution, batch 2",
                  method_name);
-        redist_cycle(method, name);
+        redist_cycle(vector ? 12 : 8, vector ? 12 : 6, method, name);
+    }
+    if (P > 1) { /* refused on unequal blocks, after making communicators */
+        mpi_handle_counts before = mpi_handle_counts_now();
+        const int64_t odd[3] = {7, 6, 5};
+        distfft_options o;
+        distfft_options_init(&o);
+        o.grid_ndims = 1;
+        o.method = DISTFFT_METHOD_VECTOR;
+        o.rigor = DISTFFT_ESTIMATE;
+        distfft_plan plan = NULL;
+        int rc = distfft_plan_create(MPI_COMM_WORLD, 3, odd, DISTFFT_DOUBLE, &o, &plan);
+        check_clean(&before, 1, rc == DISTFFT_ERR_UNSUPPORTED && !plan,
+                    "vector: plan refused on unequal blocks");
     }
 
     /* Rank placements other than row order make communicators of their own. */
