@@ -1,6 +1,7 @@
 /*
  * test_handles.c -- every MPI object distfft creates is freed by destroy,
- * for every redistribution method and several grids, and by failing calls.
+ * for every redistribution method and several grids, halo exchanges of
+ * both variants, and by failing calls.
  *
  * Linked with tests/support/mpi_handle_counter.c (PMPI wrappers) and the
  * STATIC library, so each MPI_Comm_dup, MPI_Type_create_subarray, MPI_Isend
@@ -136,6 +137,40 @@ static void redist_cycle(int64_t n0, int64_t n1, distfft_method method,
     if (rc != DISTFFT_SUCCESS)
         fprintf(stderr, "[rank %d] %s: %s\n", me, name, distfft_last_error());
     check_clean(&before, 1, rc == DISTFFT_SUCCESS, name);
+}
+
+/* A halo exchange (3-D, 2 fields, wide periodic halos) of either variant,
+ * and a failing create. */
+static void halo_cycle(distfft_halo_variant variant, const char *name)
+{
+    mpi_handle_counts before = mpi_handle_counts_now();
+    const int64_t shape[3] = {7, 5, 4}, low[3] = {2, 1, 1}, high[3] = {1, 3, 1};
+    const int periodic[3] = {1, 1, 0};
+    int64_t local[3] = {7, 5, 4}, start[3] = {0, 0, 0};
+    distfft_decompose(7, P, me, &local[0], &start[0]);
+    distfft_halo halo = NULL;
+    int rc = distfft_halo_create(MPI_COMM_WORLD, DISTFFT_COMPLEX_FLOAT, 3, shape, local,
+                                 start, low, high, periodic, 2, variant, &halo);
+    if (rc == DISTFFT_SUCCESS) {
+        int64_t count = distfft_halo_padded_block(halo, NULL, NULL);
+        void *array = zeros((size_t)count * distfft_type_size(DISTFFT_COMPLEX_FLOAT));
+        rc = distfft_halo_execute(halo, array);
+        distfft_free(array);
+        int destroyed = distfft_halo_destroy(&halo);
+        if (rc == DISTFFT_SUCCESS) rc = destroyed;
+    }
+    if (rc != DISTFFT_SUCCESS)
+        fprintf(stderr, "[rank %d] %s: %s\n", me, name, distfft_last_error());
+    check_clean(&before, 1, rc == DISTFFT_SUCCESS, name);
+
+    before = mpi_handle_counts_now();
+    local[0] = 7; /* every rank claims everything: refused after the gather */
+    start[0] = 0;
+    rc = distfft_halo_create(MPI_COMM_WORLD, DISTFFT_COMPLEX_FLOAT, 3, shape, local, start,
+                             low, high, periodic, 2, variant, &halo);
+    check_clean(&before, 1, P == 1 ? rc == DISTFFT_SUCCESS && !distfft_halo_destroy(&halo)
+                                   : rc == DISTFFT_ERR_SHAPE && !halo,
+                "halo create failing: blocks overlap");
 }
 
 /* Calls that fail after the library made its own objects. */
@@ -292,6 +327,8 @@ int main(int argc, char **argv)
     check_clean(&before, 1, ok, "gather and scatter");
 
     failing_calls();
+    halo_cycle(DISTFFT_HALO_DATATYPES, "halo datatypes: create, execute, destroy");
+    halo_cycle(DISTFFT_HALO_PACK, "halo pack: create, execute, destroy");
 
     /* And over the whole run. */
     check_clean(&start, 1, 1, "whole run");
