@@ -177,49 +177,37 @@ int64_t distfft_halo_padded_block(const struct distfft_halo_s *halo, int64_t *pa
     return halo->padded_count;
 }
 
-/* The owned block inside the padded array, batch first. */
-static void interior(const struct distfft_halo_s *h, int64_t *block_shape, int64_t *offset)
-{
-    block_shape[0] = h->batch;
-    offset[0] = 0;
-    for (int i = 0; i < h->ndims; i++) {
-        block_shape[i + 1] = h->local_shape[i];
-        offset[i + 1] = h->low[i];
-    }
-}
-
-static int check_copy(const struct distfft_halo_s *h, const void *a, const void *b,
-                      const char *where)
+/* Copy the owned block between a plain block and the padded array's
+ * interior (into the padded array when `padding`). */
+static int copy_interior(const struct distfft_halo_s *h, const void *from, void *to,
+                         int padding, const char *where)
 {
     error_clear();
     if (!h) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: halo is NULL", where);
-    if ((!a || !b) && h->padded_count > 0 &&
-        shape_product(h->ndims, h->local_shape) > 0)
+    if ((!from || !to) && shape_product(h->ndims, h->local_shape) > 0)
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: a NULL array for a nonempty block",
                           where);
+    int64_t block[HALO_DIMS], offset[HALO_DIMS], origin[HALO_DIMS] = {0};
+    block[0] = h->batch;
+    offset[0] = 0;
+    for (int i = 0; i < h->ndims; i++) {
+        block[i + 1] = h->local_shape[i];
+        offset[i + 1] = h->low[i];
+    }
+    halo_copy_box(h->element, h->ndims + 1, block, from, padding ? block : h->padded,
+                  padding ? origin : offset, to, padding ? h->padded : block,
+                  padding ? offset : origin);
     return DISTFFT_SUCCESS;
 }
 
 int distfft_halo_pad(const struct distfft_halo_s *halo, const void *block, void *padded)
 {
-    int rc = check_copy(halo, block, padded, "distfft_halo_pad");
-    if (rc != DISTFFT_SUCCESS) return rc;
-    int64_t shape[HALO_DIMS], offset[HALO_DIMS], origin[HALO_DIMS] = {0};
-    interior(halo, shape, offset);
-    halo_copy_box(halo->element, halo->ndims + 1, shape, block, shape, origin, padded,
-                  halo->padded, offset);
-    return DISTFFT_SUCCESS;
+    return copy_interior(halo, block, padded, 1, "distfft_halo_pad");
 }
 
 int distfft_halo_unpad(const struct distfft_halo_s *halo, const void *padded, void *block)
 {
-    int rc = check_copy(halo, padded, block, "distfft_halo_unpad");
-    if (rc != DISTFFT_SUCCESS) return rc;
-    int64_t shape[HALO_DIMS], offset[HALO_DIMS], origin[HALO_DIMS] = {0};
-    interior(halo, shape, offset);
-    halo_copy_box(halo->element, halo->ndims + 1, shape, padded, halo->padded, offset, block,
-                  shape, origin);
-    return DISTFFT_SUCCESS;
+    return copy_interior(halo, padded, block, 0, "distfft_halo_unpad");
 }
 
 int distfft_halo_destroy(distfft_halo *halo)
