@@ -63,6 +63,8 @@ struct distfft_halo_s {
     int stages;
     halo_stage stage[DISTFFT_MAX_DIMS];
     MPI_Request *requests;           /* room for the busiest stage */
+    MPI_Status *statuses;            /* as many: MPI_STATUSES_IGNORE makes GCC
+                                      * warn with MPICH's headers */
     void *send_buffer, *receive_buffer; /* PACK: the largest stage's */
 };
 

@@ -127,9 +127,11 @@ int halo_transfer_prepare(struct distfft_halo_s *h)
         if (stage->receive_total > receive_most) receive_most = stage->receive_total;
     }
     h->requests = malloc(((size_t)busiest + 1) * sizeof *h->requests);
+    h->statuses = malloc(((size_t)busiest + 1) * sizeof *h->statuses);
     h->send_buffer = send_most ? distfft_malloc((size_t)send_most * h->element) : NULL;
     h->receive_buffer = receive_most ? distfft_malloc((size_t)receive_most * h->element) : NULL;
-    if (!h->requests || (send_most && !h->send_buffer) || (receive_most && !h->receive_buffer))
+    if (!h->requests || !h->statuses || (send_most && !h->send_buffer) ||
+        (receive_most && !h->receive_buffer))
         return error_fail(DISTFFT_ERR_MEMORY, "halo: requests and buffers (%lld and %lld "
                           "elements)", (long long)send_most, (long long)receive_most);
     return DISTFFT_SUCCESS;
@@ -193,12 +195,12 @@ static int run_stage(const struct distfft_halo_s *h, const halo_stage *stage, vo
         TRY_MPI(MPI_Isend(address, count, type, m->peer, HALO_TAG, h->comm,
                           &h->requests[posted++]));
     }
-    TRY_MPI(MPI_Waitall(posted, h->requests, MPI_STATUSES_IGNORE));
+    TRY_MPI(MPI_Waitall(posted, h->requests, h->statuses));
     for (int k = 0; pack && k < stage->receives; k++)
         pack_boxes(h, &stage->receive[k], h->receive_buffer, array, 0);
     return DISTFFT_SUCCESS;
 fail: /* complete what was started, so no request outlives the call */
-    if (posted > 0) MPI_Waitall(posted, h->requests, MPI_STATUSES_IGNORE);
+    if (posted > 0) MPI_Waitall(posted, h->requests, h->statuses);
     return rc;
 }
 
@@ -229,8 +231,10 @@ void halo_transfer_free(struct distfft_halo_s *h)
         memset(&h->stage[s], 0, sizeof h->stage[s]);
     }
     free(h->requests);
+    free(h->statuses);
     distfft_free(h->send_buffer);
     distfft_free(h->receive_buffer);
     h->requests = NULL;
+    h->statuses = NULL;
     h->send_buffer = h->receive_buffer = NULL;
 }
