@@ -3,7 +3,8 @@
 Usage: python3 check_methods.py OUTPUT_FILE
 
 One JSON line per method, every method present once (alltoallw, alltoallv,
-the four isend variants, sendrecv, auto), every check passed, and the same
+the four isend variants, sendrecv, vector, auto; the
+bench tests give vector shapes it applies to), every check passed, and the same
 round-trip and serial errors for every method (the exchanges are exact, so
 the methods differ only in speed). Each line carries the per-step
 breakdown, and the measured communication volume equals the theory when
@@ -13,7 +14,8 @@ import json
 import sys
 
 METHODS = {"alltoallw", "alltoallv", "isend-waitall", "isend-waitsome",
-           "isend-waitall-blocked", "isend-waitsome-blocked", "sendrecv", "auto"}
+           "isend-waitall-blocked", "isend-waitsome-blocked", "sendrecv", "vector",
+           "auto"}
 
 
 def fail(message):
