@@ -40,6 +40,9 @@ extern "C" {
 /* Largest array dimensionality accepted anywhere in the API. */
 #define DISTFFT_MAX_DIMS 16
 
+/* Largest options.threads accepted (threads per rank). */
+#define DISTFFT_MAX_THREADS 4096
+
 /* ------------------------------------------------------------------------ */
 /* Errors                                                                    */
 /* ------------------------------------------------------------------------ */
@@ -254,14 +257,20 @@ enum { DISTFFT_FORWARD = -1, DISTFFT_BACKWARD = +1 };
  * 1/sqrt(N); FORWARD scales the forward one by 1/N. N is the product over
  * the transformed axes of their logical lengths: n for C2C and R2C, 2(n-1)
  * for DCT1, 2(n+1) for DST1, 2n for the other DCTs and DSTs, 1 for CHEB;
- * so backward(forward(x)) = x under every option. */
+ * so backward(forward(x)) = x under every option but NONE. NONE scales
+ * neither (FFTW's convention: backward(forward(x)) = N x), for solvers that
+ * fold 1/N into their own pointwise work and so save the scaling. The scale
+ * is applied inside a pass that already touches the data where the plan has
+ * one (Chebyshev weights, the unpack of a copying exchange), else in one
+ * threaded sweep over the output. */
 typedef enum {
     DISTFFT_NORM_BACKWARD = 0,
     DISTFFT_NORM_ORTHO,
-    DISTFFT_NORM_FORWARD
+    DISTFFT_NORM_FORWARD,
+    DISTFFT_NORM_NONE
 } distfft_norm;
 
-/* "backward", "ortho", "forward". Local. */
+/* "backward", "ortho", "forward", "none". Local. */
 const char *distfft_norm_name(distfft_norm norm);
 int distfft_norm_from_name(const char *name, distfft_norm *norm);
 
@@ -340,11 +349,25 @@ typedef struct {
     /* With NODE: pretend nodes of node_size consecutive ranks (> 0), or
      * find the real ones (0, the default). */
     int node_size;
+    /* Threads per rank, 1..4096 (default 1), the same on every rank: FFTW's
+     * threaded plans (libfftw3_threads) for every serial transform and
+     * OpenMP threads in distfft's own passes (pack/unpack, scaling,
+     * weights, copies). More threads than cores are allowed (they then
+     * share cores). threads > 1 needs MPI initialised with at least
+     * MPI_THREAD_FUNNELED (MPI_Init_thread; mpi4py's default is MULTIPLE):
+     * otherwise plan creation fails on every rank with
+     * DISTFFT_ERR_UNSUPPORTED. The default is 1, not OMP_NUM_THREADS:
+     * under mpiexec every rank of a node would take it, oversubscribing the
+     * node P-fold, and threads = 1 keeps results bit-identical from run to
+     * run (FFTW's threaded plans may split work differently). Tuning never
+     * changes it: at a fixed rank count, P x T is the user's choice
+     * (distfft-bench --threads compares layouts). */
+    int threads;
 } distfft_options;
 
 /* Fill *options with the defaults: automatic grid, method auto (tuned
  * with DISTFFT_MEASURE), backward normalisation, input preserved, C2C on
- * every axis, one field, row-major placement. Local. */
+ * every axis, one field, row-major placement, one thread. Local. */
 void distfft_options_init(distfft_options *options);
 
 typedef struct distfft_plan_s *distfft_plan;

@@ -28,6 +28,7 @@ static const word kind_words[] = {
 };
 static const word norm_words[] = {
     {DISTFFT_NORM_BACKWARD, "backward"}, {DISTFFT_NORM_ORTHO, "ortho"}, {DISTFFT_NORM_FORWARD, "forward"},
+    {DISTFFT_NORM_NONE, "none"},
 };
 static const word rigor_words[] = {
     {DISTFFT_ESTIMATE, "estimate"}, {DISTFFT_MEASURE, "measure"},

@@ -41,6 +41,9 @@ struct distfft_plan_s {
     algebra_steps algebra;            /* what every step does, as data */
     step *steps[2][ALGEBRA_MAX_STEPS];/* [PLAN_FORWARD / PLAN_BACKWARD][step] */
     void *work[2];
+    double sweep_scale[2];            /* normalisation left to a final sweep (1: none) */
+    int folded_step[2];               /* the step the normalisation went into, if any */
+    int comm_size;
     distfft_timings timings;
     double step_seconds[2][ALGEBRA_MAX_STEPS];
     int64_t executions[2];

@@ -44,8 +44,13 @@ static void exchange_destroy(step *self)
     free(self);
 }
 
+static bool exchange_fold_scale(step *self, double factor)
+{
+    return redist_fold_scale(((exchange_step *)self)->redist, factor);
+}
+
 static const step_ops exchange_ops = {exchange_execute, exchange_describe, exchange_report,
-                                      exchange_destroy};
+                                      exchange_destroy, exchange_fold_scale};
 
 int exchange_step_create(const step_spec *spec, distfft_redist redist, step **out)
 {

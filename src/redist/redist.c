@@ -88,6 +88,13 @@ int redist_run(const struct distfft_redist_s *redist, const void *in, void *out)
     return redist->method->execute(redist->state, redist->comm, in, out);
 }
 
+bool redist_fold_scale(struct distfft_redist_s *redist, double factor)
+{
+    if (!redist->method->scale || !redist->state) return false;
+    redist->method->scale(redist->state, factor);
+    return true;
+}
+
 int64_t redist_bytes_sent(const struct distfft_redist_s *redist)
 {
     const redist_geometry *g = &redist->geometry;

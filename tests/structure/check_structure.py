@@ -22,7 +22,7 @@ LAYERS = [
     (r"^serial/", ("serial", 1)),
     (r"^redist/", ("redist", 1)),
     (r"^(grid|placement|gather)\.[ch]$", ("grid", 1)),
-    (r"^(error|types|vocabulary|decomp|big_count|text|layout)\.[ch]$", ("base", 0)),
+    (r"^(error|types|vocabulary|decomp|big_count|text|layout|parallel)\.[ch]$", ("base", 0)),
 ]
 MAX_FILE_LINES = 600
 MAX_FUNCTION_LINES = 70
