@@ -130,6 +130,7 @@ static int create_arrays(MPI_Comm comm, const bench_options *options,
     plan_options.rigor = options->rigor;
     memcpy(plan_options.kinds, options->kinds, sizeof plan_options.kinds);
     plan_options.batch = options->batch;
+    plan_options.threads = options->threads;
 
     int status = distfft_plan_create(comm, options->ndims, options->shape,
                                      options->precision, &plan_options,
@@ -553,7 +554,10 @@ static int wisdom_file(MPI_Comm comm, const char *path, int import)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    /* FUNNELED: --threads T > 1 runs FFTW and OpenMP threads beside MPI
+     * (only this thread calls MPI). */
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm comm = MPI_COMM_WORLD;
 
     bench_options options;

@@ -320,7 +320,12 @@ static const option_row option_table[] = {
     {"--axes", "A0,A1,...", parse_text, FIELD(axes), NULL, NULL,
      "transform only these axes (the others get none)"},
     {"--batch", "N", parse_batch, 0, NULL, "1", "fields transformed together"},
-    {"--norm", "M", parse_norm, 0, norm_at, "backward", "@"},
+    {"--norm", "M", parse_norm, 0, norm_at, "backward",
+     "@ (none: FFTW's convention, no scaling at all)"},
+    {"--threads", "T", parse_non_negative, FIELD(threads), NULL, "1",
+     "threads per rank (FFTW's threaded plans and OpenMP in distfft's own "
+     "passes); compare P x T layouts of the same cores with "
+     "'mpiexec -n P distfft-bench --threads T'"},
     {NULL, NULL, NULL, 0, NULL, NULL, "Decomposition and method:"},
     {"--grid", "G", parse_grid, 0, NULL, "auto",
      "auto | slab | pencil | AxB[xC...]; explicit extents must multiply to "
