@@ -206,6 +206,9 @@ typedef enum {
     DISTFFT_METHOD_SENDRECV = 6
 } distfft_method;
 
+/* Most concrete methods a build can have (distfft_method_count() <= it). */
+#define DISTFFT_MAX_METHODS 64
+
 /* Number of concrete methods (ids 0..count-1; "auto" is not counted). Local. */
 int distfft_method_count(void);
 
