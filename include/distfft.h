@@ -318,6 +318,27 @@ typedef enum {
 const char *distfft_rigor_name(distfft_rigor rigor);
 int distfft_rigor_from_name(const char *name, distfft_rigor *rigor);
 
+/* Pipelining of batched plans (batch > 1): with ON, the fields go through
+ * the steps one by one, and each exchange of field k is started
+ * non-blocking (MPI_Ialltoallw with the alltoallw method; the other
+ * methods run blocking) while the FFTs of field k-1 after it run; OFF moves
+ * all fields in one exchange per step. AUTO (the default): measured when
+ * the plan measures (method auto, a measuring rigor, batch > 1): both are
+ * built on the chosen grid and methods and their forward+backward pairs
+ * timed, the faster kept; otherwise OFF. ON needs every field's block to
+ * start aligned (its bytes a multiple of 64, true for the usual sizes);
+ * otherwise the plan runs OFF. Results may differ from OFF in the last
+ * bits (FFTW plans one field instead of the batch). */
+typedef enum {
+    DISTFFT_OVERLAP_AUTO = -1,
+    DISTFFT_OVERLAP_OFF = 0,
+    DISTFFT_OVERLAP_ON = 1
+} distfft_overlap;
+
+/* "auto", "off", "on". Local. */
+const char *distfft_overlap_name(distfft_overlap overlap);
+int distfft_overlap_from_name(const char *name, distfft_overlap *overlap);
+
 typedef struct {
     /* Process grid dimensionality r, 1 <= r <= ndims-1; 0 chooses. With
      * method AUTO and a measuring rigor, the choice is measured: every
@@ -366,11 +387,15 @@ typedef struct {
      * changes it: at a fixed rank count, P x T is the user's choice
      * (distfft-bench --threads compares layouts). */
     int threads;
+    /* Batched plans: pipeline the fields (see distfft_overlap; default
+     * AUTO). */
+    distfft_overlap overlap;
 } distfft_options;
 
 /* Fill *options with the defaults: automatic grid, method auto (tuned
  * with DISTFFT_MEASURE), backward normalisation, input preserved, C2C on
- * every axis, one field, row-major placement, one thread. Local. */
+ * every axis, one field, row-major placement, one thread, overlap AUTO.
+ * Local. */
 void distfft_options_init(distfft_options *options);
 
 typedef struct distfft_plan_s *distfft_plan;

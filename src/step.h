@@ -66,6 +66,10 @@ typedef struct {
      * (then the plan scales in a sweep of its own). May be NULL (cannot).
      * Local; called at plan time only. */
     bool (*fold_scale)(step *self, double factor);
+    /* Exchanges: start non-blocking (complete with MPI_Wait(request); a
+     * method that cannot sets MPI_REQUEST_NULL after running blocking).
+     * NULL for local steps. Collective. */
+    int (*start)(const step *self, const void *in, void *out, MPI_Request *request);
 } step_ops;
 
 /* Every step object starts with this; its own fields follow. */

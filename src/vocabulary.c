@@ -30,6 +30,9 @@ static const word norm_words[] = {
     {DISTFFT_NORM_BACKWARD, "backward"}, {DISTFFT_NORM_ORTHO, "ortho"}, {DISTFFT_NORM_FORWARD, "forward"},
     {DISTFFT_NORM_NONE, "none"},
 };
+static const word overlap_words[] = {
+    {DISTFFT_OVERLAP_AUTO, "auto"}, {DISTFFT_OVERLAP_OFF, "off"}, {DISTFFT_OVERLAP_ON, "on"},
+};
 static const word rigor_words[] = {
     {DISTFFT_ESTIMATE, "estimate"}, {DISTFFT_MEASURE, "measure"},
     {DISTFFT_PATIENT, "patient"},   {DISTFFT_EXHAUSTIVE, "exhaustive"},
@@ -83,4 +86,5 @@ VOCABULARY(distfft_precision, precision, precision_words, "precision")
 VOCABULARY(distfft_kind, kind, kind_words, "transform kind")
 VOCABULARY(distfft_norm, norm, norm_words, "norm")
 VOCABULARY(distfft_rigor, rigor, rigor_words, "rigor")
+VOCABULARY(distfft_overlap, overlap, overlap_words, "overlap")
 VOCABULARY(distfft_placement, placement, placement_words, "placement")

@@ -128,8 +128,9 @@ static void print_json_configuration(FILE *stream, const bench_options *options,
     print_json_string(stream, distfft_method_name(results->method));
     fputs(", \"placement\": ", stream);
     print_json_string(stream, distfft_placement_name(options->placement));
-    fprintf(stream, ", \"node_size\": %d, \"threads\": %d", options->node_size,
+    fprintf(stream, ", \"node_size\": %d, \"threads\": %d, \"overlap\": ", options->node_size,
             options->threads);
+    print_json_string(stream, distfft_overlap_name(options->overlap));
     fputs(", \"rigor\": ", stream);
     print_json_string(stream, distfft_rigor_name(options->rigor));
     fputs(", \"norm\": ", stream);

@@ -25,6 +25,7 @@ void distfft_options_init(distfft_options *options)
     options->placement = DISTFFT_PLACEMENT_ROW;
     options->node_size = 0;
     options->threads = 1;
+    options->overlap = DISTFFT_OVERLAP_AUTO;
 }
 
 /* ---- argument checks ------------------------------------------------------ */
@@ -130,6 +131,8 @@ static int check_create(int ndims, const int64_t *shape,
     if (rc) return rc;
     rc = check_threads(options->threads, where);
     if (rc) return rc;
+    if (!distfft_overlap_name(options->overlap))
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown overlap %d", where, (int)options->overlap);
 
     replicated_add(args, ndims, "ndims");
     for (int i = 0; i < ndims; i++) replicated_add(args, shape[i], "shape[%d]", i);
@@ -146,6 +149,7 @@ static int check_create(int ndims, const int64_t *shape,
     replicated_add(args, options->placement, "placement");
     replicated_add(args, options->node_size, "node_size");
     replicated_add(args, options->threads, "threads");
+    replicated_add(args, options->overlap, "overlap");
     return DISTFFT_SUCCESS;
 }
 

@@ -36,7 +36,9 @@ static algebra_input algebra_input_of(const struct distfft_plan_s *plan)
 static int allocate_work(struct distfft_plan_s *plan)
 {
     for (int b = 0; b < 2; b++) {
-        size_t bytes = plan->algebra.work_bytes[b];
+        size_t bytes = plan->fields > 1 ? plan->field_stride[0][SLOT_WORK0 + b] * (size_t)plan->fields
+                                        : plan->algebra.work_bytes[b];
+        plan->work_size[b] = bytes;
         if (!bytes) continue;
         plan->work[b] = distfft_malloc(bytes);
         if (!plan->work[b]) return error_fail(DISTFFT_ERR_MEMORY, "work buffer of %zu bytes", bytes);
@@ -159,7 +161,19 @@ int plan_build(MPI_Comm comm, const plan_request *request, const exchange_maker 
                                                           untransformed),
                                    &plan->grid));
     algebra_input input = algebra_input_of(plan);
-    algebra_build(&input, &plan->algebra);
+    plan->fields = 1;
+    if (options->overlap == DISTFFT_OVERLAP_ON && options->batch > 1) {
+        input.batch = 1; /* pipelined: the steps of one field (pipeline.c) */
+        algebra_build(&input, &plan->algebra);
+        int possible = pipeline_possible(&plan->algebra), everywhere = 0; /* every rank alike */
+        TRY_MPI(MPI_Allreduce(&possible, &everywhere, 1, MPI_INT, MPI_MIN, plan->comm));
+        if (everywhere) {
+            plan->fields = options->batch;
+            pipeline_strides(plan);
+        }
+        input.batch = options->batch;
+    }
+    if (plan->fields == 1) algebra_build(&input, &plan->algebra);
     int local = allocate_work(plan);
     if (local == DISTFFT_SUCCESS) local = make_local_steps(plan);
     TRY(error_agree(plan->comm, local));
@@ -188,13 +202,13 @@ void plan_free(struct distfft_plan_s *plan)
 size_t plan_in_bytes(const struct distfft_plan_s *plan, int list)
 {
     const step_spec *first = spec_of(plan, list, 0);
-    return (size_t)first->in_count * distfft_type_size(first->in_type);
+    return (size_t)plan->fields * (size_t)first->in_count * distfft_type_size(first->in_type);
 }
 
 size_t plan_out_bytes(const struct distfft_plan_s *plan, int list)
 {
     const step_spec *last = spec_of(plan, list, step_count(plan, list) - 1);
-    return (size_t)last->out_count * distfft_type_size(last->out_type);
+    return (size_t)plan->fields * (size_t)last->out_count * distfft_type_size(last->out_type);
 }
 
 /* Run the steps of one direction, timing each: the exchanges count as
@@ -205,6 +219,11 @@ int plan_run(struct distfft_plan_s *plan, int list, void *in, void *out)
                       [SLOT_WORK0] = plan->work[0], [SLOT_WORK1] = plan->work[1]};
     int count = step_count(plan, list);
     plan->executions[list]++;
+    if (plan->fields > 1) {
+        int rc = pipeline_run(plan, list, slots);
+        if (rc != DISTFFT_SUCCESS) return rc;
+        count = 0; /* done; the scaling below */
+    }
     for (int s = 0; s < count; s++) {
         const step *current = plan->steps[list][s];
         double start = MPI_Wtime();
@@ -217,10 +236,10 @@ int plan_run(struct distfft_plan_s *plan, int list, void *in, void *out)
     }
     double factor = plan->sweep_scale[list]; /* 1 when folded into a step */
     if (factor != 1.0) {
-        const step_spec *last = spec_of(plan, list, count - 1);
+        const step_spec *last = spec_of(plan, list, step_count(plan, list) - 1);
         int components = type_is_complex(last->out_type) ? 2 : 1;
         double start = MPI_Wtime();
-        serial_scale(plan->request.precision, out, components * last->out_count, factor,
+        serial_scale(plan->request.precision, out, components * last->out_count * plan->fields, factor,
                      plan->request.options.threads);
         plan->timings.fft_seconds += MPI_Wtime() - start;
     }

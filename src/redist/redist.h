@@ -42,6 +42,10 @@ typedef struct {
     /* Optional, for methods that copy the received data anyway: multiply
      * it by factor from now on (a plan's normalisation, folded in). */
     void (*scale)(void *state, double factor);
+    /* Optional: start the exchange non-blocking; it is complete once
+     * *request is (MPI_Wait). Several may be in flight at once (pipelined
+     * batched plans). Collective on comm. */
+    int (*start)(void *state, MPI_Comm comm, const void *in, void *out, MPI_Request *request);
 } redist_method;
 
 struct distfft_redist_s {
@@ -64,6 +68,12 @@ int redist_create(MPI_Comm comm, const redist_geometry *geometry, distfft_method
 
 /* Execute without argument checks (the caller has checked). Collective. */
 int redist_run(const struct distfft_redist_s *redist, const void *in, void *out);
+
+/* Start the exchange non-blocking where the method can (then MPI_Wait on
+ * *request completes it), else run it blocking and set *request to
+ * MPI_REQUEST_NULL. Collective. */
+int redist_start(const struct distfft_redist_s *redist, const void *in, void *out,
+                 MPI_Request *request);
 
 /* Fold a factor into the method's unpack, when it has one: true if so.
  * Local; at plan time. */

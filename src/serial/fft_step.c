@@ -49,7 +49,7 @@ static void fft_destroy(step *self)
     free(self);
 }
 
-static const step_ops fft_ops = {fft_execute, fft_describe, NULL, fft_destroy, NULL};
+static const step_ops fft_ops = {fft_execute, fft_describe, NULL, fft_destroy, NULL, NULL};
 
 int fft_step_create(const step_spec *spec, void *plan_in, void *plan_out, step **out)
 {

@@ -46,7 +46,7 @@ static bool weights_fold_scale(step *self, double factor)
 }
 
 static const step_ops weights_ops = {weights_execute, weights_describe, NULL, weights_destroy,
-                                     weights_fold_scale};
+                                     weights_fold_scale, NULL};
 
 /* The Chebyshev weights of an axis of n >= 2 points (see the top). */
 static void chebyshev_weights(int64_t n, bool forward, double *weights)
