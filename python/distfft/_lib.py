@@ -100,7 +100,7 @@ c_handle_p = ctypes.POINTER(c_handle)
 # import, and a misspelt field raises (the structures have no __dict__).
 
 OPTIONS_FIELDS = ("grid_ndims", "grid_dims", "method", "norm", "rigor", "destroy_input",
-                  "kinds", "batch", "placement", "node_size", "threads")
+                  "kinds", "batch", "placement", "node_size", "threads", "overlap")
 STEP_FIELDS = ("description", "is_redistribution", "grid_direction", "axis_in", "axis_out",
                "group_size", "method", "bytes_sent", "global_bytes", "seconds", "executions")
 TIMINGS_FIELDS = ("fft_seconds", "redistribute_seconds", "executions")
@@ -288,7 +288,8 @@ _check_options()
 # distfft_method_count concrete ids, then "auto").
 
 _WHAT = {"type": "element type", "precision": "precision", "kind": "transform kind",
-         "norm": "norm", "rigor": "rigor", "placement": "placement", "method": "method"}
+         "norm": "norm", "rigor": "rigor", "placement": "placement", "method": "method",
+         "overlap": "overlap"}
 for _enum in _WHAT:
     _declare(f"distfft_{_enum}_name", _char_p, _int)
     _declare(f"distfft_{_enum}_from_name", _int, _char_p, c_int_p)
@@ -297,6 +298,8 @@ for _enum in _WHAT:
 def _values(enum):
     if enum == "method":
         return list(range(lib.distfft_method_count())) + [METHOD_AUTO]
+    if enum == "overlap":   # auto is -1, as the method's
+        return [-1, 0, 1]
     name_of_value, values = getattr(lib, f"distfft_{enum}_name"), []
     while name_of_value(len(values)) is not None:
         values.append(len(values))

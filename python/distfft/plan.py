@@ -97,7 +97,7 @@ class Plan(_lifetime.Handle):
     Plan(comm, shape, dtype=numpy.complex128, kinds=None, axes=None,
          grid=None, method="auto", norm="backward", batch=None,
          rigor="measure", destroy_input=False, placement="row", node_size=0,
-         threads=1)
+         threads=1, overlap="auto")
 
     comm    an mpi4py intracommunicator (every rank of it must call).
     shape   the global (real-space) shape, 2 to 16 axes.
@@ -131,6 +131,10 @@ class Plan(_lifetime.Handle):
             initialises MPI with MPI_THREAD_MULTIPLE, which threads > 1
             needs (at least FUNNELED). Results may differ from threads=1
             in the last bits (FFTW's threaded plans split the sums).
+    overlap with batch > 1: "on" pipelines the fields (field k's exchange
+            in flight while field k-1's FFTs run), "off" moves all fields
+            in one exchange per step, "auto" (default) measures both when
+            the plan measures (method "auto", a measuring rigor).
 
     With method "auto", a measuring rigor and grid None, the grid is
     measured too; distfft.wisdom keeps such choices for later runs.
@@ -144,13 +148,13 @@ class Plan(_lifetime.Handle):
     def __init__(self, comm, shape, dtype=numpy.complex128, kinds=None, axes=None,
                  grid=None, method="auto", norm="backward", batch=None,
                  rigor="measure", destroy_input=False, placement="row", node_size=0,
-                 threads=1):
+                 threads=1, overlap="auto"):
         self._adopt(comm)
         self._agree = Agreement(self._comm)
         try:
             options = self._agree(self._options, shape, dtype, kinds, axes, grid, method,
                                   norm, batch, rigor, destroy_input, placement, node_size,
-                                  threads)
+                                  threads, overlap)
             handle = _lib.c_handle()
             _lib.check(_lib.lib.distfft_plan_create(
                 _lib.comm_handle(self._comm), len(self._shape), _lib.int64_array(self._shape),
@@ -171,7 +175,7 @@ class Plan(_lifetime.Handle):
     # ---- construction ------------------------------------------------------------
 
     def _options(self, shape, dtype, kinds, axes, grid, method, norm, batch, rigor,
-                 destroy_input, placement, node_size, threads):
+                 destroy_input, placement, node_size, threads, overlap):
         """Validate the Python arguments; return distfft_options (local)."""
         try:
             self._shape = tuple(int(n) for n in shape)
@@ -210,6 +214,8 @@ class Plan(_lifetime.Handle):
                              f"{_lib.MAX_THREADS}")
         self.threads = int(threads)
         options.threads = self.threads
+        self.overlap = str(overlap)
+        options.overlap = _lib.code_of("overlap", self.overlap)
         return options
 
     def _query(self):

@@ -114,8 +114,9 @@ fail:
 
 /* The normalisation of each direction goes into the last step that makes
  * a pass over the data anyway, saving the sweep: scaling is linear, so any
- * step will do. Chebyshev weights take any factor (every method folds it
- * alike); the unpack of a copying exchange (alltoallv, isend-*, sendrecv)
+ * step will do. Chebyshev weights and the input copy of a fused c2r that
+ * must keep its input take any factor (every method folds it alike); the
+ * unpack of a copying exchange (alltoallv, isend-*, sendrecv)
  * only a power of two, which scales exactly, so the result's bits do not
  * depend on the method tuning chose (tests/mpi/test_determinism.c) -- 1/N
  * for N a power of two, the common case. Every rank folds alike: the steps

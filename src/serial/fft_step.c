@@ -16,13 +16,21 @@ typedef struct {
     serial_fft *fft;
     void *copy;            /* the input's copy (serial_needs_copy), or NULL */
     size_t copy_bytes;
+    double scale;          /* the copy multiplies by it (a folded normalisation) */
 } fft_step;
 
 static int fft_execute(const step *self, const void *in, void *out)
 {
     const fft_step *s = (const fft_step *)self;
     if (s->copy) {
-        parallel_copy(s->copy, in, s->copy_bytes, self->spec.threads);
+        if (s->scale == 1.0) {
+            parallel_copy(s->copy, in, s->copy_bytes, self->spec.threads);
+        } else {
+            distfft_precision precision = self->spec.fft.precision;
+            size_t real = precision == DISTFFT_FLOAT ? sizeof(float) : sizeof(double);
+            serial_scaled_copy(precision, s->copy, in, (int64_t)(s->copy_bytes / real), s->scale,
+                               self->spec.threads);
+        }
         in = s->copy;
     }
     serial_fft_execute(s->fft, (void *)in, out);
@@ -49,7 +57,17 @@ static void fft_destroy(step *self)
     free(self);
 }
 
-static const step_ops fft_ops = {fft_execute, fft_describe, NULL, fft_destroy, NULL, NULL};
+/* A step that copies its input anyway takes the plan's normalisation into
+ * the copy (scaling is linear: before the c2r is as good as after). */
+static bool fft_fold_scale(step *self, double factor)
+{
+    fft_step *s = (fft_step *)self;
+    if (!s->copy) return false;
+    s->scale *= factor;
+    return true;
+}
+
+static const step_ops fft_ops = {fft_execute, fft_describe, NULL, fft_destroy, fft_fold_scale, NULL};
 
 int fft_step_create(const step_spec *spec, void *plan_in, void *plan_out, step **out)
 {
@@ -57,6 +75,7 @@ int fft_step_create(const step_spec *spec, void *plan_in, void *plan_out, step *
     fft_step *s = calloc(1, sizeof *s);
     if (!s) return error_fail(DISTFFT_ERR_MEMORY, "fft step");
     s->base = (step){.ops = &fft_ops, .spec = *spec};
+    s->scale = 1.0;
     if (serial_needs_copy(&spec->fft) && spec->in_count > 0) {
         s->copy_bytes = (size_t)spec->in_count * distfft_type_size(spec->in_type);
         s->copy = distfft_malloc(s->copy_bytes);

@@ -230,6 +230,24 @@ void serial_scale(distfft_precision precision, void *data, int64_t count,
     }
 }
 
+void serial_scaled_copy(distfft_precision precision, void *out, const void *in, int64_t count,
+                        double factor, int threads)
+{
+    size_t element = precision == DISTFFT_FLOAT ? sizeof(float) : sizeof(double);
+    int team = parallel_threads(threads, count * (int64_t)element);
+    if (precision == DISTFFT_FLOAT) {
+        const float *from = in;
+        float *to = out, f = (float)factor;
+#pragma omp parallel for num_threads(team) schedule(static) if (team > 1)
+        for (int64_t i = 0; i < count; i++) to[i] = from[i] * f;
+    } else {
+        const double *from = in;
+        double *to = out;
+#pragma omp parallel for num_threads(team) schedule(static) if (team > 1)
+        for (int64_t i = 0; i < count; i++) to[i] = from[i] * factor;
+    }
+}
+
 /* out = in * w over `inner` reals, in the precision's type. */
 static void scale_run(distfft_precision precision, const void *in, void *out, int64_t inner, double w)
 {

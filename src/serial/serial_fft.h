@@ -73,6 +73,11 @@ bool serial_needs_copy(const serial_spec *spec);
 void serial_scale(distfft_precision precision, void *data, int64_t count,
                   double factor, int threads);
 
+/* out = in * factor over `count` reals (a scaled copy), with up to
+ * `threads` threads. */
+void serial_scaled_copy(distfft_precision precision, void *out, const void *in, int64_t count,
+                        double factor, int threads);
+
 /* out = in * weights[i] where i is the index along `axis` of a C-ordered
  * array of `shape` with a leading batch dimension, of real (components 1)
  * or complex (components 2) elements; in == out is allowed. */
