@@ -46,6 +46,8 @@ typedef struct {
     distfft_method methods[BENCH_MAX_METHODS];
     distfft_placement placement;
     int node_size;                      /* 0: real nodes */
+    int threads;                        /* per rank (options.threads) */
+    distfft_overlap overlap;            /* batched plans: pipelined fields */
     const char *wisdom_in, *wisdom_out; /* NULL: none */
     distfft_rigor rigor;
     distfft_norm norm;

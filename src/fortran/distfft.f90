@@ -48,7 +48,10 @@ module distfft
   ! Directions, normalisations, kinds, rigour, placement
   integer, parameter, public :: DISTFFT_FORWARD = -1, DISTFFT_BACKWARD = 1
   integer, parameter, public :: DISTFFT_NORM_BACKWARD = 0, DISTFFT_NORM_ORTHO = 1, &
-    DISTFFT_NORM_FORWARD = 2
+    DISTFFT_NORM_FORWARD = 2, DISTFFT_NORM_NONE = 3
+  integer, parameter, public :: DISTFFT_OVERLAP_AUTO = -1, DISTFFT_OVERLAP_OFF = 0, &
+    DISTFFT_OVERLAP_ON = 1
+  integer, parameter, public :: DISTFFT_MAX_THREADS = 4096
   integer, parameter, public :: DISTFFT_C2C = 0, DISTFFT_R2C = 1, DISTFFT_DCT1 = 2, &
     DISTFFT_DCT2 = 3, DISTFFT_DCT3 = 4, DISTFFT_DCT4 = 5, DISTFFT_DST1 = 6, &
     DISTFFT_DST2 = 7, DISTFFT_DST3 = 8, DISTFFT_DST4 = 9, DISTFFT_CHEB = 10, DISTFFT_NONE = 11
@@ -71,6 +74,8 @@ module distfft
     integer(c_int) :: placement
     integer(c_int) :: node_size
     integer(c_int) :: verbose
+    integer(c_int) :: threads
+    integer(c_int) :: overlap
   end type distfft_options
 
   type, public :: distfft_plan
@@ -187,10 +192,10 @@ contains
   function distfft_options_layout_matches() result(matches)
     logical :: matches
     type(distfft_options), target :: probe
-    integer(c_int64_t) :: c_layout(12), f_layout(12)
+    integer(c_int64_t) :: c_layout(14), f_layout(14)
     integer(c_intptr_t) :: base
     integer(c_int) :: count
-    count = c_options_layout(c_layout, 12_c_int)
+    count = c_options_layout(c_layout, 14_c_int)
     base = transfer(c_loc(probe), base)
     f_layout(1) = c_sizeof(probe)
     f_layout(2) = transfer(c_loc(probe%grid_ndims), base) - base
@@ -204,7 +209,9 @@ contains
     f_layout(10) = transfer(c_loc(probe%placement), base) - base
     f_layout(11) = transfer(c_loc(probe%node_size), base) - base
     f_layout(12) = transfer(c_loc(probe%verbose), base) - base
-    matches = count == 12 .and. all(c_layout == f_layout)
+    f_layout(13) = transfer(c_loc(probe%threads), base) - base
+    f_layout(14) = transfer(c_loc(probe%overlap), base) - base
+    matches = count == 14 .and. all(c_layout == f_layout)
   end function distfft_options_layout_matches
 
 end module distfft

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../error.h"
+#include "../parallel.h"
 #include "../types.h"
 #include "chunks.h"
 
@@ -33,29 +34,63 @@ static chunk_span packed(int64_t offset, int64_t count)
                         .offset = offset};
 }
 
-/* Copy the elements of `from` in `source` to those of `to` in `target`, in
- * order. Both spans describe the same C-ordered sub-block, so each run
- * length is a multiple of the other's; copy in pieces of the shorter. */
-static void copy_span(size_t element, const void *source, chunk_span from,
-                      void *target, chunk_span to)
+/* Copy `count` elements, multiplied by x->scale unless it is 1. */
+static void copy_elements(const chunk_exchange *x, char *target, const char *source, int64_t count)
 {
-    int64_t total = from.rows * from.run;
+    if (x->scale == 1.0) {
+        memcpy(target, source, (size_t)count * x->element);
+        return;
+    }
+    int64_t reals = count * (int64_t)(x->element / (x->single ? sizeof(float) : sizeof(double)));
+    if (x->single) {
+        const float *from = (const float *)source;
+        float *to = (float *)target, factor = (float)x->scale;
+        for (int64_t i = 0; i < reals; i++) to[i] = from[i] * factor;
+    } else {
+        const double *from = (const double *)source;
+        double *to = (double *)target;
+        for (int64_t i = 0; i < reals; i++) to[i] = from[i] * x->scale;
+    }
+}
+
+/* Copy the elements of `from` in `source` to those of `to` in `target`, in
+ * order (scaled by x->scale). Both spans describe the same C-ordered
+ * sub-block, so each run length is a multiple of the other's; copy in
+ * pieces of the shorter. With threads, piece k's place in each span is
+ * computed from k, and the pieces are shared out. */
+static void copy_span(const chunk_exchange *x, const void *source, chunk_span from,
+                      void *target, chunk_span to, bool scaled)
+{
+    int64_t total = from.rows * from.run, element = (int64_t)x->element;
     if (total == 0) return;
-    int64_t piece = from.run < to.run ? from.run : to.run;
-    size_t bytes = (size_t)piece * element;
-    const char *from_row = (const char *)source + from.offset * (int64_t)element;
-    char *to_row = (char *)target + to.offset * (int64_t)element;
+    chunk_exchange plain = *x;
+    if (!scaled) {
+        plain.scale = 1.0;
+        x = &plain;
+    }
+    int64_t piece = from.run < to.run ? from.run : to.run, pieces = total / piece;
+    const char *from_base = (const char *)source + from.offset * element;
+    char *to_base = (char *)target + to.offset * element;
+    int team = parallel_threads(x->threads, total * element);
+    if (team > 1) {
+#pragma omp parallel for num_threads(team) schedule(static)
+        for (int64_t k = 0; k < pieces; k++) {
+            int64_t at = k * piece;
+            copy_elements(x, to_base + ((at / to.run) * to.stride + at % to.run) * element,
+                          from_base + ((at / from.run) * from.stride + at % from.run) * element, piece);
+        }
+        return;
+    }
     int64_t from_used = 0, to_used = 0; /* elements done in the current runs */
-    for (int64_t done = 0; done < total; done += piece) {
-        memcpy(to_row + to_used * (int64_t)element,
-               from_row + from_used * (int64_t)element, bytes);
+    for (int64_t k = 0; k < pieces; k++) {
+        copy_elements(x, to_base + to_used * element, from_base + from_used * element, piece);
         if ((from_used += piece) == from.run) {
             from_used = 0;
-            from_row += from.stride * (int64_t)element;
+            from_base += from.stride * element;
         }
         if ((to_used += piece) == to.run) {
             to_used = 0;
-            to_row += to.stride * (int64_t)element;
+            to_base += to.stride * element;
         }
     }
 }
@@ -115,6 +150,9 @@ int chunk_exchange_init(const redist_geometry *g, const char *method,
     x->part = g->part;
     x->element = distfft_type_size(g->type);
     x->datatype = type_mpi(g->type);
+    x->single = type_precision(g->type) == DISTFFT_FLOAT;
+    x->scale = 1.0;
+    x->threads = g->threads > 1 ? g->threads : 1;
     x->send_chunks = calloc(parts, sizeof *x->send_chunks);
     x->receive_chunks = calloc(parts, sizeof *x->receive_chunks);
     x->send_counts = calloc(parts, sizeof *x->send_counts);
@@ -177,19 +215,22 @@ void *chunk_receive_region(const chunk_exchange *x, int peer)
 
 void chunk_pack(const chunk_exchange *x, int peer, const void *in)
 {
-    copy_span(x->element, in, x->send_chunks[peer], x->send_buffer,
-              packed(x->send_offsets[peer], x->send_counts[peer]));
+    copy_span(x, in, x->send_chunks[peer], x->send_buffer,
+              packed(x->send_offsets[peer], x->send_counts[peer]), false);
 }
 
 void chunk_unpack(const chunk_exchange *x, int peer, void *out)
 {
-    copy_span(x->element, x->receive_buffer,
-              packed(x->receive_offsets[peer], x->receive_counts[peer]), out,
-              x->receive_chunks[peer]);
+    copy_span(x, x->receive_buffer, packed(x->receive_offsets[peer], x->receive_counts[peer]), out,
+              x->receive_chunks[peer], true);
 }
 
 void chunk_copy_own(const chunk_exchange *x, const void *in, void *out)
 {
-    copy_span(x->element, in, x->send_chunks[x->part], out,
-              x->receive_chunks[x->part]);
+    copy_span(x, in, x->send_chunks[x->part], out, x->receive_chunks[x->part], true);
+}
+
+void chunk_state_scale(void *state, double factor)
+{
+    ((chunk_exchange *)state)->scale *= factor;
 }

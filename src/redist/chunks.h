@@ -16,6 +16,7 @@
 #ifndef DISTFFT_REDIST_CHUNKS_H
 #define DISTFFT_REDIST_CHUNKS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,6 +52,9 @@ typedef struct {
     int64_t *send_offsets, *receive_offsets;    /* [parts] elements */
     int64_t send_total, receive_total;          /* elements in the buffers */
     void *send_buffer, *receive_buffer;         /* NULL when empty */
+    bool single;                    /* float elements (else double) */
+    double scale;                   /* unpack and own copy multiply by it */
+    int threads;                    /* OpenMP threads of the copies */
 } chunk_exchange;
 
 /* Fill *exchange for geometry g and allocate its buffers. Chunks of any
@@ -71,5 +75,9 @@ void *chunk_receive_region(const chunk_exchange *exchange, int peer);
 void chunk_pack(const chunk_exchange *exchange, int peer, const void *in);
 void chunk_unpack(const chunk_exchange *exchange, int peer, void *out);
 void chunk_copy_own(const chunk_exchange *exchange, const void *in, void *out);
+
+/* The redist_method `scale` of every copying method, whose state begins
+ * with its chunk_exchange: unpack and own copy multiply by factor. */
+void chunk_state_scale(void *state, double factor);
 
 #endif

@@ -10,6 +10,7 @@
 #ifndef DISTFFT_REDIST_H
 #define DISTFFT_REDIST_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "distfft.h"
@@ -25,6 +26,7 @@ typedef struct {
     int axis_in, axis_out;
     int64_t batch;
     int parts, part;
+    int threads;          /* OpenMP threads of the local copies (0, 1: none) */
 } redist_geometry;
 
 typedef struct {
@@ -37,6 +39,13 @@ typedef struct {
     /* Collective on comm. */
     int (*execute)(void *state, MPI_Comm comm, const void *in, void *out);
     void (*destroy)(void *state);
+    /* Optional, for methods that copy the received data anyway: multiply
+     * it by factor from now on (a plan's normalisation, folded in). */
+    void (*scale)(void *state, double factor);
+    /* Optional: start the exchange non-blocking; it is complete once
+     * *request is (MPI_Wait). Several may be in flight at once (pipelined
+     * batched plans). Collective on comm. */
+    int (*start)(void *state, MPI_Comm comm, const void *in, void *out, MPI_Request *request);
 } redist_method;
 
 struct distfft_redist_s {
@@ -59,6 +68,16 @@ int redist_create(MPI_Comm comm, const redist_geometry *geometry, distfft_method
 
 /* Execute without argument checks (the caller has checked). Collective. */
 int redist_run(const struct distfft_redist_s *redist, const void *in, void *out);
+
+/* Start the exchange non-blocking where the method can (then MPI_Wait on
+ * *request completes it), else run it blocking and set *request to
+ * MPI_REQUEST_NULL. Collective. */
+int redist_start(const struct distfft_redist_s *redist, const void *in, void *out,
+                 MPI_Request *request);
+
+/* Fold a factor into the method's unpack, when it has one: true if so.
+ * Local; at plan time. */
+bool redist_fold_scale(struct distfft_redist_s *redist, double factor);
 
 /* Bytes this rank sends to the other ranks of its group per execution:
  * everything but its own chunk. Local. */

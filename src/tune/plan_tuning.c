@@ -140,8 +140,44 @@ fail:
     return rc;
 }
 
-int tune_plan(MPI_Comm comm, const plan_request *request, struct distfft_plan_s **plan_out)
+/* overlap AUTO on a measuring batched plan: the same grid pipelined
+ * (overlap ON, each exchange's method measured for one field), both
+ * pairs timed, the faster kept. A pipelined candidate that cannot be
+ * built (on any rank: agreed) leaves the plan as it is. Collective. */
+static int choose_overlap(MPI_Comm comm, const plan_request *request, const exchange_policy *policy,
+                          struct distfft_plan_s **plan)
 {
+    plan_request pipelined = *request;
+    pipelined.options.overlap = DISTFFT_OVERLAP_ON;
+    grid_candidate grid = {.ndims = (*plan)->grid->ndims};
+    memcpy(grid.dims, (*plan)->grid->dims, sizeof grid.dims);
+    struct distfft_plan_s *candidate = NULL;
+    double off_seconds, on_seconds;
+    int rc = build_on(comm, &pipelined, &grid, policy, &candidate);
+    if (rc != DISTFFT_SUCCESS || candidate->fields == 1) { /* not pipelined: keep OFF */
+        plan_free(candidate);
+        error_clear();
+        return DISTFFT_SUCCESS;
+    }
+    rc = time_pair(*plan, &off_seconds);
+    if (rc == DISTFFT_SUCCESS) rc = time_pair(candidate, &on_seconds);
+    if (rc == DISTFFT_SUCCESS && on_seconds < off_seconds) { /* reduced times: alike everywhere */
+        candidate->tuning_seconds = (*plan)->tuning_seconds;
+        candidate->grids_measured = (*plan)->grids_measured;
+        plan_free(*plan);
+        *plan = candidate;
+    } else {
+        plan_free(candidate);
+    }
+    return rc;
+}
+
+int tune_plan(MPI_Comm comm, const plan_request *request_in, struct distfft_plan_s **plan_out)
+{
+    /* overlap AUTO is measured at the end (choose_overlap) or means OFF. */
+    plan_request resolved = *request_in;
+    const plan_request *request = &resolved;
+    if (resolved.options.overlap == DISTFFT_OVERLAP_AUTO) resolved.options.overlap = DISTFFT_OVERLAP_OFF;
     int rc = DISTFFT_SUCCESS, size;
     struct distfft_plan_s *plan = NULL;
     MPI_Comm_size(comm, &size);
@@ -175,6 +211,8 @@ int tune_plan(MPI_Comm comm, const plan_request *request, struct distfft_plan_s 
         count = 1;
     }
     TRY(fastest_plan(comm, request, grids, count, &policy, &plan));
+    if (measuring && request_in->options.overlap == DISTFFT_OVERLAP_AUTO && options->batch > 1)
+        TRY(choose_overlap(comm, request, &policy, &plan));
     if (measuring) {
         plan->grids_measured = count > 1 ? count : 0;
         plan->tuning_seconds = MPI_Wtime() - start;
