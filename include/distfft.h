@@ -200,7 +200,17 @@ typedef enum {
     /* "isend-waitsome-blocked": isend-waitsome with 4 peers at a time */
     DISTFFT_METHOD_ISEND_WAITSOME_BLOCKED = 5,
     /* "sendrecv": P-1 rounds of pairwise MPI_Sendrecv (rank +- k) */
-    DISTFFT_METHOD_SENDRECV = 6
+    DISTFFT_METHOD_SENDRECV = 6,
+    /* "shm": chunks between ranks that share memory go through an MPI-3
+     * shared window (pack into this rank's slice, node barrier, copy out of
+     * the peers' slices: no MPI message); others as isend-waitall. Nodes:
+     * options.node_size when > 0 (pretended, intersected with the real
+     * shared-memory nodes), else DISTFFT_NODE_SIZE, else the real ones */
+    DISTFFT_METHOD_SHM = 7,
+    /* "hierarchical": node-aware: chunks to other nodes gathered by each
+     * node's lowest rank, ONE message per pair of nodes, scattered inside
+     * the node; chunks within a node direct. Nodes as for shm */
+    DISTFFT_METHOD_HIERARCHICAL = 8
 } distfft_method;
 
 /* Number of concrete methods (ids 0..count-1; "auto" is not counted). Local. */
@@ -338,7 +348,8 @@ typedef struct {
      * a group of M), the last such one on ties. */
     distfft_placement placement;
     /* With NODE: pretend nodes of node_size consecutive ranks (> 0), or
-     * find the real ones (0, the default). */
+     * find the real ones (0, the default). The node-aware methods (shm,
+     * hierarchical) take the same nodes, whatever the placement. */
     int node_size;
 } distfft_options;
 

@@ -59,6 +59,16 @@ typedef struct {
  * caller in messages. On failure everything is freed. Local. */
 int chunk_exchange_init(const redist_geometry *g, const char *method,
                         chunk_exchange *exchange);
+/* The same, with only the peers p where buffered[p] is nonzero going
+ * through the buffers (the others get counts 0, like this rank, and are
+ * moved by the caller; their chunks are still described). */
+int chunk_exchange_init_some(const redist_geometry *g, const char *method,
+                             const unsigned char *buffered,
+                             chunk_exchange *exchange);
+
+/* Elements of the chunk that rank `source` sends to rank `target` of a
+ * group of geometry g (any rank of the group can tell). Local. */
+int64_t chunk_count_between(const redist_geometry *g, int source, int target);
 void chunk_exchange_free(chunk_exchange *exchange);
 
 /* The region of peer's chunk in the send / receive buffer (a valid pointer
@@ -71,5 +81,11 @@ void *chunk_receive_region(const chunk_exchange *exchange, int peer);
 void chunk_pack(const chunk_exchange *exchange, int peer, const void *in);
 void chunk_unpack(const chunk_exchange *exchange, int peer, void *out);
 void chunk_copy_own(const chunk_exchange *exchange, const void *in, void *out);
+/* Copy peer's chunk of `in` to `packed`, contiguous; and back from
+ * `packed` into peer's chunk of `out` (any peer, buffered or not). */
+void chunk_pack_to(const chunk_exchange *exchange, int peer, const void *in,
+                   void *packed);
+void chunk_unpack_from(const chunk_exchange *exchange, int peer,
+                       const void *packed, void *out);
 
 #endif

@@ -25,6 +25,11 @@ typedef struct {
     int axis_in, axis_out;
     int64_t batch;
     int parts, part;
+    /* The node-aware methods' node of this rank: 0 finds the real
+     * shared-memory nodes; k > 0 pretends (for testing, from the plan's
+     * options.node_size) that the ranks of the group labelled k form one
+     * node. Other methods ignore it. */
+    int node;
 } redist_geometry;
 
 typedef struct {
