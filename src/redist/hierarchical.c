@@ -16,7 +16,10 @@
  * So the messages between nodes drop from (ranks per node)^2 per node pair
  * to one, at the price of two more copies at the leader and two more
  * messages inside the node -- for latency-bound exchanges among many
- * nodes. With one node it is isend-waitall; with one rank per node too.
+ * nodes, and for networks where, as paper 002 measured (Fig. 9 and its
+ * text), only one processor of a node talks to other nodes at a time, so n
+ * ranks per node took n times as long. With one node it is isend-waitall;
+ * with one rank per node too.
  *
  * Nodes come from nodes.h (the plan's pretended nodes, DISTFFT_NODE_SIZE,
  * or the real ones); they need not share memory. Every message, its peer,
