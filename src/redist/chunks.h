@@ -34,6 +34,11 @@ typedef struct {
     int64_t rows, run, stride, offset;
 } chunk_span;
 
+static inline int64_t chunk_elements(const chunk_span *span)
+{
+    return span->rows * span->run;
+}
+
 /* What the copying methods share, built once at create time: every peer's
  * chunk in the input and the output, and one send and one receive buffer
  * with a region per peer. This rank's own chunk never goes through the

@@ -213,7 +213,12 @@ static int hierarchical_create(MPI_Comm comm, const redist_geometry *g, const vo
     *opaque = NULL;
     int rc = DISTFFT_SUCCESS, label;
     hierarchical_state *state = calloc(1, sizeof *state);
-    if (!state) return error_fail(DISTFFT_ERR_MEMORY, "hierarchical state");
+    /* every rank reaches the collectives of the node map, or none does */
+    rc = error_agree(comm, state ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "hierarchical state"));
+    if (rc != DISTFFT_SUCCESS) {
+        free(state);
+        return rc;
+    }
     state->geometry = *g;
     TRY(node_label(comm, g, &label));
     TRY(node_map_create(comm, label, "hierarchical", &state->nodes));

@@ -36,7 +36,11 @@ typedef struct {
     const char *name;
     /* Handed to create: what a parameterised family (isend.c) fixes per row. */
     const void *parameters;
-    /* Local; may fail on some ranks only (the caller agrees on it). */
+    /* May fail on some ranks only (the caller agrees on it). Local, except
+     * for the node-aware methods (nodes.h), which find the nodes and make
+     * windows collectively on comm -- every caller runs create on the whole
+     * group at once -- and agree among themselves before each collective
+     * a local failure could skip. */
     int (*create)(MPI_Comm comm, const redist_geometry *geometry,
                   const void *parameters, void **state);
     /* Collective on comm. */
@@ -56,9 +60,10 @@ struct distfft_redist_s {
 };
 
 /* Plan a concrete method on `comm` (borrowed: the caller keeps it alive
- * and frees it) for a geometry already validated and agreed. Local: it may
- * fail on some ranks only, and the caller agrees on the outcome. *redist
- * is NULL on failure. */
+ * and frees it) for a geometry already validated and agreed. Called by
+ * every rank of comm at once (the node-aware methods' create is
+ * collective); it may fail on some ranks only, and the caller agrees on
+ * the outcome. *redist is NULL on failure. */
 int redist_create(MPI_Comm comm, const redist_geometry *geometry, distfft_method method,
                   distfft_redist *redist);
 

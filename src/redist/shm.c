@@ -140,7 +140,12 @@ static int shm_create(MPI_Comm comm, const redist_geometry *g, const void *param
     *opaque = NULL;
     int rc = DISTFFT_SUCCESS, parts = g->parts;
     shm_state *state = calloc(1, sizeof *state);
-    if (!state) return error_fail(DISTFFT_ERR_MEMORY, "shm state");
+    /* every rank reaches the collectives below, or none does */
+    rc = error_agree(comm, state ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "shm state"));
+    if (rc != DISTFFT_SUCCESS) {
+        free(state);
+        return rc;
+    }
     state->shared = MPI_COMM_NULL;
     state->window = MPI_WIN_NULL;
     TRY(find_domain(comm, g, state));
@@ -201,7 +206,7 @@ static int exchange_shared(shm_state *state, const void *in, void *out)
     TRY_MPI(MPI_Barrier(state->shared));
     for (int i = d->first[domain]; i < d->first[domain + 1]; i++) {
         int peer = d->members[i];
-        if (peer != x->part)
+        if (peer != x->part && chunk_elements(&x->send_chunks[peer]) > 0)
             chunk_pack_to(x, peer, in, state->slice + state->write_offsets[peer] * (int64_t)x->element);
     }
     TRY_MPI(MPI_Win_sync(state->window));
@@ -209,7 +214,7 @@ static int exchange_shared(shm_state *state, const void *in, void *out)
     TRY_MPI(MPI_Win_sync(state->window));
     for (int i = d->first[domain]; i < d->first[domain + 1]; i++) {
         int peer = d->members[i];
-        if (peer != x->part)
+        if (peer != x->part && chunk_elements(&x->receive_chunks[peer]) > 0)
             chunk_unpack_from(x, peer, state->peer_slices[peer] + state->read_offsets[peer] * (int64_t)x->element,
                               out);
     }
