@@ -44,8 +44,8 @@ static int rotation;
 /* --methods NAME,NAME,...: compare only these with alltoallw (the
  * node-aware methods on pretended nodes, DISTFFT_NODE_SIZE, need no
  * other). All by default. */
-static unsigned char selected[64];
-static int selected_list[64], selected_count;
+static unsigned char selected[DISTFFT_MAX_METHODS];
+static int selected_list[DISTFFT_MAX_METHODS], selected_count;
 
 static const distfft_type types[] = {DISTFFT_COMPLEX_DOUBLE,
                                      DISTFFT_COMPLEX_FLOAT,
@@ -69,11 +69,11 @@ static int select_methods(const char *list)
     for (char *name = strtok(copy, ","); name; name = strtok(NULL, ",")) {
         distfft_method m;
         if (distfft_method_from_name(name, &m) != DISTFFT_SUCCESS ||
-            (int)m < 0 || (int)m >= 64)
+            (int)m < 0 || (int)m >= DISTFFT_MAX_METHODS)
             return 0;
         selected[m] = 1;
     }
-    for (int m = 1; m < method_count() && m < 64; m++) {
+    for (int m = 1; m < method_count() && m < DISTFFT_MAX_METHODS; m++) {
         if (!list) selected[m] = 1;
         if (selected[m]) selected_list[selected_count++] = m;
     }
