@@ -209,7 +209,17 @@ typedef enum {
      * consecutive peers' combs interleave. Only for equal blocks: the group
      * size must divide both exchanged axes; elsewhere create fails with
      * DISTFFT_ERR_UNSUPPORTED on every rank (and "auto" skips it). */
-    DISTFFT_METHOD_VECTOR = 7
+    DISTFFT_METHOD_VECTOR = 7,
+    /* "shm": chunks between ranks that share memory go through an MPI-3
+     * shared window (pack into this rank's slice, node barrier, copy out of
+     * the peers' slices: no MPI message); others as isend-waitall. Nodes:
+     * options.node_size when > 0 (pretended, intersected with the real
+     * shared-memory nodes), else DISTFFT_NODE_SIZE, else the real ones */
+    DISTFFT_METHOD_SHM = 8,
+    /* "hierarchical": node-aware: chunks to other nodes gathered by each
+     * node's lowest rank, ONE message per pair of nodes, scattered inside
+     * the node; chunks within a node direct. Nodes as for shm */
+    DISTFFT_METHOD_HIERARCHICAL = 9
 } distfft_method;
 
 /* Most concrete methods a build can have (distfft_method_count() <= it). */
@@ -377,7 +387,8 @@ typedef struct {
      * a group of M), the last such one on ties. */
     distfft_placement placement;
     /* With NODE: pretend nodes of node_size consecutive ranks (> 0), or
-     * find the real ones (0, the default). */
+     * find the real ones (0, the default). The node-aware methods (shm,
+     * hierarchical) take the same nodes, whatever the placement. */
     int node_size;
     /* Nonzero: rank 0 of the plan's communicator says on stderr what
      * plan-time tuning measures, as it goes ("distfft: tuning grid 2/5

@@ -87,10 +87,14 @@ fail:
 
 /* The exchange steps of both directions, forward then backward, each
  * redistribution made by `maker` and agreed over the plan's communicator
- * (a failure inside one sub-group must reach every rank). */
+ * (a failure inside one sub-group must reach every rank). Pretended nodes
+ * (options.node_size) are runs of consecutive ranks of the plan's
+ * communicator, as placement.c lays them; the node-aware methods get each
+ * rank's node as a label. */
 static int make_exchange_steps(struct distfft_plan_s *plan, const exchange_maker *maker)
 {
-    int rc = DISTFFT_SUCCESS, exchange = 0;
+    int rc = DISTFFT_SUCCESS, exchange = 0, plan_rank;
+    TRY_MPI(MPI_Comm_rank(plan->comm, &plan_rank));
     for (int l = 0; l < 2; l++)
         for (int s = 0; s < step_count(plan, l); s++) {
             const step_spec *spec = spec_of(plan, l, s);
@@ -101,6 +105,8 @@ static int make_exchange_steps(struct distfft_plan_s *plan, const exchange_maker
                                         .parts = plan->grid->dims[spec->grid_direction],
                                         .part = plan->grid->coords[spec->grid_direction],
                                         .threads = spec->threads};
+            int node_size = plan->request.options.node_size;
+            if (node_size > 0) geometry.node = plan_rank / node_size + 1;
             memcpy(geometry.in_shape, spec->in_shape, sizeof geometry.in_shape);
             memcpy(geometry.out_shape, spec->out_shape, sizeof geometry.out_shape);
             distfft_redist redist = NULL;

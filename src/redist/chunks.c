@@ -28,7 +28,7 @@ static chunk_span chunk_of(int ndims, const int64_t *shape, int64_t batch,
 }
 
 /* A packed chunk of `count` elements at `offset`: one run. */
-static chunk_span packed(int64_t offset, int64_t count)
+static chunk_span packed_span(int64_t offset, int64_t count)
 {
     return (chunk_span){.rows = 1, .run = count, .stride = count,
                         .offset = offset};
@@ -116,13 +116,15 @@ void chunk_exchange_free(chunk_exchange *exchange)
 
 /* Counts, buffer offsets and MPI messages of one side; own chunk: 0. */
 static int side_counts(const chunk_exchange *x, const chunk_span *chunks,
-                       const char *method, int64_t *counts, int64_t *offsets,
+                       const unsigned char *buffered, const char *method,
+                       int64_t *counts, int64_t *offsets,
                        big_message *messages, int64_t *total)
 {
     int64_t limit = big_count_limit();
     *total = 0;
     for (int p = 0; p < x->parts; p++) {
-        int64_t count = p == x->part ? 0 : chunks[p].rows * chunks[p].run;
+        int through = p != x->part && (!buffered || buffered[p]);
+        int64_t count = through ? chunks[p].rows * chunks[p].run : 0;
         counts[p] = count;
         offsets[p] = *total;
         *total += count;
@@ -142,6 +144,23 @@ static void *allocate(int64_t elements, size_t element)
 
 int chunk_exchange_init(const redist_geometry *g, const char *method,
                         chunk_exchange *x)
+{
+    return chunk_exchange_init_some(g, method, NULL, x);
+}
+
+int64_t chunk_count_between(const redist_geometry *g, int source, int target)
+{
+    int64_t elements = g->batch, sent, received;
+    for (int i = 0; i < g->ndims; i++)
+        if (i != g->axis_in && i != g->axis_out) elements *= g->in_shape[i];
+    /* the input holds axis_in whole, the output axis_out */
+    distfft_decompose(g->in_shape[g->axis_in], g->parts, target, &sent, NULL);
+    distfft_decompose(g->out_shape[g->axis_out], g->parts, source, &received, NULL);
+    return elements * sent * received;
+}
+
+int chunk_exchange_init_some(const redist_geometry *g, const char *method,
+                             const unsigned char *buffered, chunk_exchange *x)
 {
     int rc = DISTFFT_SUCCESS;
     int parts = g->parts;
@@ -176,9 +195,9 @@ int chunk_exchange_init(const redist_geometry *g, const char *method,
     for (int p = 0; p < parts; p++) /* predefined: safe to "free" */
         x->send_messages[p] = x->receive_messages[p] =
             (big_message){.count = 0, .type = MPI_BYTE, .owned = 0};
-    TRY(side_counts(x, x->send_chunks, method, x->send_counts,
+    TRY(side_counts(x, x->send_chunks, buffered, method, x->send_counts,
                     x->send_offsets, x->send_messages, &x->send_total));
-    TRY(side_counts(x, x->receive_chunks, method, x->receive_counts,
+    TRY(side_counts(x, x->receive_chunks, buffered, method, x->receive_counts,
                     x->receive_offsets, x->receive_messages,
                     &x->receive_total));
     x->send_buffer = allocate(x->send_total, x->element);
@@ -216,12 +235,12 @@ void *chunk_receive_region(const chunk_exchange *x, int peer)
 void chunk_pack(const chunk_exchange *x, int peer, const void *in)
 {
     copy_span(x, in, x->send_chunks[peer], x->send_buffer,
-              packed(x->send_offsets[peer], x->send_counts[peer]), false);
+              packed_span(x->send_offsets[peer], x->send_counts[peer]), false);
 }
 
 void chunk_unpack(const chunk_exchange *x, int peer, void *out)
 {
-    copy_span(x, x->receive_buffer, packed(x->receive_offsets[peer], x->receive_counts[peer]), out,
+    copy_span(x, x->receive_buffer, packed_span(x->receive_offsets[peer], x->receive_counts[peer]), out,
               x->receive_chunks[peer], true);
 }
 
@@ -233,4 +252,18 @@ void chunk_copy_own(const chunk_exchange *x, const void *in, void *out)
 void chunk_state_scale(void *state, double factor)
 {
     ((chunk_exchange *)state)->scale *= factor;
+}
+
+void chunk_pack_to(const chunk_exchange *x, int peer, const void *in,
+                   void *packed)
+{
+    const chunk_span *chunk = &x->send_chunks[peer];
+    copy_span(x, in, *chunk, packed, packed_span(0, chunk->rows * chunk->run), false);
+}
+
+void chunk_unpack_from(const chunk_exchange *x, int peer, const void *packed,
+                       void *out)
+{
+    const chunk_span *chunk = &x->receive_chunks[peer];
+    copy_span(x, packed, packed_span(0, chunk->rows * chunk->run), out, *chunk, true);
 }

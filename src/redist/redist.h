@@ -27,13 +27,22 @@ typedef struct {
     int64_t batch;
     int parts, part;
     int threads;          /* OpenMP threads of the local copies (0, 1: none) */
+    /* The node-aware methods' node of this rank: 0 finds the real
+     * shared-memory nodes; k > 0 pretends (for testing, from the plan's
+     * options.node_size) that the ranks of the group labelled k form one
+     * node. Other methods ignore it. */
+    int node;
 } redist_geometry;
 
 typedef struct {
     const char *name;
     /* Handed to create: what a parameterised family (isend.c) fixes per row. */
     const void *parameters;
-    /* Local; may fail on some ranks only (the caller agrees on it). */
+    /* May fail on some ranks only (the caller agrees on it). Local, except
+     * for the node-aware methods (nodes.h), which find the nodes and make
+     * windows collectively on comm -- every caller runs create on the whole
+     * group at once -- and agree among themselves before each collective
+     * a local failure could skip. */
     int (*create)(MPI_Comm comm, const redist_geometry *geometry,
                   const void *parameters, void **state);
     /* Collective on comm. */
@@ -60,9 +69,10 @@ struct distfft_redist_s {
 };
 
 /* Plan a concrete method on `comm` (borrowed: the caller keeps it alive
- * and frees it) for a geometry already validated and agreed. Local: it may
- * fail on some ranks only, and the caller agrees on the outcome. *redist
- * is NULL on failure. */
+ * and frees it) for a geometry already validated and agreed. Called by
+ * every rank of comm at once (the node-aware methods' create is
+ * collective); it may fail on some ranks only, and the caller agrees on
+ * the outcome. *redist is NULL on failure. */
 int redist_create(MPI_Comm comm, const redist_geometry *geometry, distfft_method method,
                   distfft_redist *redist);
 
