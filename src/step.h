@@ -77,8 +77,10 @@ static inline void step_destroy(step *s)
  * some ranks only (the plan agrees on the outcome). */
 
 /* serial/fft_step.c: plan the FFTW transform on the planning arrays
- * (plan_in, and plan_out when the step is out of place). */
-int fft_step_create(const step_spec *spec, void *plan_in, void *plan_out, step **out);
+ * (plan_in, and plan_out when the step is out of place). A padded
+ * transform (spec->fft.retained) runs through `scratch`, a buffer of the
+ * plan's (algebra's scratch_bytes) kept by the step. */
+int fft_step_create(const step_spec *spec, void *plan_in, void *plan_out, void *scratch, step **out);
 
 /* serial/weights_step.c: a Chebyshev weights step (spec->weights_table). */
 int weights_step_create(const step_spec *spec, step **out);

@@ -41,6 +41,7 @@ struct distfft_plan_s {
     algebra_steps algebra;            /* what every step does, as data */
     step *steps[2][ALGEBRA_MAX_STEPS];/* [PLAN_FORWARD / PLAN_BACKWARD][step] */
     void *work[2];
+    void *scratch;                    /* padded transforms' (algebra.scratch_bytes) */
     distfft_timings timings;
     double step_seconds[2][ALGEBRA_MAX_STEPS];
     int64_t executions[2];

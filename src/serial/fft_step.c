@@ -1,21 +1,37 @@
 /*
  * fft_step.c -- the plan step that runs one serial transform (serial_fft:
  * one FFTW plan over a set of axes of the local block). Knows nothing of
- * MPI.
+ * MPI. A padded transform (serial/padding.h) runs at the padded lengths in
+ * a scratch array the plan lends: forward transforms into it and truncates
+ * into the output, backward zero-pads into it and transforms from it. It
+ * never writes where it still has to read, so it may run with in == out
+ * (the plan's in-place chains use that).
  */
 #include <stdlib.h>
 
 #include "../error.h"
 #include "../step.h"
+#include "padding.h"
 
 typedef struct {
     step base;
     serial_fft *fft;
+    void *scratch;       /* the plan's, for padded transforms; else NULL */
 } fft_step;
 
 static int fft_execute(const step *self, const void *in, void *out)
 {
-    serial_fft_execute(((const fft_step *)self)->fft, (void *)in, out);
+    const fft_step *s = (const fft_step *)self;
+    const serial_spec *spec = &self->spec.fft;
+    if (!s->scratch) {
+        serial_fft_execute(s->fft, (void *)in, out);
+    } else if (spec->sign == DISTFFT_FORWARD) {
+        serial_fft_execute(s->fft, (void *)in, s->scratch);
+        serial_truncate(spec, s->scratch, out);
+    } else {
+        serial_pad(spec, in, s->scratch);
+        serial_fft_execute(s->fft, s->scratch, out);
+    }
     return DISTFFT_SUCCESS;
 }
 
@@ -26,8 +42,12 @@ static void fft_describe(const step *self, text *out)
     const serial_spec *spec = &self->spec.fft;
     text_append(out, "fft %s axes=", families[spec->family]);
     for (int j = 0; j < spec->naxes; j++) {
-        text_append(out, j ? ",%d" : "%d", spec->axes[j]);
+        int a = spec->axes[j];
+        text_append(out, j ? ",%d" : "%d", a);
         if (spec->family == SERIAL_R2R) text_append(out, ":%s", distfft_kind_name(spec->r2r_kinds[j]));
+        if (spec->retained[a] > 0)
+            text_append(out, spec->sign == DISTFFT_FORWARD ? "(%lld>%lld)" : "(%lld<%lld)",
+                        (long long)spec->shape[a], (long long)spec->retained[a]);
     }
 }
 
@@ -39,13 +59,27 @@ static void fft_destroy(step *self)
 
 static const step_ops fft_ops = {fft_execute, fft_describe, NULL, fft_destroy};
 
-int fft_step_create(const step_spec *spec, void *plan_in, void *plan_out, step **out)
+int fft_step_create(const step_spec *spec, void *plan_in, void *plan_out, void *scratch, step **out)
 {
     *out = NULL;
     fft_step *s = calloc(1, sizeof *s);
     if (!s) return error_fail(DISTFFT_ERR_MEMORY, "fft step");
     s->base = (step){.ops = &fft_ops, .spec = *spec};
-    int rc = serial_fft_create(&spec->fft, plan_in, spec->out_of_place ? plan_out : plan_in, &s->fft);
+    int rc;
+    if (serial_is_padded(&spec->fft)) {
+        /* The length-M transform, always out of place through the scratch;
+         * backward's input is our own zero-padded copy. */
+        serial_spec full = spec->fft;
+        s->scratch = scratch;
+        if (full.sign == DISTFFT_FORWARD) {
+            rc = serial_fft_create(&full, plan_in, scratch, &s->fft);
+        } else {
+            full.preserve_input = false;
+            rc = serial_fft_create(&full, scratch, plan_out, &s->fft);
+        }
+    } else {
+        rc = serial_fft_create(&spec->fft, plan_in, spec->out_of_place ? plan_out : plan_in, &s->fft);
+    }
     if (rc != DISTFFT_SUCCESS) {
         free(s);
         return rc;

@@ -34,6 +34,11 @@ typedef struct {
     bool complex_data;               /* R2R on complex elements */
     distfft_rigor rigor;
     bool preserve_input;             /* out of place: leave the input alone */
+    /* Padding (serial/padding.h): per array axis, the retained spectral
+     * length N of a padded axis whose shape[] is the padded length M > N;
+     * 0 where not padded. serial_fft_create ignores it (it plans the
+     * length-M transform); the FFT step pads or truncates around it. */
+    int64_t retained[DISTFFT_MAX_DIMS];
 } serial_spec;
 
 typedef struct serial_fft serial_fft;
