@@ -215,7 +215,11 @@ static int check_execute(const struct distfft_plan_s *plan, const char *where, c
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: out is NULL but this rank's block has %lld bytes",
                           where, (long long)out_bytes);
     if (plan->request.options.in_place) {
-        if (in != out)
+        if (!in && !out && plan->algebra.local_bytes > 0)
+            return error_fail(DISTFFT_ERR_ARGUMENT, "%s: in-place buffer is NULL, but this rank needs "
+                              "%lld elements (distfft_plan_local_size)", where,
+                              (long long)distfft_plan_local_size(plan));
+        if (in != out && !(in_bytes == 0 && !in) && !(out_bytes == 0 && !out))
             return error_fail(DISTFFT_ERR_ARGUMENT, "%s: the plan is in place (options.in_place), so in "
                               "and out must be the same buffer of distfft_plan_local_size() elements",
                               where);
@@ -242,6 +246,7 @@ static int execute(distfft_plan plan, int list, void *in, void *out)
     int rc = error_agree(plan->comm, local);
     if (rc != DISTFFT_SUCCESS) return rc;
     plan->timings.executions++;
+    if (plan->request.options.in_place && (!in || !out)) in = out = in ? in : out; /* one buffer */
     return plan_run(plan, list, in, out);
 }
 
