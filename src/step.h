@@ -37,6 +37,7 @@ typedef struct {
     int axis_in, axis_out;            /* from alignment axis_in to axis_out */
     int weights_axis;                 /* STEP_WEIGHTS: along this axis */
     int weights_table;                /* STEP_WEIGHTS: 0 forward, 1 backward */
+    int64_t weights_length;           /* STEP_WEIGHTS: the transform's length (padded: M) */
     int64_t in_shape[DISTFFT_MAX_DIMS], out_shape[DISTFFT_MAX_DIMS]; /* local */
     distfft_type in_type, out_type;
     int64_t in_count, out_count;      /* local elements, batch included */

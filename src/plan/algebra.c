@@ -159,6 +159,7 @@ static void add_weights(builder *b, int axis)
 {
     step_spec *step = add_step(b, STEP_WEIGHTS);
     step->weights_axis = axis;
+    step->weights_length = b->input->padded[axis];
     end_step(b, step);
 }
 
