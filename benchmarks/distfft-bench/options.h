@@ -28,7 +28,7 @@
 #include "distfft.h"
 
 /* Methods one --methods list may name: every concrete one and auto. */
-#define BENCH_MAX_METHODS 65
+#define BENCH_MAX_METHODS (DISTFFT_MAX_METHODS + 1)
 
 typedef struct {
     int ndims;                          /* number of array axes, 2..16 */

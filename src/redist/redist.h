@@ -68,7 +68,7 @@ int64_t redist_bytes_sent(const struct distfft_redist_s *redist);
 void redist_free(struct distfft_redist_s *redist);
 
 /* The method table (methods.def): its rows in id order. */
-#define REDIST_MAX_METHODS 64
+#define REDIST_MAX_METHODS DISTFFT_MAX_METHODS
 int redist_method_count(void);
 /* The row of a concrete method id, or NULL. */
 const redist_method *redist_method_row(distfft_method method);
