@@ -460,9 +460,9 @@ int distfft_plan_grid(const struct distfft_plan_s *plan, int *grid_ndims,
  * buffer of the largest padded spectral block (where the serial transform
  * of a padded axis runs at length M before its truncation, or after its
  * zero-padding). An in-place plan keeps intermediates in the caller's
- * buffer where it can and needs one work buffer where an unpadded plan
- * with destroy_input needs two (an odd number of out-of-place steps takes
- * a second; with a single one, the result is copied into place). Steps that change the data's place are
+ * buffer where it can: an even number of steps that cannot work in place
+ * (exchanges, unpadded R2C/C2R) needs one work buffer, an odd number two
+ * (with a single one, the result is copied into place at the end). Steps that change the data's place are
  * the exchanges (one per grid direction with more than one rank that has a
  * transformed axis to bring in) and R2C; they write alternately into the
  * two buffers and the last one into the caller's output; in-place FFTs
