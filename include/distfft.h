@@ -306,8 +306,10 @@ int distfft_norm_from_name(const char *name, distfft_norm *norm);
  *            points x_j = cos(pi j / (N-1)): f_j = sum_k a_k T_k(x_j); via
  *            DCT-I. Forward gives a_k, backward the samples, whatever norm.
  *   NONE     the axis is not transformed (numpy's axes= subset).
- * Real-to-real kinds need real input (no C2C axis) or an R2C axis, after
- * which they act on the real and imaginary parts. */
+ * Real-to-real kinds act on real data, or on the real and imaginary parts
+ * of complex data: after an R2C axis, with a C2C axis, or with
+ * options.complex_data (any mix of kinds, as scipy.fft.dctn/dstn accept
+ * complex arrays). */
 typedef enum {
     DISTFFT_C2C = 0,
     DISTFFT_R2C,
@@ -412,6 +414,38 @@ typedef struct {
     /* Batched plans: pipeline the fields (see distfft_overlap; default
      * AUTO). */
     distfft_overlap overlap;
+    /* Padding for dealiasing (the 3/2 rule: 1.5), per array axis, >= 1;
+     * distfft_options_init sets 1.0 (none). A padded axis of spectral
+     * length N (the `shape` given to distfft_plan_create) has
+     * M = floor(padding * N) points in physical space (mpi4py-fft's rule):
+     * backward takes the N retained modes and returns the field on the M
+     * points (zero-padding in spectral space), forward takes the M points
+     * and returns only the N retained modes (truncation). Padding and
+     * truncation happen inside the serial transform of the axis, so every
+     * later exchange carries N, not M. Fourier axes (c2c, r2c's halved
+     * axis): modes 0..N/2-1 and -(N-1)/2..-1 keep their wavenumber; for
+     * even N the Nyquist mode is split in half between +N/2 and -N/2 when
+     * padding and the two are summed when truncating (r2c: the mode
+     * becomes half of itself, resp. 2 Re), so truncate(pad(x)) == x.
+     * Real-to-real axes (DCT, DST, cheb): the first N coefficients are
+     * kept, the rest are zero. Normalisation counts the padded lengths M
+     * (numpy's ifftn of the zero-padded spectrum, s=M), so
+     * forward(backward(u)) == u for the retained modes under every norm;
+     * with norm FORWARD the physical field is the same trigonometric
+     * polynomial as unpadded, sampled on the finer grid. Axes of kind
+     * none take no padding. */
+    double padding[DISTFFT_MAX_DIMS];
+    /* Nonzero: the data is complex although no axis is c2c, so
+     * real-to-real kinds act on the real and imaginary parts alike
+     * (scipy.fft.dctn on a complex array). A plan with a c2c axis and no
+     * r2c axis is complex anyway; with an r2c axis this must be 0. */
+    int complex_data;
+    /* Nonzero: an in-place plan. forward/backward then take in == out, one
+     * buffer of distfft_plan_local_size() output elements that holds the
+     * input block before and the output block after (and intermediate
+     * arrays in between, which saves a work buffer). The input is
+     * destroyed. */
+    int in_place;
 } distfft_options;
 
 /* Fill *options with the defaults: automatic grid, method auto (tuned
@@ -441,9 +475,11 @@ int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
                         const distfft_options *options, distfft_plan *plan);
 
 /* Forward transform: in has the local input block, out the local output
- * block; in and out must be distinct, aligned like distfft_malloc. in is
- * preserved unless options.destroy_input. A pointer may be NULL only where
- * this rank's block is empty. Collective on the plan's communicator. */
+ * block; in and out must be distinct (for an in-place plan: the same
+ * buffer), aligned like distfft_malloc. in is preserved unless
+ * options.destroy_input or options.in_place. A pointer may be NULL only
+ * where this rank's block is empty. Collective on the plan's
+ * communicator. */
 int distfft_plan_forward(distfft_plan plan, void *in, void *out);
 
 /* Backward transform: in has the local OUTPUT block, out the local INPUT
@@ -467,6 +503,21 @@ int distfft_plan_types(const struct distfft_plan_s *plan,
 int distfft_plan_output_shape(const struct distfft_plan_s *plan,
                               int64_t *global_shape);
 
+/* The global input (physical) shape: the shape given to
+ * distfft_plan_create, with padded axes at their padded length M. Local. */
+int distfft_plan_input_shape(const struct distfft_plan_s *plan,
+                             int64_t *global_shape);
+
+/* Elements of the output type (distfft_plan_types' output_type, the
+ * larger of the two) that a buffer holding this rank's input block, and
+ * its output block, needs: all `batch` fields together. For an in-place
+ * plan (options.in_place) this is what the one buffer passed as in and out
+ * must hold; it may exceed both blocks, since intermediate arrays pass
+ * through it. For other plans it is the larger of the two blocks. The
+ * library cannot check a caller's buffer size: a smaller buffer is
+ * undefined behaviour (Python checks). Returns -1 for a NULL plan. Local. */
+int64_t distfft_plan_local_size(const struct distfft_plan_s *plan);
+
 /* Number of array axes, and grid dimensionality and extents (dims has room
  * for DISTFFT_MAX_DIMS). Local. */
 int distfft_plan_ndims(const struct distfft_plan_s *plan);
@@ -475,7 +526,13 @@ int distfft_plan_grid(const struct distfft_plan_s *plan, int *grid_ndims,
 
 /* Bytes of work memory the plan holds, allocated at create time: at most
  * two buffers (the paper's bound), each the size of the largest local
- * intermediate array placed in it. Steps that change the data's place are
+ * intermediate array placed in it, plus, for padded plans, one scratch
+ * buffer of the largest padded spectral block (where the serial transform
+ * of a padded axis runs at length M before its truncation, or after its
+ * zero-padding). An in-place plan keeps intermediates in the caller's
+ * buffer where it can: an even number of steps that cannot work in place
+ * (exchanges, unpadded R2C/C2R) needs one work buffer, an odd number two
+ * (with a single one, the result is copied into place at the end). Steps that change the data's place are
  * the exchanges (one per grid direction with more than one rank that has a
  * transformed axis to bring in) and R2C; they write alternately into the
  * two buffers and the last one into the caller's output; in-place FFTs

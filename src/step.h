@@ -37,6 +37,7 @@ typedef struct {
     int axis_in, axis_out;            /* from alignment axis_in to axis_out */
     int weights_axis;                 /* STEP_WEIGHTS: along this axis */
     int weights_table;                /* STEP_WEIGHTS: 0 forward, 1 backward */
+    int64_t weights_length;           /* STEP_WEIGHTS: the transform's length (padded: M) */
     int64_t in_shape[DISTFFT_MAX_DIMS], out_shape[DISTFFT_MAX_DIMS]; /* local */
     distfft_type in_type, out_type;
     int64_t in_count, out_count;      /* local elements, batch included */
@@ -88,8 +89,10 @@ static inline void step_destroy(step *s)
  * some ranks only (the plan agrees on the outcome). */
 
 /* serial/fft_step.c: plan the FFTW transform on the planning arrays
- * (plan_in, and plan_out when the step is out of place). */
-int fft_step_create(const step_spec *spec, void *plan_in, void *plan_out, step **out);
+ * (plan_in, and plan_out when the step is out of place). A padded
+ * transform (spec->fft.retained) runs through `scratch`, a buffer of the
+ * plan's (algebra's scratch_bytes) kept by the step. */
+int fft_step_create(const step_spec *spec, void *plan_in, void *plan_out, void *scratch, step **out);
 
 /* serial/weights_step.c: a Chebyshev weights step (spec->weights_table). */
 int weights_step_create(const step_spec *spec, step **out);

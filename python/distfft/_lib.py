@@ -100,7 +100,8 @@ c_handle_p = ctypes.POINTER(c_handle)
 # import, and a misspelt field raises (the structures have no __dict__).
 
 OPTIONS_FIELDS = ("grid_ndims", "grid_dims", "method", "norm", "rigor", "destroy_input",
-                  "kinds", "batch", "placement", "node_size", "threads", "overlap")
+                  "kinds", "batch", "placement", "node_size", "threads", "overlap",
+                  "padding", "complex_data", "in_place")
 STEP_FIELDS = ("description", "is_redistribution", "grid_direction", "axis_in", "axis_out",
                "group_size", "method", "bytes_sent", "global_bytes", "seconds", "executions")
 TIMINGS_FIELDS = ("fft_seconds", "redistribute_seconds", "executions")
@@ -216,6 +217,8 @@ _declare("distfft_plan_input_block", _int, c_handle, c_int64_p, c_int64_p)
 _declare("distfft_plan_output_block", _int, c_handle, c_int64_p, c_int64_p)
 _declare("distfft_plan_types", _int, c_handle, c_int_p, c_int_p)
 _declare("distfft_plan_output_shape", _int, c_handle, c_int64_p)
+_declare("distfft_plan_input_shape", _int, c_handle, c_int64_p)
+_declare("distfft_plan_local_size", ctypes.c_int64, c_handle)
 _declare("distfft_plan_ndims", _int, c_handle)
 _declare("distfft_plan_grid", _int, c_handle, c_int_p, c_int_p)
 _declare("distfft_plan_work_bytes", ctypes.c_size_t, c_handle)

@@ -23,7 +23,7 @@ import ctypes
 import numpy
 
 from . import _lib, _lifetime
-from ._arrays import check_array, empty_aligned, is_aligned, pointer
+from ._arrays import check_array, empty_aligned, is_aligned, pointer, zeros_aligned
 from ._collective import Agreement
 from .distarray import DistArray
 
@@ -137,6 +137,16 @@ class Plan(_lifetime.Handle):
             in flight while field k-1's FFTs run), "off" moves all fields
             in one exchange per step, "auto" (default) measures both when
             the plan measures (method "auto", a measuring rigor).
+    padding  None, one factor >= 1 for every transformed axis (1.5: the
+            3/2 rule), or one per array axis: `shape` is then the spectral
+            (retained) shape and the physical arrays have floor(factor * N)
+            points along padded axes (global_input_shape); backward
+            zero-pads, forward truncates (README "Padding").
+    inplace  an in-place plan: forward(u, u_hat) and backward(u_hat, u)
+            on one buffer; inplace_arrays() gives the two views.
+
+    A complex dtype with only real-to-real (and none) kinds transforms the
+    real and imaginary parts alike (scipy.fft.dctn on complex arrays).
 
     With method "auto", a measuring rigor and grid None, the grid is
     measured too; distfft.wisdom keeps such choices for later runs.
@@ -150,13 +160,13 @@ class Plan(_lifetime.Handle):
     def __init__(self, comm, shape, dtype=numpy.complex128, kinds=None, axes=None,
                  grid=None, method="auto", norm="backward", batch=None,
                  rigor="measure", destroy_input=False, placement="row", node_size=0,
-                 verbose=False, threads=1, overlap="auto"):
+                 verbose=False, threads=1, overlap="auto", padding=None, inplace=False):
         self._adopt(comm)
         self._agree = Agreement(self._comm)
         try:
             options = self._agree(self._options, shape, dtype, kinds, axes, grid, method,
                                   norm, batch, rigor, destroy_input, placement, node_size,
-                                  threads, overlap)
+                                  threads, overlap, padding, inplace)
             options.verbose = 1 if verbose else 0
             handle = _lib.c_handle()
             _lib.check(_lib.lib.distfft_plan_create(
@@ -178,7 +188,7 @@ class Plan(_lifetime.Handle):
     # ---- construction ------------------------------------------------------------
 
     def _options(self, shape, dtype, kinds, axes, grid, method, norm, batch, rigor,
-                 destroy_input, placement, node_size, threads, overlap):
+                 destroy_input, placement, node_size, threads, overlap, padding, inplace):
         """Validate the Python arguments; return distfft_options (local)."""
         try:
             self._shape = tuple(int(n) for n in shape)
@@ -219,7 +229,26 @@ class Plan(_lifetime.Handle):
         options.threads = self.threads
         self.overlap = str(overlap)
         options.overlap = _lib.code_of("overlap", self.overlap)
+        self.padding = self._padding_of(padding, ndim)
+        for a, factor in enumerate(self.padding):
+            options.padding[a] = factor
+        options.complex_data = 1 if (dtype.kind == "c" and "r2c" not in self.kinds
+                                     and "c2c" not in self.kinds) else 0
+        self.inplace = bool(inplace)
+        options.in_place = 1 if inplace else 0
         return options
+
+    def _padding_of(self, padding, ndim):
+        """One factor per array axis (1.0: none; untransformed axes 1.0)."""
+        if padding is None:
+            return (1.0,) * ndim
+        if isinstance(padding, (int, float, numpy.integer, numpy.floating)):
+            return tuple(float(padding) if a in self.axes else 1.0 for a in range(ndim))
+        factors = tuple(float(f) for f in padding)
+        if len(factors) != ndim:
+            raise ValueError(f"distfft: padding {tuple(padding)} needs one factor per array "
+                             f"axis ({ndim}), or one number for every transformed axis")
+        return factors
 
     def _query(self):
         """Local blocks, element types and grid from the C plan."""
@@ -227,10 +256,12 @@ class Plan(_lifetime.Handle):
         lib, h = _lib.lib, self._handle
         in_shape, in_start = _lib.int64_array([0] * ndim), _lib.int64_array([0] * ndim)
         out_shape, out_start = _lib.int64_array([0] * ndim), _lib.int64_array([0] * ndim)
-        out_global = _lib.int64_array([0] * ndim)
+        out_global, in_global = _lib.int64_array([0] * ndim), _lib.int64_array([0] * ndim)
         _lib.check(lib.distfft_plan_input_block(h, in_shape, in_start))
         _lib.check(lib.distfft_plan_output_block(h, out_shape, out_start))
         _lib.check(lib.distfft_plan_output_shape(h, out_global))
+        _lib.check(lib.distfft_plan_input_shape(h, in_global))
+        self.local_size = int(lib.distfft_plan_local_size(h))
         in_type, out_type = ctypes.c_int(), ctypes.c_int()
         _lib.check(lib.distfft_plan_types(h, ctypes.byref(in_type), ctypes.byref(out_type)))
         grid_ndims, grid_dims = ctypes.c_int(), (ctypes.c_int * _lib.MAX_DIMS)()
@@ -240,7 +271,7 @@ class Plan(_lifetime.Handle):
         lead_slice = () if self.batch is None else (slice(0, self.batch),)
         self.dtype = _lib.DTYPES[in_type.value]
         self.output_dtype = _lib.DTYPES[out_type.value]
-        self.global_input_shape = lead + self._shape
+        self.global_input_shape = lead + tuple(in_global[:ndim])
         self.global_output_shape = lead + tuple(out_global[:ndim])
         self.input_slice = lead_slice + tuple(
             slice(s, s + n) for s, n in zip(in_start[:ndim], in_shape[:ndim]))
@@ -271,6 +302,27 @@ class Plan(_lifetime.Handle):
         return DistArray(self.global_output_shape, self.output_slice, self.output_dtype,
                          self._user_comm, alignment=self.output_alignment, kinds=self.kinds,
                          space="output")
+
+    def inplace_arrays(self):
+        """For an in-place plan: (u, u_hat), DistArrays of the input and
+        output blocks on ONE zeroed buffer of local_size output elements,
+        so plan.forward(u, u_hat) and plan.backward(u_hat, u) transform in
+        place. Writing one overwrites the other."""
+        if not self.inplace:
+            raise ValueError("distfft: inplace_arrays() needs a plan made with inplace=True")
+        nbytes = self.local_size * self.output_dtype.itemsize
+        raw = zeros_aligned((nbytes,), numpy.uint8)
+        views = []
+        for shape, dtype, slices, space, alignment in (
+                (self.input_shape, self.dtype, self.input_slice, "input", self.input_alignment),
+                (self.output_shape, self.output_dtype, self.output_slice, "output",
+                 self.output_alignment)):
+            size = int(numpy.prod(shape, dtype=numpy.int64)) * dtype.itemsize
+            view = raw[:size].view(dtype).reshape(shape)
+            glob = self.global_input_shape if space == "input" else self.global_output_shape
+            views.append(DistArray(glob, slices, dtype, self._user_comm, alignment=alignment,
+                                   kinds=self.kinds, space=space, buffer=view))
+        return tuple(views)
 
     # ---- transforms --------------------------------------------------------------------
 
@@ -324,6 +376,8 @@ class Plan(_lifetime.Handle):
             raise ValueError(f"distfft: {what}: the input has shape {a.shape}, this rank's "
                              f"block is {in_shape}")
         pin = pointer(a)
+        if self.inplace:
+            return self._prepare_inplace(a, out, what, out_shape, out_dtype, pin)
         if not (a.flags.c_contiguous and is_aligned(pin)):
             a = self._copy_in(a, forward)   # the one documented copy
             pin = pointer(a)
@@ -333,6 +387,29 @@ class Plan(_lifetime.Handle):
         else:
             pout = check_array(out, out_shape, out_dtype, f"{what}: the output array",
                                writable=True)
+        return out, pin, pout
+
+    def _prepare_inplace(self, a, out, what, out_shape, out_dtype, pin):
+        """In place: `out` must be a view of the same buffer as `a`, and the
+        buffer must hold local_size output elements from there."""
+        if out is None:
+            raise ValueError(f"distfft: {what}: the plan is in place: pass the output view of "
+                             "the input's buffer (plan.inplace_arrays())")
+        check_array(a, a.shape, a.dtype, f"{what}: the input", writable=True)
+        check_array(out, out_shape, out_dtype, f"{what}: the output array", writable=True)
+        # One buffer: its address even where one of the two blocks is empty.
+        pin, pout = a.ctypes.data, out.ctypes.data
+        need = self.local_size * self.output_dtype.itemsize
+        if need and pin != pout:
+            raise ValueError(f"distfft: {what}: the plan is in place, so input and output must "
+                             "start at the same address (plan.inplace_arrays())")
+        root = a
+        while isinstance(root.base, numpy.ndarray):
+            root = root.base
+        if need and root.ctypes.data + root.nbytes - pin < need:
+            raise ValueError(f"distfft: {what}: the in-place buffer holds "
+                             f"{root.ctypes.data + root.nbytes - pin} bytes from the input on, "
+                             f"the plan needs {need} (local_size = {self.local_size} elements)")
         return out, pin, pout
 
     def _copy_in(self, a, forward):

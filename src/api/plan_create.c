@@ -27,15 +27,18 @@ void distfft_options_init(distfft_options *options)
     options->verbose = 0;
     options->threads = 1;
     options->overlap = DISTFFT_OVERLAP_AUTO;
+    for (int i = 0; i < DISTFFT_MAX_DIMS; i++) options->padding[i] = 1.0;
+    options->complex_data = 0;
+    options->in_place = 0;
 }
 
 /* ---- argument checks ------------------------------------------------------ */
 
 /* The rules that make a set of kinds one well-defined transform. */
 static int check_kinds(int ndims, const int64_t *shape, const distfft_kind *kinds,
-                       const char *where)
+                       bool complex_data, const char *where)
 {
-    int last_transformed = -1, r2c_axis = -1, c2c_axis = -1, r2r_axis = -1;
+    int last_transformed = -1, r2c_axis = -1;
     for (int i = 0; i < ndims; i++) {
         distfft_kind kind = kinds[i];
         if (!distfft_kind_name(kind))
@@ -48,8 +51,6 @@ static int check_kinds(int ndims, const int64_t *shape, const distfft_kind *kind
                                   where, r2c_axis, i);
             r2c_axis = i;
         }
-        if (kind == DISTFFT_C2C) c2c_axis = i;
-        if (algebra_is_real_to_real(kind)) r2r_axis = i;
         if ((kind == DISTFFT_DCT1 || kind == DISTFFT_CHEB) && shape[i] < 2)
             return error_fail(DISTFFT_ERR_SHAPE, "%s: %s on axis %d needs at least 2 points, the axis has %lld",
                               where, distfft_kind_name(kind), i, (long long)shape[i]);
@@ -59,10 +60,31 @@ static int check_kinds(int ndims, const int64_t *shape, const distfft_kind *kind
     if (r2c_axis >= 0 && r2c_axis != last_transformed)
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: r2c is on axis %d, but it must be on the last transformed "
                           "axis (%d), the one transformed first", where, r2c_axis, last_transformed);
-    if (r2c_axis < 0 && c2c_axis >= 0 && r2r_axis >= 0)
-        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: the real-to-real kind %s on axis %d needs real data, but the "
-                          "array is complex (axis %d is c2c and no axis is r2c)", where,
-                          distfft_kind_name(kinds[r2r_axis]), r2r_axis, c2c_axis);
+    if (r2c_axis >= 0 && complex_data)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: complex_data is set, but axis %d is r2c (real input)",
+                          where, r2c_axis);
+    return DISTFFT_SUCCESS;
+}
+
+/* Padding: a factor >= 1 per axis, none on untransformed axes, and a
+ * padded array that still fits the size limit. */
+static int check_padding(int ndims, const int64_t *shape, const distfft_options *options,
+                         const char *where)
+{
+    int64_t total = options->batch;
+    for (int i = 0; i < ndims; i++) {
+        double factor = options->padding[i];
+        if (!(factor >= 1.0) || factor > 1e6)
+            return error_fail(DISTFFT_ERR_ARGUMENT, "%s: padding[%d] = %g must be a number >= 1 (1: none; "
+                              "initialise options with distfft_options_init)", where, i, factor);
+        int64_t padded = algebra_padded_length(shape[i], factor);
+        if (padded != shape[i] && options->kinds[i] == DISTFFT_NONE)
+            return error_fail(DISTFFT_ERR_ARGUMENT, "%s: padding[%d] = %g on axis %d, whose kind is none "
+                              "(only transformed axes can be padded)", where, i, factor, i);
+        if (padded > INT64_MAX / 16 / total)
+            return error_fail(DISTFFT_ERR_SHAPE, "%s: the padded array has more than 2^59 elements", where);
+        total *= padded;
+    }
     return DISTFFT_SUCCESS;
 }
 
@@ -128,7 +150,9 @@ static int check_create(int ndims, const int64_t *shape,
         if (options->grid_dims[i] < 0)
             return error_fail(DISTFFT_ERR_GRID, "%s: grid_dims[%d] = %d must be >= 0 (0: choose)",
                               where, i, options->grid_dims[i]);
-    int rc = check_kinds(ndims, shape, options->kinds, where);
+    int rc = check_kinds(ndims, shape, options->kinds, options->complex_data != 0, where);
+    if (rc) return rc;
+    rc = check_padding(ndims, shape, options, where);
     if (rc) return rc;
     rc = check_threads(options->threads, where);
     if (rc) return rc;
@@ -152,6 +176,10 @@ static int check_create(int ndims, const int64_t *shape,
     replicated_add(args, options->verbose != 0, "verbose");
     replicated_add(args, options->threads, "threads");
     replicated_add(args, options->overlap, "overlap");
+    for (int i = 0; i < ndims; i++)
+        replicated_add(args, algebra_padded_length(shape[i], options->padding[i]), "padded length of axis %d", i);
+    replicated_add(args, options->complex_data != 0, "complex_data");
+    replicated_add(args, options->in_place != 0, "in_place");
     return DISTFFT_SUCCESS;
 }
 

@@ -77,6 +77,9 @@ module distfft
     integer(c_int) :: verbose
     integer(c_int) :: threads
     integer(c_int) :: overlap
+    real(c_double) :: padding(DISTFFT_MAX_DIMS)   ! per axis, Fortran order (as kinds)
+    integer(c_int) :: complex_data
+    integer(c_int) :: in_place
   end type distfft_options
 
   type, public :: distfft_plan
@@ -193,10 +196,10 @@ contains
   function distfft_options_layout_matches() result(matches)
     logical :: matches
     type(distfft_options), target :: probe
-    integer(c_int64_t) :: c_layout(14), f_layout(14)
+    integer(c_int64_t) :: c_layout(17), f_layout(17)
     integer(c_intptr_t) :: base
     integer(c_int) :: count
-    count = c_options_layout(c_layout, 14_c_int)
+    count = c_options_layout(c_layout, 17_c_int)
     base = transfer(c_loc(probe), base)
     f_layout(1) = c_sizeof(probe)
     f_layout(2) = transfer(c_loc(probe%grid_ndims), base) - base
@@ -212,7 +215,10 @@ contains
     f_layout(12) = transfer(c_loc(probe%verbose), base) - base
     f_layout(13) = transfer(c_loc(probe%threads), base) - base
     f_layout(14) = transfer(c_loc(probe%overlap), base) - base
-    matches = count == 14 .and. all(c_layout == f_layout)
+    f_layout(15) = transfer(c_loc(probe%padding), base) - base
+    f_layout(16) = transfer(c_loc(probe%complex_data), base) - base
+    f_layout(17) = transfer(c_loc(probe%in_place), base) - base
+    matches = count == 17 .and. all(c_layout == f_layout)
   end function distfft_options_layout_matches
 
 end module distfft

@@ -51,7 +51,9 @@ int distfft_f_options_layout(int64_t *layout, int size)
         offsetof(distfft_options, kinds), offsetof(distfft_options, batch),
         offsetof(distfft_options, placement), offsetof(distfft_options, node_size),
         offsetof(distfft_options, verbose),
-        offsetof(distfft_options, threads), offsetof(distfft_options, overlap)};
+        offsetof(distfft_options, threads), offsetof(distfft_options, overlap),
+        offsetof(distfft_options, padding), offsetof(distfft_options, complex_data),
+        offsetof(distfft_options, in_place)};
     int count = (int)(sizeof values / sizeof values[0]);
     if (count > size) count = size;
     memcpy(layout, values, (size_t)count * sizeof *layout);
@@ -106,7 +108,8 @@ int distfft_f_comm_free(MPI_Fint *handle)
     return DISTFFT_SUCCESS;
 }
 
-/* Shape and options.kinds in Fortran order; options may be NULL. */
+/* Shape, options.kinds and options.padding in Fortran order; options may
+ * be NULL. */
 int distfft_f_plan_create(MPI_Fint comm, int ndims, const int64_t *shape, int precision,
                           const distfft_options *options, distfft_plan *plan, MPI_Fint *plan_comm)
 {
@@ -117,7 +120,10 @@ int distfft_f_plan_create(MPI_Fint comm, int ndims, const int64_t *shape, int pr
     if (ndims >= 1 && ndims <= DISTFFT_MAX_DIMS && shape) reverse(ndims, shape, c_shape);
     if (options) c_options = *options;
     if (options && ndims >= 1 && ndims <= DISTFFT_MAX_DIMS)
-        for (int i = 0; i < ndims; i++) c_options.kinds[i] = options->kinds[ndims - 1 - i];
+        for (int i = 0; i < ndims; i++) {
+            c_options.kinds[i] = options->kinds[ndims - 1 - i];
+            c_options.padding[i] = options->padding[ndims - 1 - i];
+        }
     MPI_Comm c_comm = MPI_Comm_f2c(comm);
     int rc = duplicate(c_comm, plan_comm);
     if (rc == DISTFFT_SUCCESS)

@@ -33,6 +33,7 @@
 
 #include "../layout.h"
 #include "../types.h"
+#include "../serial/padding.h"
 #include "algebra.h"
 
 bool algebra_is_real_to_real(distfft_kind kind)
@@ -51,6 +52,11 @@ double algebra_logical_length(distfft_kind kind, int64_t n)
     }
 }
 
+int64_t algebra_padded_length(int64_t n, double factor)
+{
+    return factor > 1.0 ? (int64_t)floor(factor * (double)n) : n;
+}
+
 int algebra_working_order(int ndims, const distfft_kind *kinds, int *order)
 {
     int count = 0;
@@ -62,8 +68,8 @@ int algebra_working_order(int ndims, const distfft_kind *kinds, int *order)
     return untransformed;
 }
 
-/* Every exchange moves the whole array (R2C, the only step that changes its
- * size, comes before all of them), a fraction 1 - 1/M_i of it off-rank, and
+/* Every exchange moves the whole array (R2C comes before all of them;
+ * padding shrinks later exchanges alike), a fraction 1 - 1/M_i of it off-rank, and
  * each direction is exchanged at most once per transform: so the busiest
  * is the exchanged direction of largest extent, the last one on ties
  * (row-major's choice). */
@@ -140,12 +146,17 @@ static void add_fft(builder *b, serial_family family, int naxes, const int *axes
     spec->complex_data = b->type == type_complex(input->precision);
     spec->rigor = input->rigor;
     spec->threads = input->threads;
-    if (family == SERIAL_R2C) { /* the halved axis is the last listed */
-        int halved = axes[naxes - 1];
-        b->current.global_shape[halved] = b->current.global_shape[halved] / 2 + 1;
-        builder_block(b);
-        b->type = type_complex(input->precision);
+    /* The global shape changes here: a padded axis goes from M to its N
+     * retained modes, R2C's halved axis (the last listed) to n/2+1 (N/2+1
+     * when padded). */
+    for (int j = 0; j < naxes; j++) {
+        int a = axes[j];
+        bool halved = family == SERIAL_R2C && j == naxes - 1;
+        if (input->padded[a] != input->shape[a]) spec->retained[a] = input->shape[a];
+        b->current.global_shape[a] = halved ? input->shape[a] / 2 + 1 : input->shape[a];
     }
+    if (family == SERIAL_R2C) b->type = type_complex(input->precision);
+    builder_block(b);
     end_step(b, step);
 }
 
@@ -153,6 +164,7 @@ static void add_weights(builder *b, int axis)
 {
     step_spec *step = add_step(b, STEP_WEIGHTS);
     step->weights_axis = axis;
+    step->weights_length = b->input->padded[axis];
     end_step(b, step);
 }
 
@@ -174,7 +186,12 @@ static void add_stage_transforms(builder *b, int naxes, const int *stage_axes)
             r2r[r2r_count++] = a;
         }
     }
-    if (r2c >= 0) {
+    bool padded = false; /* padded stages keep R2C on its own (serial/padding.c) */
+    for (int j = 0; j < naxes; j++) padded |= b->input->padded[stage_axes[j]] != b->input->shape[stage_axes[j]];
+    if (r2c >= 0 && padded) {
+        add_fft(b, SERIAL_R2C, 1, &r2c, NULL);
+        if (c2c_count) add_fft(b, SERIAL_C2C, c2c_count, c2c, NULL);
+    } else if (r2c >= 0) {
         c2c[c2c_count++] = r2c;
         add_fft(b, SERIAL_R2C, c2c_count, c2c, NULL);
     } else if (c2c_count) {
@@ -206,7 +223,8 @@ static void build_forward(const algebra_input *input, algebra_steps *steps)
     int untransformed = algebra_working_order(d, input->kinds, order);
     builder b = {.input = input, .steps = steps, .type = steps->input_type};
     b.current.ndims = d;
-    memcpy(b.current.global_shape, input->shape, sizeof input->shape);
+    memcpy(b.current.global_shape, input->padded, sizeof input->padded);
+    memcpy(steps->in_shape, input->padded, sizeof input->padded);
     for (int p = 0; p < d; p++)
         b.current.distributed_by[order[p]] = p < r ? p : NOT_DISTRIBUTED;
     layout_block(&b.current, input->grid_dims, input->grid_coords, steps->input_local, steps->input_start);
@@ -285,17 +303,26 @@ static void split_first_c2r(algebra_steps *steps)
 
 /* ---- slots and work memory -------------------------------------------------- */
 
+/* Steps that can never write where they read: exchanges, and R2C/C2R
+ * unless padded (a padded transform runs through its scratch array). */
+static bool needs_other_buffer(const step_spec *step)
+{
+    if (step->kind == STEP_EXCHANGE) return true;
+    return step->kind == STEP_FFT && !serial_is_padded(&step->fft) &&
+           (step->fft.family == SERIAL_R2C || step->fft.family == SERIAL_C2R);
+}
+
 /* Which steps work out of place, and the slots they read and write: the
- * out-of-place steps write alternately into the two work buffers, counting
- * back from the last one, which writes the caller's output. */
+ * out-of-place steps (and padded transforms, whose sizes change) write
+ * alternately into the two work buffers, counting back from the last one,
+ * which writes the caller's output. */
 static void assign_slots(step_spec *steps, int count, bool destroy_input)
 {
     int out_of_place = 0;
     for (int s = 0; s < count; s++) {
         step_spec *step = &steps[s];
-        step->out_of_place = step->kind == STEP_EXCHANGE ||
-                             (step->kind == STEP_FFT && (step->fft.family == SERIAL_R2C ||
-                                                         step->fft.family == SERIAL_C2R));
+        step->out_of_place = needs_other_buffer(step) ||
+                             (step->kind == STEP_FFT && serial_is_padded(&step->fft));
         out_of_place += step->out_of_place;
     }
     if (!steps[0].out_of_place && (!destroy_input || out_of_place == 0)) {
@@ -319,6 +346,41 @@ static void assign_slots(step_spec *steps, int count, bool destroy_input)
     }
 }
 
+/* In place (in == out, one caller buffer B): B is the input and the
+ * output, and in between it holds intermediates where that saves a work
+ * buffer. Counting back from the last out-of-place step (which writes B),
+ * they write W0, B, W0, B, ...; padded transforms and FFTs work where
+ * their data is. The first out-of-place step reads B, so if it would write
+ * B (an odd count) it writes W1 instead; with a single one the chain ends
+ * in W1 and the plan copies the result into B. */
+static void assign_slots_in_place(step_spec *steps, int count)
+{
+    int out_of_place = 0, seen = 0;
+    for (int s = 0; s < count; s++) {
+        steps[s].out_of_place = needs_other_buffer(&steps[s]);
+        out_of_place += steps[s].out_of_place;
+    }
+    step_slot current = SLOT_INPUT;
+    for (int s = 0; s < count; s++) {
+        step_spec *step = &steps[s];
+        step->src = current;
+        if (step->out_of_place) {
+            int remaining = out_of_place - 1 - seen;
+            step->dst = remaining % 2 ? SLOT_WORK0 : SLOT_OUTPUT;
+            if (seen++ == 0 && step->dst == SLOT_OUTPUT) step->dst = SLOT_WORK1;
+            current = step->dst;
+        } else {
+            step->dst = current;
+        }
+        if (step->kind == STEP_FFT) step->fft.preserve_input = false;
+    }
+}
+
+static bool in_caller_buffer(step_slot slot)
+{
+    return slot == SLOT_INPUT || slot == SLOT_OUTPUT;
+}
+
 static void size_work(const step_spec *steps, int count, algebra_steps *out)
 {
     for (int s = 0; s < count; s++) {
@@ -329,6 +391,13 @@ static void size_work(const step_spec *steps, int count, algebra_steps *out)
         if (step->dst == SLOT_WORK1 && bytes > out->work_bytes[1]) out->work_bytes[1] = bytes;
         if (in > out->largest_bytes) out->largest_bytes = in;
         if (bytes > out->largest_bytes) out->largest_bytes = bytes;
+        if (in_caller_buffer(step->src) && in > out->local_bytes) out->local_bytes = in;
+        if ((in_caller_buffer(step->dst) || s == count - 1) && bytes > out->local_bytes)
+            out->local_bytes = bytes;
+        if (step->kind == STEP_FFT && serial_is_padded(&step->fft)) {
+            size_t scratch = (size_t)serial_padded_scratch_bytes(&step->fft);
+            if (scratch > out->scratch_bytes) out->scratch_bytes = scratch;
+        }
     }
 }
 
@@ -336,7 +405,7 @@ static void size_work(const step_spec *steps, int count, algebra_steps *out)
 
 static void set_types(const algebra_input *input, algebra_steps *steps)
 {
-    bool r2c = false, c2c = false;
+    bool r2c = false, c2c = input->complex_data;
     for (int a = 0; a < input->ndims; a++) {
         r2c |= input->kinds[a] == DISTFFT_R2C;
         c2c |= input->kinds[a] == DISTFFT_C2C;
@@ -349,7 +418,7 @@ static void set_types(const algebra_input *input, algebra_steps *steps)
 static void set_scales(const algebra_input *input, algebra_steps *steps)
 {
     double n = 1.0;
-    for (int a = 0; a < input->ndims; a++) n *= algebra_logical_length(input->kinds[a], input->shape[a]);
+    for (int a = 0; a < input->ndims; a++) n *= algebra_logical_length(input->kinds[a], input->padded[a]);
     steps->forward_scale = steps->backward_scale = 1.0;
     switch (input->norm) {
     case DISTFFT_NORM_BACKWARD: steps->backward_scale = 1.0 / n; break;
@@ -359,16 +428,26 @@ static void set_scales(const algebra_input *input, algebra_steps *steps)
     }
 }
 
-void algebra_build(const algebra_input *input, algebra_steps *steps)
+void algebra_build(const algebra_input *request, algebra_steps *steps)
 {
+    /* Unpadded axes may leave padded[] 0. */
+    algebra_input copy = *request;
+    const algebra_input *input = &copy;
+    for (int a = 0; a < copy.ndims; a++)
+        if (copy.padded[a] < copy.shape[a]) copy.padded[a] = copy.shape[a];
     memset(steps, 0, sizeof *steps);
     set_types(input, steps);
     set_scales(input, steps);
     build_forward(input, steps);
     build_backward(steps);
-    if (!input->destroy_input) split_first_c2r(steps);
-    assign_slots(steps->forward, steps->forward_count, input->destroy_input);
-    assign_slots(steps->backward, steps->backward_count, input->destroy_input);
+    if (input->in_place) {
+        assign_slots_in_place(steps->forward, steps->forward_count);
+        assign_slots_in_place(steps->backward, steps->backward_count);
+    } else {
+        if (!input->destroy_input) split_first_c2r(steps);
+        assign_slots(steps->forward, steps->forward_count, input->destroy_input);
+        assign_slots(steps->backward, steps->backward_count, input->destroy_input);
+    }
     size_work(steps->forward, steps->forward_count, steps);
     size_work(steps->backward, steps->backward_count, steps);
     if (steps->largest_bytes == 0) steps->largest_bytes = 1;

@@ -20,7 +20,10 @@
  * the grid. */
 typedef struct {
     int ndims;
-    int64_t shape[DISTFFT_MAX_DIMS];       /* real-space global shape */
+    int64_t shape[DISTFFT_MAX_DIMS];       /* spectral (retained) lengths, as requested */
+    int64_t padded[DISTFFT_MAX_DIMS];      /* physical lengths M (= shape where not padded) */
+    bool complex_data;                     /* real-to-real kinds on complex data */
+    bool in_place;                         /* in == out: one caller buffer */
     distfft_kind kinds[DISTFFT_MAX_DIMS];
     distfft_precision precision;
     int64_t batch;
@@ -37,11 +40,14 @@ typedef struct {
     step_spec forward[ALGEBRA_MAX_STEPS], backward[ALGEBRA_MAX_STEPS];
     int forward_count, backward_count;
     distfft_type input_type, output_type;
+    int64_t in_shape[DISTFFT_MAX_DIMS];    /* physical global shape (padded) */
     int64_t out_shape[DISTFFT_MAX_DIMS];   /* spectral global shape */
     int64_t input_local[DISTFFT_MAX_DIMS], input_start[DISTFFT_MAX_DIMS];
     int64_t output_local[DISTFFT_MAX_DIMS], output_start[DISTFFT_MAX_DIMS];
     size_t work_bytes[2];                  /* the two work buffers */
     size_t largest_bytes;                  /* largest array any step touches */
+    size_t scratch_bytes;                  /* padded transforms' scratch (0: none) */
+    size_t local_bytes;                    /* the caller's buffer (in-place: in == out) */
     double forward_scale, backward_scale;  /* normalisation (see distfft_norm) */
 } algebra_steps;
 
@@ -60,6 +66,10 @@ int algebra_busy_direction(int grid_ndims, const int *grid_dims, int untransform
 
 /* The length N that counts for normalisation along an axis (distfft_norm). */
 double algebra_logical_length(distfft_kind kind, int64_t n);
+
+/* The padded (physical) length of an axis of spectral length n:
+ * floor(factor * n), mpi4py-fft's rule. */
+int64_t algebra_padded_length(int64_t n, double factor);
 
 /* Is kind a real-to-real kind (DCT, DST, Chebyshev)? */
 bool algebra_is_real_to_real(distfft_kind kind);

@@ -27,6 +27,10 @@ static algebra_input algebra_input_of(const struct distfft_plan_s *plan)
                            .threads = request->options.threads,
                            .grid_ndims = plan->grid->ndims};
     memcpy(input.shape, request->shape, sizeof input.shape);
+    for (int a = 0; a < request->ndims; a++)
+        input.padded[a] = algebra_padded_length(request->shape[a], request->options.padding[a]);
+    input.complex_data = request->options.complex_data != 0;
+    input.in_place = request->options.in_place != 0;
     memcpy(input.kinds, request->options.kinds, sizeof input.kinds);
     memcpy(input.grid_dims, plan->grid->dims, sizeof input.grid_dims);
     memcpy(input.grid_coords, plan->grid->coords, sizeof input.grid_coords);
@@ -43,6 +47,9 @@ static int allocate_work(struct distfft_plan_s *plan)
         plan->work[b] = distfft_malloc(bytes);
         if (!plan->work[b]) return error_fail(DISTFFT_ERR_MEMORY, "work buffer of %zu bytes", bytes);
     }
+    size_t scratch = plan->algebra.scratch_bytes;
+    if (scratch && !(plan->scratch = distfft_malloc(scratch)))
+        return error_fail(DISTFFT_ERR_MEMORY, "padding scratch of %zu bytes", scratch);
     return DISTFFT_SUCCESS;
 }
 
@@ -77,7 +84,8 @@ static int make_local_steps(struct distfft_plan_s *plan)
     for (int l = 0; l < 2; l++)
         for (int s = 0; s < step_count(plan, l); s++) {
             const step_spec *spec = spec_of(plan, l, s);
-            if (spec->kind == STEP_FFT) TRY(fft_step_create(spec, buffers[0], buffers[1], &plan->steps[l][s]));
+            if (spec->kind == STEP_FFT) TRY(fft_step_create(spec, buffers[0], buffers[1], plan->scratch,
+                                                                 &plan->steps[l][s]));
             if (spec->kind == STEP_WEIGHTS) TRY(weights_step_create(spec, &plan->steps[l][s]));
         }
 fail:
@@ -169,7 +177,7 @@ int plan_build(MPI_Comm comm, const plan_request *request, const exchange_maker 
                                    &plan->grid));
     algebra_input input = algebra_input_of(plan);
     plan->fields = 1;
-    if (options->overlap == DISTFFT_OVERLAP_ON && options->batch > 1) {
+    if (options->overlap == DISTFFT_OVERLAP_ON && options->batch > 1 && !options->in_place) {
         input.batch = 1; /* pipelined: the steps of one field (pipeline.c) */
         algebra_build(&input, &plan->algebra);
         int possible = pipeline_possible(&plan->algebra), everywhere = 0; /* every rank alike */
@@ -199,6 +207,7 @@ void plan_free(struct distfft_plan_s *plan)
     for (int l = 0; l < 2; l++)
         for (int s = 0; s < ALGEBRA_MAX_STEPS; s++) step_destroy(plan->steps[l][s]);
     for (int b = 0; b < 2; b++) distfft_free(plan->work[b]);
+    distfft_free(plan->scratch);
     grid_free(plan->grid);
     if (plan->comm != MPI_COMM_NULL) MPI_Comm_free(&plan->comm);
     free(plan);
@@ -241,9 +250,11 @@ int plan_run(struct distfft_plan_s *plan, int list, void *in, void *out)
         else plan->timings.fft_seconds += elapsed;
         if (rc != DISTFFT_SUCCESS) return rc;
     }
+    const step_spec *last = spec_of(plan, list, step_count(plan, list) - 1);
+    if (plan->fields == 1 && slots[last->dst] != out && out) /* an in-place chain ended in a work buffer */
+        memcpy(out, slots[last->dst], plan_out_bytes(plan, list));
     double factor = plan->sweep_scale[list]; /* 1 when folded into a step */
     if (factor != 1.0) {
-        const step_spec *last = spec_of(plan, list, step_count(plan, list) - 1);
         int components = type_is_complex(last->out_type) ? 2 : 1;
         double start = MPI_Wtime();
         serial_scale(plan->request.precision, out, components * last->out_count * plan->fields, factor,
@@ -263,8 +274,20 @@ static int check_execute(const struct distfft_plan_s *plan, const char *where, c
     if (!out && out_bytes > 0)
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: out is NULL but this rank's block has %lld bytes",
                           where, (long long)out_bytes);
-    if (in && out && in_bytes > 0 && out_bytes > 0 && pin < pout + out_bytes && pout < pin + in_bytes)
-        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: in and out overlap (transforms are out-of-place)", where);
+    if (plan->request.options.in_place) {
+        if (!in && !out && plan->algebra.local_bytes > 0)
+            return error_fail(DISTFFT_ERR_ARGUMENT, "%s: in-place buffer is NULL, but this rank needs "
+                              "%lld elements (distfft_plan_local_size)", where,
+                              (long long)distfft_plan_local_size(plan));
+        if (in != out && !(in_bytes == 0 && !in) && !(out_bytes == 0 && !out))
+            return error_fail(DISTFFT_ERR_ARGUMENT, "%s: the plan is in place (options.in_place), so in "
+                              "and out must be the same buffer of distfft_plan_local_size() elements",
+                              where);
+    } else if (in && out && in_bytes > 0 && out_bytes > 0 && pin < pout + out_bytes &&
+               pout < pin + in_bytes) {
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: in and out overlap (the plan is out of place; "
+                          "make it with options.in_place to pass one buffer)", where);
+    }
     if (!serial_fft_aligned(plan->request.precision, in) || !serial_fft_aligned(plan->request.precision, out))
         return error_fail(DISTFFT_ERR_ALIGNMENT, "%s: in (%p) or out (%p) is not aligned as "
                           "distfft_malloc aligns", where, in, out);
@@ -293,6 +316,7 @@ static int execute(distfft_plan plan, int list, void *in, void *out)
     int rc = plan->comm_size == 1 ? local : error_agree(plan->comm, local);
     if (rc != DISTFFT_SUCCESS) return rc;
     plan->timings.executions++;
+    if (plan->request.options.in_place && (!in || !out)) in = out = in ? in : out; /* one buffer */
     return plan_run(plan, list, in, out);
 }
 

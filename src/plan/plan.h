@@ -50,6 +50,7 @@ struct distfft_plan_s {
     int64_t fields;
     size_t field_stride[2][4];        /* [list][slot] bytes */
     size_t work_size[2];              /* bytes allocated per work buffer */
+    void *scratch;                    /* padded transforms' (algebra.scratch_bytes) */
     distfft_timings timings;
     double step_seconds[2][ALGEBRA_MAX_STEPS];
     int64_t executions[2];

@@ -65,7 +65,24 @@ int distfft_plan_grid(const struct distfft_plan_s *plan, int *grid_ndims, int *g
 
 size_t distfft_plan_work_bytes(const struct distfft_plan_s *plan)
 {
-    return plan ? plan->work_size[0] + plan->work_size[1] : 0;
+    if (!plan) return 0;
+    const algebra_steps *a = &plan->algebra;
+    return plan->work_size[0] + plan->work_size[1] + a->scratch_bytes;
+}
+
+int distfft_plan_input_shape(const struct distfft_plan_s *plan, int64_t *global_shape)
+{
+    error_clear();
+    if (!plan || !global_shape) return error_fail(DISTFFT_ERR_ARGUMENT, "plan or global_shape is NULL");
+    memcpy(global_shape, plan->algebra.in_shape, plan->request.ndims * sizeof(int64_t));
+    return DISTFFT_SUCCESS;
+}
+
+int64_t distfft_plan_local_size(const struct distfft_plan_s *plan)
+{
+    if (!plan) return -1;
+    size_t element = distfft_type_size(plan->algebra.output_type);
+    return (int64_t)((plan->algebra.local_bytes + element - 1) / element);
 }
 
 int distfft_plan_timings(const struct distfft_plan_s *plan, distfft_timings *timings)

@@ -4,12 +4,18 @@
  * MPI. A multi-axis C2R (the fused backward of R2C + C2C) that must keep
  * its input copies it first into a buffer the step owns, as FFTW cannot
  * preserve the input of such a plan.
+ * A padded transform (serial/padding.h) runs at the padded lengths in
+ * a scratch array the plan lends: forward transforms into it and truncates
+ * into the output, backward zero-pads into it and transforms from it. It
+ * never writes where it still has to read, so it may run with in == out
+ * (the plan's in-place chains use that).
  */
 #include <stdlib.h>
 
 #include "../error.h"
 #include "../parallel.h"
 #include "../step.h"
+#include "padding.h"
 
 typedef struct {
     step base;
@@ -17,6 +23,7 @@ typedef struct {
     void *copy;            /* the input's copy (serial_needs_copy), or NULL */
     size_t copy_bytes;
     double scale;          /* the copy multiplies by it (a folded normalisation) */
+    void *scratch;       /* the plan's, for padded transforms; else NULL */
 } fft_step;
 
 static int fft_execute(const step *self, const void *in, void *out)
@@ -33,7 +40,16 @@ static int fft_execute(const step *self, const void *in, void *out)
         }
         in = s->copy;
     }
-    serial_fft_execute(s->fft, (void *)in, out);
+    const serial_spec *spec = &self->spec.fft;
+    if (!s->scratch) {
+        serial_fft_execute(s->fft, (void *)in, out);
+    } else if (spec->sign == DISTFFT_FORWARD) {
+        serial_fft_execute(s->fft, (void *)in, s->scratch);
+        serial_truncate(spec, s->scratch, out);
+    } else {
+        serial_pad(spec, in, s->scratch);
+        serial_fft_execute(s->fft, s->scratch, out);
+    }
     return DISTFFT_SUCCESS;
 }
 
@@ -44,8 +60,12 @@ static void fft_describe(const step *self, text *out)
     const serial_spec *spec = &self->spec.fft;
     text_append(out, "fft %s axes=", families[spec->family]);
     for (int j = 0; j < spec->naxes; j++) {
-        text_append(out, j ? ",%d" : "%d", spec->axes[j]);
+        int a = spec->axes[j];
+        text_append(out, j ? ",%d" : "%d", a);
         if (spec->family == SERIAL_R2R) text_append(out, ":%s", distfft_kind_name(spec->r2r_kinds[j]));
+        if (spec->retained[a] > 0)
+            text_append(out, spec->sign == DISTFFT_FORWARD ? "(%lld>%lld)" : "(%lld<%lld)",
+                        (long long)spec->shape[a], (long long)spec->retained[a]);
     }
 }
 
@@ -69,7 +89,7 @@ static bool fft_fold_scale(step *self, double factor)
 
 static const step_ops fft_ops = {fft_execute, fft_describe, NULL, fft_destroy, fft_fold_scale, NULL};
 
-int fft_step_create(const step_spec *spec, void *plan_in, void *plan_out, step **out)
+int fft_step_create(const step_spec *spec, void *plan_in, void *plan_out, void *scratch, step **out)
 {
     *out = NULL;
     fft_step *s = calloc(1, sizeof *s);
@@ -85,7 +105,21 @@ int fft_step_create(const step_spec *spec, void *plan_in, void *plan_out, step *
             return error_fail(DISTFFT_ERR_MEMORY, "copy of a c2r input, %zu bytes", bytes);
         }
     }
-    int rc = serial_fft_create(&spec->fft, plan_in, spec->out_of_place ? plan_out : plan_in, &s->fft);
+    int rc;
+    if (serial_is_padded(&spec->fft)) {
+        /* The length-M transform, always out of place through the scratch;
+         * backward's input is our own zero-padded copy. */
+        serial_spec full = spec->fft;
+        s->scratch = scratch;
+        if (full.sign == DISTFFT_FORWARD) {
+            rc = serial_fft_create(&full, plan_in, scratch, &s->fft);
+        } else {
+            full.preserve_input = false;
+            rc = serial_fft_create(&full, scratch, plan_out, &s->fft);
+        }
+    } else {
+        rc = serial_fft_create(&spec->fft, plan_in, spec->out_of_place ? plan_out : plan_in, &s->fft);
+    }
     if (rc != DISTFFT_SUCCESS) {
         distfft_free(s->copy);
         free(s);

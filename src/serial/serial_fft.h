@@ -37,6 +37,11 @@ typedef struct {
     distfft_rigor rigor;
     bool preserve_input;             /* out of place: leave the input alone */
     int threads;                     /* FFTW threads of the plan (>= 1) */
+    /* Padding (serial/padding.h): per array axis, the retained spectral
+     * length N of a padded axis whose shape[] is the padded length M > N;
+     * 0 where not padded. serial_fft_create ignores it (it plans the
+     * length-M transform); the FFT step pads or truncates around it. */
+    int64_t retained[DISTFFT_MAX_DIMS];
 } serial_spec;
 
 typedef struct serial_fft serial_fft;

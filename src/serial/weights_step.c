@@ -2,7 +2,8 @@
  * weights_step.c -- the plan step that multiplies the local block by a
  * weight per index along one axis (the Chebyshev scaling around the DCT-I:
  * a_k = DCT-I(f)_k / (c_k (n-1)) forward, c_k / 2 before the DCT-I
- * backward, c_0 = c_{n-1} = 2, else 1). The axis has just been
+ * backward, c_0 = c_{n-1} = 2, else 1; n is the transform's length, the
+ * padded one on a padded axis, whose retained modes are the first). The axis has just been
  * transformed, so it is complete in the local block; the step owns its
  * table of weights.
  */
@@ -48,10 +49,11 @@ static bool weights_fold_scale(step *self, double factor)
 static const step_ops weights_ops = {weights_execute, weights_describe, NULL, weights_destroy,
                                      weights_fold_scale, NULL};
 
-/* The Chebyshev weights of an axis of n >= 2 points (see the top). */
-static void chebyshev_weights(int64_t n, bool forward, double *weights)
+/* The Chebyshev weights of the first `count` coefficients of a transform
+ * of n >= 2 points (see the top; count < n when the axis is padded). */
+static void chebyshev_weights(int64_t count, int64_t n, bool forward, double *weights)
 {
-    for (int64_t k = 0; k < n; k++) {
+    for (int64_t k = 0; k < count; k++) {
         double c = (k == 0 || k == n - 1) ? 2.0 : 1.0;
         weights[k] = forward ? 1.0 / (c * (double)(n - 1)) : c / 2.0;
     }
@@ -68,7 +70,8 @@ int weights_step_create(const step_spec *spec, step **out)
         free(weights);
         return error_fail(DISTFFT_ERR_MEMORY, "Chebyshev weights of %lld points", (long long)length);
     }
-    chebyshev_weights(length, spec->weights_table == 0, weights);
+    int64_t n = spec->weights_length > length ? spec->weights_length : length;
+    chebyshev_weights(length, n, spec->weights_table == 0, weights);
     s->base = (step){.ops = &weights_ops, .spec = *spec};
     s->weights = weights;
     *out = &s->base;

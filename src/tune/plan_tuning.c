@@ -211,7 +211,8 @@ int tune_plan(MPI_Comm comm, const plan_request *request_in, struct distfft_plan
         count = 1;
     }
     TRY(fastest_plan(comm, request, grids, count, &policy, &plan));
-    if (measuring && request_in->options.overlap == DISTFFT_OVERLAP_AUTO && options->batch > 1)
+    if (measuring && request_in->options.overlap == DISTFFT_OVERLAP_AUTO && options->batch > 1 &&
+        !options->in_place) /* in-place plans are never pipelined */
         TRY(choose_overlap(comm, request, &policy, &plan));
     if (measuring) {
         plan->grids_measured = count > 1 ? count : 0;

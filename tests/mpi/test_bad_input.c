@@ -119,9 +119,23 @@ static void test_plan_create(void)
     plan_fails(3, thin, DISTFFT_DOUBLE, &o, shape_code, "at least 2 points",
                -1, "plan_create: dct1 on an axis of 1 point");
     FRESH();
-    o.kinds[0] = DISTFFT_DST2;
-    plan_fails(3, shape, DISTFFT_DOUBLE, &o, arg, "needs real data", -1,
-               "plan_create: real-to-real kind on complex data");
+    o.kinds[2] = DISTFFT_R2C;
+    o.complex_data = 1;
+    plan_fails(3, shape, DISTFFT_DOUBLE, &o, arg, "complex_data is set", -1,
+               "plan_create: complex_data with an r2c axis");
+    FRESH();
+    o.padding[1] = 0.5;
+    plan_fails(3, shape, DISTFFT_DOUBLE, &o, arg, "padding[1] = 0.5", -1,
+               "plan_create: padding below 1");
+    FRESH();
+    o.padding[0] = 0.0 / 0.0;
+    plan_fails(3, shape, DISTFFT_DOUBLE, &o, arg, "must be a number >= 1", -1,
+               "plan_create: padding NaN");
+    FRESH();
+    o.kinds[0] = DISTFFT_NONE;
+    o.padding[0] = 1.5;
+    plan_fails(3, shape, DISTFFT_DOUBLE, &o, arg, "whose kind is none", -1,
+               "plan_create: padding an untransformed axis");
     FRESH();
     const int64_t huge[3] = {INT64_C(1) << 40, INT64_C(1) << 40, 8};
     plan_fails(3, huge, DISTFFT_DOUBLE, &o,

@@ -104,3 +104,63 @@ double complex *direct_forward(int ndims, const int64_t *shape,
     for (int64_t i = 0; i < total; i++) data[i] *= scale;
     return data;
 }
+
+/* Where index k of a padded axis (n retained of m) reads in the full
+ * spectrum (distfft.h options.padding): one or two places. */
+static int truncation_targets(distfft_kind kind, int64_t n, int64_t m, int64_t k, int64_t *at)
+{
+    at[0] = k;
+    if (kind != DISTFFT_C2C || m == n) return 1;
+    if (n % 2 == 0 && k == n / 2) {
+        at[1] = m - k;
+        return 2;
+    }
+    if (k > n / 2) at[0] = k + m - n;
+    return 1;
+}
+
+double complex *direct_truncate(int ndims, const int64_t *shape, const int64_t *padded,
+                                const distfft_kind *kinds, const double complex *full)
+{
+    int64_t out_shape[DISTFFT_MAX_DIMS], full_shape[DISTFFT_MAX_DIMS], stride[DISTFFT_MAX_DIMS];
+    int64_t total = 1, step = 1;
+    int r2c = -1;
+    for (int a = ndims - 1; a >= 0; a--) {
+        int half = kinds[a] == DISTFFT_R2C;
+        if (half) r2c = a;
+        out_shape[a] = half ? shape[a] / 2 + 1 : shape[a];
+        full_shape[a] = half ? padded[a] / 2 + 1 : padded[a];
+        stride[a] = step;
+        step *= full_shape[a];
+        total *= out_shape[a];
+    }
+    double complex *out = malloc((size_t)total * sizeof *out + 1);
+    int64_t index[DISTFFT_MAX_DIMS] = {0};
+    for (int64_t i = 0; i < total; i++) {
+        int64_t at[DISTFFT_MAX_DIMS][2];
+        int count[DISTFFT_MAX_DIMS], combos = 1;
+        for (int a = 0; a < ndims; a++) {
+            count[a] = truncation_targets(kinds[a], shape[a], padded[a], index[a], at[a]);
+            combos *= count[a];
+        }
+        /* r2c's even Nyquist: +N/2 plus its mirror -N/2, the conjugate of
+         * the c2c axes' negated index. */
+        int fold = r2c >= 0 && padded[r2c] != shape[r2c] && shape[r2c] % 2 == 0 &&
+                   index[r2c] == shape[r2c] / 2;
+        double complex sum = 0;
+        for (int c = 0; c < combos; c++) {
+            int64_t offset = 0, mirror = 0;
+            for (int a = 0, rest = c; a < ndims; a++) {
+                int64_t k = at[a][rest % count[a]];
+                rest /= count[a];
+                offset += k * stride[a];
+                mirror += (kinds[a] == DISTFFT_C2C ? (full_shape[a] - k) % full_shape[a] : k) * stride[a];
+            }
+            sum += full[offset];
+            if (fold) sum += conj(full[mirror]);
+        }
+        out[i] = sum;
+        for (int a = ndims - 1; a >= 0 && ++index[a] == out_shape[a]; a--) index[a] = 0;
+    }
+    return out;
+}

@@ -26,4 +26,13 @@ double complex *direct_forward(int ndims, const int64_t *shape,
                                const distfft_kind *kinds, distfft_norm norm,
                                const double complex *input);
 
+/* The retained modes of a padded forward transform (distfft.h
+ * options.padding): `full` is direct_forward at the padded lengths
+ * `padded`; the result has the spectral lengths `shape` (the r2c axis
+ * shape/2+1): c2c axes keep their wavenumbers (even Nyquist: +N/2 and -N/2
+ * summed), r2c's axis the first N/2+1 (even Nyquist: plus its conjugate
+ * mirror), real-to-real axes the first N. A malloc'ed array. */
+double complex *direct_truncate(int ndims, const int64_t *shape, const int64_t *padded,
+                                const distfft_kind *kinds, const double complex *full);
+
 #endif

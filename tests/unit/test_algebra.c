@@ -168,8 +168,81 @@ static void test_none_and_cheb(void)
     check(algebra_busy_direction(2, grid, 1) == 1, "busy: the exchanged direction of largest extent");
 }
 
+/* Padding 3/2 on every axis of a pencil plan: the global shape of an axis
+ * changes from M to N at the step that transforms it, so the exchanges
+ * carry M*M*N and M*N*N elements instead of M^3 each: 10/18 of the volume. */
+static void test_padding(void)
+{
+    int64_t shape[3] = {16, 16, 16};
+    distfft_kind kinds[3] = {DISTFFT_C2C, DISTFFT_C2C, DISTFFT_C2C};
+    int grid[2] = {2, 2};
+    algebra_input input = input_of(3, shape, kinds, 2, grid);
+    for (int a = 0; a < 3; a++) input.padded[a] = algebra_padded_length(16, 1.5);
+    check(input.padded[0] == 24, "padding: floor(1.5 * 16) = 24");
+    algebra_steps steps;
+    algebra_build(&input, &steps);
+    check(steps.in_shape[0] == 24 && steps.out_shape[0] == 16, "padding: physical 24, spectral 16");
+    check(steps.forward[1].global_bytes == 24 * 24 * 16 * 16 &&
+              steps.forward[3].global_bytes == 24 * 16 * 16 * 16, "padding: exchanges carry N, not M");
+    check(steps.forward[0].fft.retained[2] == 16 && steps.forward[0].out_of_place,
+          "padding: the padded transform is out of place and retains 16");
+    check(steps.scratch_bytes == (size_t)(12 * 12 * 24 * 16), "padding: scratch of the M-length block");
+    check(fabs(steps.backward_scale - 1.0 / (24.0 * 24.0 * 24.0)) < 1e-18,
+          "padding: normalisation counts the padded lengths");
+    check_chain(steps.forward, steps.forward_count, "padded forward");
+    check_chain(steps.backward, steps.backward_count, "padded backward");
+}
+
+/* In place: the caller's buffer is the input and the output; no
+ * out-of-place step reads and writes it; the buffer holds every array
+ * placed in it; with a single out-of-place step the chain ends in W1. */
+static void check_in_place(const algebra_steps *steps, const step_spec *list, int count,
+                           const char *what)
+{
+    char message[160];
+    int ok = list[0].src == SLOT_INPUT;
+    for (int s = 0; s < count; s++) {
+        int reads = list[s].src == SLOT_INPUT || list[s].src == SLOT_OUTPUT;
+        int writes = list[s].dst == SLOT_INPUT || list[s].dst == SLOT_OUTPUT;
+        if (list[s].out_of_place) ok &= !(reads && writes);
+        if (s > 0) ok &= list[s].src == list[s - 1].dst;
+        if (reads) ok &= (size_t)list[s].in_count * distfft_type_size(list[s].in_type) <= steps->local_bytes;
+        if (writes) ok &= (size_t)list[s].out_count * distfft_type_size(list[s].out_type) <= steps->local_bytes;
+    }
+    snprintf(message, sizeof message, "%s: in-place chain", what);
+    check(ok, message);
+}
+
+static void test_in_place(void)
+{
+    int64_t shape[3] = {8, 6, 10};
+    distfft_kind c2c[3] = {DISTFFT_C2C, DISTFFT_C2C, DISTFFT_C2C};
+    distfft_kind r2c[3] = {DISTFFT_C2C, DISTFFT_C2C, DISTFFT_R2C};
+    int pencil[2] = {2, 2}, slab[1] = {2};
+    const distfft_kind *kind_sets[2] = {c2c, r2c};
+    for (int k = 0; k < 2; k++)
+        for (int g = 1; g <= 2; g++) {
+            algebra_input input = input_of(3, shape, kind_sets[k], g, g == 1 ? slab : pencil);
+            input.in_place = true;
+            if (k == 1 && g == 2) for (int a = 0; a < 3; a++) input.padded[a] = 3 * shape[a] / 2;
+            algebra_steps steps;
+            algebra_build(&input, &steps);
+            check_in_place(&steps, steps.forward, steps.forward_count, "forward");
+            check_in_place(&steps, steps.backward, steps.backward_count, "backward");
+        }
+    /* The pencil c2c plan (two exchanges): one work buffer. */
+    algebra_input input = input_of(3, shape, c2c, 2, pencil);
+    input.in_place = true;
+    algebra_steps steps;
+    algebra_build(&input, &steps);
+    check(steps.work_bytes[1] == 0 && steps.work_bytes[0] > 0, "in place pencil c2c: one work buffer");
+    check(steps.forward[steps.forward_count - 1].dst == SLOT_OUTPUT, "in place: ends in the buffer");
+}
+
 int main(void)
 {
+    test_padding();
+    test_in_place();
     test_pencil_c2c();
     test_blocks_tile();
     test_work_memory();
