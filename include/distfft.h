@@ -35,6 +35,7 @@
 extern "C" {
 #endif
 
+/* The library's version, "MAJOR.MINOR.PATCH". */
 #define DISTFFT_VERSION "0.1.0"
 
 /* Largest array dimensionality accepted anywhere in the API. */
@@ -44,6 +45,9 @@ extern "C" {
 /* Errors                                                                    */
 /* ------------------------------------------------------------------------ */
 
+/* Return codes of every function that returns int: DISTFFT_SUCCESS (0), or
+ * one of these errors (distfft_error_string describes it, distfft_last_error
+ * has the message). */
 enum {
     DISTFFT_SUCCESS = 0,
     DISTFFT_ERR_ARGUMENT,    /* an argument is out of range or NULL */
@@ -68,6 +72,8 @@ const char *distfft_last_error(void);
 /* Element types and memory                                                  */
 /* ------------------------------------------------------------------------ */
 
+/* The element type of an array: complex or real, double or single
+ * precision. Complex elements are C99's _Complex, FFTW's layout. */
 typedef enum {
     DISTFFT_COMPLEX_DOUBLE = 0, /* double _Complex / fftw_complex */
     DISTFFT_COMPLEX_FLOAT,      /* float _Complex / fftwf_complex */
@@ -75,6 +81,7 @@ typedef enum {
     DISTFFT_REAL_FLOAT          /* float */
 } distfft_type;
 
+/* Floating-point precision of a plan (its arrays are real or complex in it). */
 typedef enum {
     DISTFFT_DOUBLE = 0,
     DISTFFT_FLOAT
@@ -115,6 +122,8 @@ void distfft_decompose(int64_t n, int parts, int part, int64_t *local_n,
 /* Cartesian process grids (paper Sec. 3.4, Listing 4)                       */
 /* ------------------------------------------------------------------------ */
 
+/* A Cartesian process grid (opaque handle): made by distfft_grid_create,
+ * freed by distfft_grid_destroy. */
 typedef struct distfft_grid_s *distfft_grid;
 
 /* Create an ndims-dimensional Cartesian grid over the ranks of comm, and one
@@ -214,6 +223,8 @@ const char *distfft_method_name(distfft_method method);
 /* Method from its name; DISTFFT_ERR_ARGUMENT if unknown. Local. */
 int distfft_method_from_name(const char *name, distfft_method *method);
 
+/* A planned redistribution (opaque handle): made by distfft_redist_create,
+ * run by distfft_redist_execute, freed by distfft_redist_destroy. */
 typedef struct distfft_redist_s *distfft_redist;
 
 /* Plan the redistribution of a distributed array within the process group
@@ -250,6 +261,7 @@ int distfft_redist_destroy(distfft_redist *redist);
 /* Parallel FFT plans (paper Sec. 3.3-3.6)                                   */
 /* ------------------------------------------------------------------------ */
 
+/* Transform direction (FFTW's sign convention), for the step queries. */
 enum { DISTFFT_FORWARD = -1, DISTFFT_BACKWARD = +1 };
 
 /* Normalisation, as numpy's `norm`: BACKWARD (default) leaves the forward
@@ -309,6 +321,8 @@ typedef enum {
 const char *distfft_rigor_name(distfft_rigor rigor);
 int distfft_rigor_from_name(const char *name, distfft_rigor *rigor);
 
+/* What distfft_plan_create is asked for besides the shape and precision.
+ * Fill it with distfft_options_init, then change the fields you need. */
 typedef struct {
     /* Process grid dimensionality r, 1 <= r <= ndims-1; 0 chooses. With
      * method AUTO and a measuring rigor, the choice is measured: every
@@ -350,6 +364,8 @@ typedef struct {
  * every axis, one field, row-major placement. Local. */
 void distfft_options_init(distfft_options *options);
 
+/* A parallel FFT plan (opaque handle): made by distfft_plan_create, freed
+ * by distfft_plan_destroy. */
 typedef struct distfft_plan_s *distfft_plan;
 
 /* Plan a forward and backward transform of a global array of `ndims`
