@@ -537,6 +537,59 @@ int distfft_scatter(MPI_Comm comm, distfft_type type, int ndims,
                     const int64_t *global_start, const void *global, int root,
                     void *local);
 
+/* ------------------------------------------------------------------------ */
+/* Distributed arrays to and from .npy files (MPI-IO)                        */
+/* ------------------------------------------------------------------------ */
+
+/* One file holds the GLOBAL C-ordered array in NumPy's .npy format
+ * (version 1.0 header, padded so the data starts at a multiple of 64 bytes;
+ * `numpy.load(path)` reads it), whatever the ranks and grid that wrote it,
+ * so it can be read back on any other rank count and decomposition. Each
+ * rank reads or writes its block (local_shape at global_start of
+ * global_shape, the blocks of distfft_gather) through a subarray file view,
+ * in one collective MPI_File_write_all / read_all. With batch > 1 the local
+ * buffer holds `batch` blocks one after the other (as plans lay fields out)
+ * and the file's array has a leading axis of length batch:
+ * shape (batch, global_shape...); with batch == 1 it is global_shape.
+ * Element types map to the dtypes '<c16', '<c8', '<f8', '<f4' (this
+ * machine's byte order). ndims is 1..DISTFFT_MAX_DIMS; each axis below 2^31.
+ *
+ * write: the blocks must tile the global array (their element counts add up
+ * to it). Rank 0 writes the header. The file is written under the name
+ * "<path>.distfft-tmp" and renamed to path only when every rank succeeded,
+ * so a failed write leaves no file that looks complete (and an existing
+ * file at path untouched); the temporary file is deleted on failure.
+ *
+ * read: the file's dtype must be this type's, fortran_order False, its
+ * shape the one asked for, and the file long enough for the data.
+ *
+ * Errors, on every rank with the same message: DISTFFT_ERR_ARGUMENT for a
+ * file that cannot be opened or created (missing, unwritable path), is not
+ * a .npy file, holds another dtype or Fortran order, or is truncated;
+ * DISTFFT_ERR_SHAPE for a file of another shape or blocks that do not fit;
+ * DISTFFT_ERR_MISMATCH when ranks pass different type, ndims, shape, batch
+ * or path; DISTFFT_ERR_MPI when MPI-IO fails later. local may be NULL for
+ * an empty block. Collective on comm. */
+int distfft_array_write(MPI_Comm comm, const char *path, distfft_type type,
+                        int ndims, const int64_t *global_shape,
+                        const int64_t *local_shape,
+                        const int64_t *global_start, int64_t batch,
+                        const void *local);
+int distfft_array_read(MPI_Comm comm, const char *path, distfft_type type,
+                       int ndims, const int64_t *global_shape,
+                       const int64_t *local_shape,
+                       const int64_t *global_start, int64_t batch,
+                       void *local);
+
+/* What a .npy file holds: its element type and shape (shape has room for
+ * DISTFFT_MAX_DIMS + 1 axes; a batched file's first axis is the batch), read
+ * from its header by rank 0 and returned on every rank, so a reader can
+ * plan and allocate before distfft_array_read. DISTFFT_ERR_ARGUMENT for a
+ * file that cannot be opened, is not .npy, or holds a dtype distfft does not
+ * know or Fortran order. Collective on comm. */
+int distfft_array_file_info(MPI_Comm comm, const char *path,
+                            distfft_type *type, int *naxes, int64_t *shape);
+
 #ifdef __cplusplus
 }
 #endif

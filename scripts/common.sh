@@ -6,7 +6,7 @@
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # Debian packages the build and the tests need.
-PACKAGES="build-essential cmake ninja-build pkg-config \
+PACKAGES="build-essential cmake ninja-build pkg-config gfortran \
   libopenmpi-dev openmpi-bin libmpich-dev mpich libfftw3-dev python3-numpy python3-scipy valgrind \
   libfftw3-mpi-dev python3-matplotlib \
   python3-mpi4py python3-pytest python3-h5py-mpi python3-mpi4py-fft python3-pip python3-venv"
@@ -46,13 +46,13 @@ build_with() {
 
 build_openmpi() {
   say "building with OpenMPI in build/"
-  build_with build -DMPI_C_COMPILER=mpicc.openmpi \
+  build_with build -DMPI_C_COMPILER=mpicc.openmpi -DMPI_Fortran_COMPILER=mpifort.openmpi \
     -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.openmpi
 }
 
 build_mpich() {
   say "building with MPICH in build-mpich/"
-  build_with build-mpich -DMPI_C_COMPILER=mpicc.mpich \
+  build_with build-mpich -DMPI_C_COMPILER=mpicc.mpich -DMPI_Fortran_COMPILER=mpifort.mpich \
     -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich
 }
 
@@ -60,7 +60,7 @@ build_mpich() {
 build_asan() {
   say "building with AddressSanitizer + UBSan (OpenMPI) in build-asan/"
   build_with build-asan -DDISTFFT_SANITIZE=ON -DMPI_C_COMPILER=mpicc.openmpi \
-    -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.openmpi
+    -DMPI_Fortran_COMPILER=mpifort.openmpi -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.openmpi
 }
 # The sanitizer build runs the C tests up to 4 ranks (not the distfft-bench
 # and Python comparisons, not 6 and 8 ranks): ~2 minutes on two cores.

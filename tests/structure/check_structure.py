@@ -16,12 +16,14 @@ import sys
 # (group, layer) by path relative to src/; the first matching pattern wins.
 LAYERS = [
     (r"^api/", ("api", 5)),
+    (r"^fortran/", ("api", 5)),
     (r"^tune/", ("tune", 4)),
     (r"^plan/", ("plan", 3)),
     (r"^(step\.h|serial/fft_step\.c|serial/weights_step\.c|redist/exchange_step\.c)$", ("steps", 2)),
     (r"^serial/", ("serial", 1)),
     (r"^redist/", ("redist", 1)),
     (r"^(grid|placement|gather)\.[ch]$", ("grid", 1)),
+    (r"^array_(io|header)\.[ch]$", ("io", 1)),
     (r"^(error|types|vocabulary|decomp|big_count|text|layout)\.[ch]$", ("base", 0)),
 ]
 MAX_FILE_LINES = 600

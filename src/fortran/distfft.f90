@@ -1,0 +1,208 @@
+! distfft.f90 -- the Fortran module of distfft: `use distfft`.
+!
+! A thin layer over the C library through iso_c_binding (and the C shims in
+! distfft_f.c). The one thing to know is the index order: Fortran arrays are
+! column-major, so a Fortran array a(n1, n2, n3) is the C array
+! [n3][n2][n1]. Every shape, start, kind and axis this module takes or
+! returns is in FORTRAN order (axis 1 varies fastest); the module reverses
+! them for the C library. options%kinds(i) is the kind of Fortran axis i;
+! options%grid_dims are grid directions, not axes, and are passed as they
+! are (grid direction 1 distributes C axis 0, i.e. the LAST Fortran axis).
+! Starts are 0-based offsets: element a(i, j, k) of a local block is the
+! global element (start(1) + i, start(2) + j, start(3) + k) in 1-based
+! global indices. A batched array has the batch as its LAST Fortran axis:
+! a(n1, n2, n3, batch).
+!
+! Communicators are the integer handles of `use mpi` (with mpi_f08, pass
+! comm%MPI_VAL). Every routine takes an optional last argument ierr: the
+! error code (DISTFFT_SUCCESS = 0); without it, a failure prints
+! distfft_last_error() and stops. Arrays handed to forward, backward and
+! execute may be of any rank but must be contiguous, of the element kind
+! the plan needs, and of exactly this rank's block size (batch included);
+! wrong sizes and kinds are found on every rank before any transform, and
+! agreed, so every rank returns the same error.
+!
+! Needs assumed-rank dummy arguments (Fortran 2018 / TS 29113: gfortran >= 9,
+! ifort >= 16); otherwise Fortran 2003.
+module distfft
+  use, intrinsic :: iso_c_binding
+  use, intrinsic :: iso_fortran_env, only: error_unit
+  implicit none
+  private
+
+  integer, parameter, public :: DISTFFT_MAX_DIMS = 16
+  ! Error codes (distfft.h)
+  integer, parameter, public :: DISTFFT_SUCCESS = 0, DISTFFT_ERR_ARGUMENT = 1, &
+    DISTFFT_ERR_SHAPE = 2, DISTFFT_ERR_GRID = 3, DISTFFT_ERR_MISMATCH = 4, &
+    DISTFFT_ERR_ALIGNMENT = 5, DISTFFT_ERR_UNSUPPORTED = 6, DISTFFT_ERR_MEMORY = 7, &
+    DISTFFT_ERR_FFTW = 8, DISTFFT_ERR_MPI = 9
+  ! Element types and precisions
+  integer, parameter, public :: DISTFFT_COMPLEX_DOUBLE = 0, DISTFFT_COMPLEX_FLOAT = 1, &
+    DISTFFT_REAL_DOUBLE = 2, DISTFFT_REAL_FLOAT = 3
+  integer, parameter, public :: DISTFFT_DOUBLE = 0, DISTFFT_FLOAT = 1
+  ! Communication methods
+  integer, parameter, public :: DISTFFT_METHOD_AUTO = -1, DISTFFT_METHOD_ALLTOALLW = 0, &
+    DISTFFT_METHOD_ALLTOALLV = 1, DISTFFT_METHOD_ISEND_WAITALL = 2, &
+    DISTFFT_METHOD_ISEND_WAITSOME = 3, DISTFFT_METHOD_ISEND_WAITALL_BLOCKED = 4, &
+    DISTFFT_METHOD_ISEND_WAITSOME_BLOCKED = 5, DISTFFT_METHOD_SENDRECV = 6
+  ! Directions, normalisations, kinds, rigour, placement
+  integer, parameter, public :: DISTFFT_FORWARD = -1, DISTFFT_BACKWARD = 1
+  integer, parameter, public :: DISTFFT_NORM_BACKWARD = 0, DISTFFT_NORM_ORTHO = 1, &
+    DISTFFT_NORM_FORWARD = 2
+  integer, parameter, public :: DISTFFT_C2C = 0, DISTFFT_R2C = 1, DISTFFT_DCT1 = 2, &
+    DISTFFT_DCT2 = 3, DISTFFT_DCT3 = 4, DISTFFT_DCT4 = 5, DISTFFT_DST1 = 6, &
+    DISTFFT_DST2 = 7, DISTFFT_DST3 = 8, DISTFFT_DST4 = 9, DISTFFT_CHEB = 10, DISTFFT_NONE = 11
+  integer, parameter, public :: DISTFFT_ESTIMATE = 0, DISTFFT_MEASURE = 1, &
+    DISTFFT_PATIENT = 2, DISTFFT_EXHAUSTIVE = 3
+  integer, parameter, public :: DISTFFT_PLACEMENT_ROW = 0, DISTFFT_PLACEMENT_MORTON = 1, &
+    DISTFFT_PLACEMENT_NODE = 2
+
+  ! distfft_options of distfft.h, field for field (distfft_options_layout_matches
+  ! checks the layout against the C compiler's).
+  type, bind(C), public :: distfft_options
+    integer(c_int) :: grid_ndims
+    integer(c_int) :: grid_dims(DISTFFT_MAX_DIMS)
+    integer(c_int) :: method
+    integer(c_int) :: norm
+    integer(c_int) :: rigor
+    integer(c_int) :: destroy_input
+    integer(c_int) :: kinds(DISTFFT_MAX_DIMS)
+    integer(c_int64_t) :: batch
+    integer(c_int) :: placement
+    integer(c_int) :: node_size
+  end type distfft_options
+
+  type, public :: distfft_plan
+    type(c_ptr) :: handle = c_null_ptr
+    integer :: comm = 0                   ! the module's duplicate, for its agreements
+    integer :: ndims = 0
+    integer :: input_type = -1, output_type = -1
+    integer(c_int64_t) :: input_count = 0, output_count = 0   ! elements, batch included
+  end type distfft_plan
+
+  type, public :: distfft_redist
+    type(c_ptr) :: handle = c_null_ptr
+    integer :: comm = 0
+    integer :: element_type = -1
+    integer(c_int64_t) :: input_count = 0, output_count = 0
+  end type distfft_redist
+
+  public :: distfft_options_init, distfft_options_layout_matches
+  public :: distfft_plan_create, distfft_plan_forward, distfft_plan_backward, distfft_plan_destroy
+  public :: distfft_plan_input_block, distfft_plan_output_block, distfft_plan_output_shape
+  public :: distfft_plan_describe
+  public :: distfft_redist_create, distfft_redist_execute, distfft_redist_destroy
+  public :: distfft_last_error, distfft_error_string
+  public :: distfft_array_write, distfft_array_read, distfft_array_file_info
+
+  interface distfft_plan_create
+    module procedure plan_create_i8, plan_create_i4
+  end interface distfft_plan_create
+  ! (input kind, output kind): c2c, r2c and real-to-real plans.
+  interface distfft_plan_forward
+    module procedure forward_c16_c16, forward_c8_c8, forward_f8_c16, forward_f4_c8, &
+      forward_f8_f8, forward_f4_f4
+  end interface distfft_plan_forward
+  interface distfft_plan_backward
+    module procedure backward_c16_c16, backward_c8_c8, backward_c16_f8, backward_c8_f4, &
+      backward_f8_f8, backward_f4_f4
+  end interface distfft_plan_backward
+  interface distfft_redist_execute
+    module procedure redist_c16, redist_c8, redist_f8, redist_f4
+  end interface distfft_redist_execute
+  ! Distributed arrays to and from .npy files (distfft_array.inc).
+  interface distfft_array_write
+    module procedure array_write_c16, array_write_c8, array_write_f8, array_write_f4
+  end interface distfft_array_write
+  interface distfft_array_read
+    module procedure array_read_c16, array_read_c8, array_read_f8, array_read_f4
+  end interface distfft_array_read
+
+  include 'distfft_c.inc'
+
+contains
+
+  include 'distfft_plan.inc'
+  include 'distfft_array.inc'
+
+  ! --- errors -------------------------------------------------------------
+
+  ! A C string as a Fortran string.
+  function c_string(text) result(string)
+    type(c_ptr), intent(in) :: text
+    character(len=:), allocatable :: string
+    character(kind=c_char), pointer :: chars(:)
+    integer(c_size_t) :: length, i
+    length = c_strlen(text)
+    allocate(character(len=length) :: string)
+    if (length == 0) return
+    call c_f_pointer(text, chars, [length])
+    do i = 1, length
+      string(i:i) = chars(i)
+    end do
+  end function c_string
+
+  ! The message of the last failed call on this rank (empty if none).
+  function distfft_last_error() result(message)
+    character(len=:), allocatable :: message
+    message = c_string(c_last_error())
+  end function distfft_last_error
+
+  function distfft_error_string(code) result(text)
+    integer, intent(in) :: code
+    character(len=:), allocatable :: text
+    text = c_string(c_error_string(int(code, c_int)))
+  end function distfft_error_string
+
+  ! Hand rc to ierr, or stop with the message when the caller gave none.
+  subroutine finish(rc, ierr)
+    integer(c_int), intent(in) :: rc
+    integer, intent(out), optional :: ierr
+    if (present(ierr)) then
+      ierr = int(rc)
+    else if (rc /= DISTFFT_SUCCESS) then
+      write (error_unit, '(a)') distfft_last_error()
+      error stop 1
+    end if
+  end subroutine finish
+
+  ! Record a failure of this rank found by the module (local).
+  function fail(code, message) result(rc)
+    integer, intent(in) :: code
+    character(len=*), intent(in) :: message
+    integer(c_int) :: rc
+    rc = c_fail(int(code, c_int), message // c_null_char)
+  end function fail
+
+  ! --- options --------------------------------------------------------------
+
+  subroutine distfft_options_init(options)
+    type(distfft_options), intent(out) :: options
+    call c_options_init(options)
+  end subroutine distfft_options_init
+
+  ! .true. when this compiler lays distfft_options out as the C library
+  ! does: the same size and every field at the same offset.
+  function distfft_options_layout_matches() result(matches)
+    logical :: matches
+    type(distfft_options), target :: probe
+    integer(c_int64_t) :: c_layout(11), f_layout(11)
+    integer(c_intptr_t) :: base
+    integer(c_int) :: count
+    count = c_options_layout(c_layout, 11_c_int)
+    base = transfer(c_loc(probe), base)
+    f_layout(1) = c_sizeof(probe)
+    f_layout(2) = transfer(c_loc(probe%grid_ndims), base) - base
+    f_layout(3) = transfer(c_loc(probe%grid_dims), base) - base
+    f_layout(4) = transfer(c_loc(probe%method), base) - base
+    f_layout(5) = transfer(c_loc(probe%norm), base) - base
+    f_layout(6) = transfer(c_loc(probe%rigor), base) - base
+    f_layout(7) = transfer(c_loc(probe%destroy_input), base) - base
+    f_layout(8) = transfer(c_loc(probe%kinds), base) - base
+    f_layout(9) = transfer(c_loc(probe%batch), base) - base
+    f_layout(10) = transfer(c_loc(probe%placement), base) - base
+    f_layout(11) = transfer(c_loc(probe%node_size), base) - base
+    matches = count == 11 .and. all(c_layout == f_layout)
+  end function distfft_options_layout_matches
+
+end module distfft
