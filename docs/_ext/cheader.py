@@ -210,8 +210,9 @@ def _declaration(item):
         m = re.match(r"#\s*define\s+(" + IDENT + r")(\s+(.*))?$", item.text)
         if not m or m.group(1) == "DISTFFT_H":
             return None
-        value = (m.group(3) or "").strip()
-        return Decl("macro", m.group(1), f"{m.group(1)} {value}".strip(), item)
+        decl = Decl("macro", m.group(1), m.group(1), item)
+        decl.value = (m.group(3) or "").strip()
+        return decl
     code = item.text
     flat = _squash(code)
     if "{" in code:
@@ -327,61 +328,84 @@ def known_names(parts):
                         names[m.name] = "enumerator"
                 else:
                     names[decl.name] = ROLE[decl.kind]
-                    if decl.kind == "enum":
+                    if decl.kind == "enum":   # the C domain scopes them in the enum
                         for m in decl.members:
-                            names[m.name] = "enumerator"
+                            names[m.name] = ("enumerator", f"{decl.name}.{m.name}")
     return names
 
 
 def _inline(text, names):
-    """Plain comment text as reStructuredText: every markup character
-    escaped, the API's own names linked."""
+    """Plain comment text as reStructuredText: `spans` become inline
+    literals, every other markup character is escaped, and the API's own
+    names are linked."""
+    pieces = re.split(r"(`[^`\n]+`)", text)
+    out = []
+    for k, piece in enumerate(pieces):
+        if k % 2:
+            out.append(_spaced(out, "``" + piece[1:-1] + "``", pieces, k))
+        else:
+            out.append(_linked(piece, names))
+    s = "".join(out)
+    if s and not s[0].isalnum() and not s.startswith(("\\", ":c:", "``")):
+        s = "\\" + s
+    return s
+
+
+def _spaced(out, markup, pieces, k):
+    """Inline markup needs a space or punctuation around it; an escaped
+    space (which renders as nothing) supplies it."""
+    before = "".join(out)[-1:] or " "
+    after = pieces[k + 1][:1] if k + 1 < len(pieces) else " "
+    after = after or " "
+    ok_before = before.isspace() or before in "'\"([{<-/:"
+    ok_after = after.isspace() or after in "'\")]}>-/:.,;!?"
+    return ("" if ok_before else "\\ ") + markup + ("" if ok_after else "\\ ")
+
+
+def _linked(text, names):
     out, pos = [], 0
-    pattern = re.compile(r"\b(distfft_\w+|DISTFFT_\w+)\b")
+    pattern = re.compile(r"\b(distfft_\w+|DISTFFT_\w+)\b(\(\))?")   # Sphinx adds the ()
     for m in pattern.finditer(text):
         if m.group(1) not in names:
             continue
         out.append(_ESCAPE.sub(r"\\\1", text[pos:m.start()]))
         before = text[m.start() - 1] if m.start() else " "
         after = text[m.end()] if m.end() < len(text) else " "
+        role, target = names[m.group(1)], m.group(1)
+        if isinstance(role, tuple):
+            role, target = role[0], f"{m.group(1)} <{role[1]}>"
         out.append(("" if before.isspace() else "\\ ")
-                   + f":c:{names[m.group(1)]}:`{m.group(1)}`"
+                   + f":c:{role}:`{target}`"
                    + ("" if after.isspace() else "\\ "))
         pos = m.end()
     out.append(_ESCAPE.sub(r"\\\1", text[pos:]))
-    s = "".join(out)
-    if s and not s[0].isalnum() and not s.startswith("\\") and not s.startswith(":c:"):
-        s = "\\" + s
-    return s
+    return "".join(out)
 
 
-def _text_blocks(lines, names, indent):
-    """Paragraphs (joined unindented lines) and literal blocks (indented runs)."""
+def plain_to_rst(lines, names, indent=0):
+    """Plain text (a comment, a docstring) as reStructuredText: blocks
+    separated by blank lines; a block with a line indented more than its
+    first (a table, a list, code) is kept as it is, in a literal block; any
+    other block is a paragraph of escaped text."""
     pad = " " * indent
-    out, paragraph, literal = [], [], []
+    out, block = [], []
 
     def flush():
-        if paragraph:
-            out.extend([pad + _inline(" ".join(paragraph), names), ""])
-            paragraph.clear()
-        if literal:
-            out.extend([pad + "::", ""])
-            width = min(len(l) - len(l.lstrip()) for l in literal if l.strip())
-            out.extend([pad + "   " + l[width:] if l.strip() else "" for l in literal])
-            out.append("")
-            literal.clear()
+        if not block:
+            return
+        first = len(block[0]) - len(block[0].lstrip())
+        if any(len(l) - len(l.lstrip()) > first for l in block[1:]) or first > 0:
+            width = min(len(l) - len(l.lstrip()) for l in block)
+            out.extend([pad + "::", ""] + [pad + "   " + l[width:] for l in block] + [""])
+        else:
+            out.extend([pad + _inline(" ".join(l.strip() for l in block), names), ""])
+        block.clear()
 
     for line in lines:
-        if not line.strip():
-            flush()
-        elif line[0] == " ":
-            if paragraph:
-                flush()
-            literal.append(line)
+        if line.strip():
+            block.append(line.rstrip())
         else:
-            if literal:
-                flush()
-            paragraph.append(line.strip())
+            flush()
     flush()
     return out
 
@@ -389,7 +413,7 @@ def _text_blocks(lines, names, indent):
 def _docs(doc_lists, names, indent):
     out = []
     for lines in doc_lists:
-        out.extend(_text_blocks(lines, names, indent))
+        out.extend(plain_to_rst(lines, names, indent))
     return out
 
 
@@ -405,6 +429,8 @@ def _entry_rst(decls, names):
             out.append(f"              {d.signature}")
         out.append("")
         for d in decls:
+            if d.kind == "macro" and d.value:
+                out.extend([f"   ``#define {d.name} {d.value}``", ""])
             out.extend(_docs(d.doc, names, 3))
         return out
     for d in decls:
@@ -430,7 +456,8 @@ def to_rst(parts, title, header_path):
            title, "=" * len(title), ""]
     for kind, value in parts:
         if kind == "title":
-            out.extend([_inline(value, {}), "-" * len(value), ""])
+            heading = _inline(value, {})
+            out.extend([heading, "-" * len(heading), ""])
         elif kind == "prose":
             out.extend(_docs([value], names, 0))
         else:
