@@ -28,6 +28,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "cheader",        # C API reference from include/distfft.h
     "plaindoc",       # docstrings are plain text, shown as written
+    "freference",     # Fortran reference from src/fortran/distfft.f90
     "repolinks",      # repository paths in the manual and README must exist
 ]
 

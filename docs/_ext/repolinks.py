@@ -21,6 +21,7 @@ from sphinx.util import logging
 log = logging.getLogger(__name__)
 TOP = ("src/", "include/", "tests/", "python/", "examples/", "benchmarks/",
        "scripts/", "docs/", "cmake/", ".ci/")
+BUILT = ("docs/_build",)   # build outputs: not in the repository
 PLACEHOLDER = re.compile(r"NAME|NNN|[*<>{}…]|\.\.\.|X\b")
 
 
@@ -36,7 +37,7 @@ def _path_part(text):
 
 def _check_literal(app, docname, node):
     text = node.astext()
-    if not text.startswith(TOP) or PLACEHOLDER.search(text):
+    if not text.startswith(TOP) or PLACEHOLDER.search(text) or text.startswith(BUILT):
         return
     path = _path_part(text)
     if ":" in path or "=" in path:
