@@ -476,6 +476,7 @@ def _generate(app):
     for missing in undocumented(parts):
         log.warning(f"{app.config.cheader_header}: {missing} has no comment "
                     "(every public declaration must say what it does)")
+    app.env.cheader_names = known_names(parts)
     text = to_rst(parts, app.config.cheader_title, app.config.cheader_header)
     target = os.path.join(app.srcdir, app.config.cheader_output)
     old = None
@@ -487,7 +488,30 @@ def _generate(app):
             f.write(text)
 
 
+def _link_literals(app, doctree):
+    """In the guide pages, inline code that is exactly an API name
+    (`distfft_plan_create`, `distfft_plan_create()`, `DISTFFT_R2C`) links
+    to its entry in the C reference."""
+    from docutils import nodes
+    from sphinx import addnodes
+    names = app.env.cheader_names if hasattr(app.env, "cheader_names") else {}
+    for node in list(doctree.traverse(nodes.literal)):
+        if isinstance(node.parent, (nodes.reference, addnodes.pending_xref)):
+            continue
+        m = re.fullmatch(r"(distfft_\w+|DISTFFT_\w+)(\(\))?", node.astext())
+        if not m or m.group(1) not in names:
+            continue
+        role, target = names[m.group(1)], m.group(1)
+        if isinstance(role, tuple):
+            role, target = role[0], role[1]
+        xref = addnodes.pending_xref("", refdomain="c", reftype=role, reftarget=target,
+                                     refexplicit=True, refwarn=True)
+        xref += node.deepcopy()
+        node.replace_self(xref)
+
+
 def setup(app):
+    app.connect("doctree-read", _link_literals)
     app.add_config_value("cheader_header", "../include/distfft.h", "env")
     app.add_config_value("cheader_output", "reference/c.rst", "env")
     app.add_config_value("cheader_title", "C API reference", "env")
