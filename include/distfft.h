@@ -281,7 +281,7 @@ const char *distfft_norm_name(distfft_norm norm);
 int distfft_norm_from_name(const char *name, distfft_norm *norm);
 
 /* The transform along one axis. Definitions (N = the axis length, all
- * unnormalised as FFTW computes them; see README "Transform kinds"):
+ * unnormalised as FFTW computes them; see the manual, docs/guide/kinds.md):
  *   C2C      complex DFT, sign -1 forward.
  *   R2C      real-to-complex DFT: N reals -> N/2+1 complex (Hermitian half);
  *            only on the last transformed axis (the one transformed first),

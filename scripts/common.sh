@@ -57,7 +57,7 @@ build_mpich() {
     -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich
 }
 
-# AddressSanitizer + UBSan build (README "Reliability"), Open MPI only.
+# AddressSanitizer + UBSan build (docs/reliability.md), Open MPI only.
 build_asan() {
   say "building with AddressSanitizer + UBSan (OpenMPI) in build-asan/"
   build_with build-asan -DDISTFFT_SANITIZE=ON -DMPI_C_COMPILER=mpicc.openmpi \
