@@ -335,9 +335,9 @@ typedef struct {
     /* Grid extents when grid_ndims > 0; a 0 entry is chosen by
      * MPI_Dims_create. The product must equal the communicator size. */
     int grid_dims[DISTFFT_MAX_DIMS];
-    distfft_method method;
-    distfft_norm norm;
-    distfft_rigor rigor;
+    distfft_method method;   /* of every exchange; default AUTO (measured) */
+    distfft_norm norm;       /* default DISTFFT_NORM_BACKWARD, as numpy */
+    distfft_rigor rigor;     /* FFTW's planning; default DISTFFT_MEASURE */
     /* Nonzero allows forward/backward to overwrite their input, which saves
      * one work buffer (see distfft_plan_work_bytes). */
     int destroy_input;
@@ -439,9 +439,9 @@ int distfft_plan_describe(const struct distfft_plan_s *plan, char *buf,
 /* Time accumulated by this rank inside forward/backward, split into serial
  * FFTs (and scaling) and redistributions, since create or the last reset. */
 typedef struct {
-    double fft_seconds;
-    double redistribute_seconds;
-    int64_t executions;
+    double fft_seconds;           /* serial FFTs and scaling */
+    double redistribute_seconds;  /* exchanges */
+    int64_t executions;           /* forward and backward calls */
 } distfft_timings;
 
 int distfft_plan_timings(const struct distfft_plan_s *plan,

@@ -17,8 +17,8 @@ How the header's comments attach (the header's own conventions):
   - inside an enum or struct, the same rules apply to enumerators and
     members.
 
-A public declaration (function, typedef, enum, struct, macro) that no
-comment documents is an error: the Sphinx extension reports a warning
+A public declaration (function, typedef, enum, struct and each of its
+fields, macro) that no comment documents is an error: the Sphinx extension reports a warning
 (fatal under `sphinx-build -W`), and `python3 docs/_ext/cheader.py --check
 include/distfft.h` exits 1 naming it. Needs only Python's standard library;
 Sphinx is imported only by setup().
@@ -306,6 +306,10 @@ def undocumented(parts):
             if decl.kind == "enumerators" and all(m.doc for m in decl.members):
                 continue
             missing.append(f"line {decl.line}: {decl.name}")
+        for decl in value:   # a struct's fields are API too
+            if decl.kind == "struct":
+                missing += [f"line {decl.line}: {decl.name}.{m.name}"
+                            for m in decl.members if not m.doc]
     return missing
 
 
