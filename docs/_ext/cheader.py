@@ -91,6 +91,10 @@ def _items(text):
                     depth += 1
                 elif c == "}":
                     depth -= 1
+                    head = strip_comments(text[i:j]).split("{", 1)[0]
+                    if depth == 0 and "(" in head and not head.lstrip().startswith("typedef"):
+                        j += 1   # a function definition ends at its closing brace
+                        break
                 elif c == ";" and depth == 0:
                     j += 1
                     break
@@ -215,6 +219,9 @@ def _declaration(item):
         return decl
     code = item.text
     flat = _squash(code)
+    head = _squash(code.split("{", 1)[0])
+    if "{" in code and "(" in head and not head.startswith("typedef"):
+        return Decl("function", _name_of(head), head, item)   # a static inline definition
     if "{" in code:
         head, body = code.split("{", 1)
         body, tail = body.rsplit("}", 1)
@@ -236,8 +243,17 @@ def _declaration(item):
     m = re.match(r"typedef struct (" + IDENT + r")\s*\*\s*(" + IDENT + r")$", flat)
     if m:
         return Decl("handle", m.group(2), f"struct {m.group(1)} *{m.group(2)}", item)
+    m = re.match(r"typedef\s.*\(\s*\*\s*(" + IDENT + r")\s*\)\s*\(.*\)$", flat)
+    if m:   # a pointer-to-function type
+        return Decl("handle", m.group(1), flat[len("typedef"):].strip(), item)
+    m = re.match(r"typedef\s+(.*\W)(" + IDENT + r")$", flat)
+    if m:   # any other typedef
+        return Decl("handle", m.group(2), f"{m.group(1).strip()} {m.group(2)}", item)
     if "(" in flat:
         return Decl("function", _name_of(flat), flat, item)
+    name = _name_of(flat.replace("extern ", "", 1))
+    if name:   # a variable
+        return Decl("var", name, flat.replace("extern ", "", 1), item)
     raise ValueError(f"line {item.first}: cannot read {flat[:60]!r}")
 
 
@@ -316,9 +332,9 @@ def undocumented(parts):
 # --- writing reStructuredText ----------------------------------------------
 
 ROLE = {"function": "func", "macro": "macro", "enum": "enum", "struct": "struct",
-        "handle": "type"}
+        "handle": "type", "var": "var"}
 DIRECTIVE = {"function": "function", "macro": "macro", "enum": "enum",
-             "struct": "struct", "handle": "type"}
+             "struct": "struct", "handle": "type", "var": "var"}
 _ESCAPE = re.compile(r"([\\*`|_\[\]<>:#~^$@&{}=+-])")
 
 
@@ -424,7 +440,7 @@ def _docs(doc_lists, names, indent):
 def _entry_rst(decls, names):
     out = []
     kinds = {d.kind for d in decls}
-    simple = [d for d in decls if d.kind in ("function", "macro", "handle")]
+    simple = [d for d in decls if d.kind in ("function", "macro", "handle", "var")]
     if len(simple) == len(decls) and len(kinds) == 1:
         # one directive, several signatures, the group's comment once
         directive = DIRECTIVE[decls[0].kind]
@@ -476,7 +492,11 @@ def _generate(app):
     log = logging.getLogger(__name__)
     header = os.path.join(app.confdir, app.config.cheader_header)
     with open(header, encoding="utf-8") as f:
-        parts = parse(f.read())
+        try:
+            parts = parse(f.read())
+        except ValueError as error:   # a construct this reader does not know
+            log.warning(f"{app.config.cheader_header}: {error} (teach docs/_ext/cheader.py)")
+            parts = []
     for missing in undocumented(parts):
         log.warning(f"{app.config.cheader_header}: {missing} has no comment "
                     "(every public declaration must say what it does)")
