@@ -469,19 +469,32 @@ def _entry_rst(decls, names):
     return out
 
 
-def to_rst(parts, title, header_path):
-    names = known_names(parts)
-    out = [".. Generated from " + header_path + " by docs/_ext/cheader.py at every",
-           "   docs build; edit the header's comments, not this file.", "",
-           title, "=" * len(title), ""]
+def _parts_rst(parts, names, underline):
+    out = []
     for kind, value in parts:
         if kind == "title":
             heading = _inline(value, {})
-            out.extend([heading, "-" * len(heading), ""])
+            out.extend([heading, underline * len(heading), ""])
         elif kind == "prose":
             out.extend(_docs([value], names, 0))
         else:
             out.extend(_entry_rst(value, names))
+    return out
+
+
+def to_rst(parts, title, header_path, others=()):
+    """The page: the main header's parts, then one section per other public
+    header (others: (path, parts) pairs)."""
+    names = known_names(parts)
+    for _, other in others:
+        names.update(known_names(other))
+    out = [".. Generated from " + header_path + " by docs/_ext/cheader.py at every",
+           "   docs build; edit the header's comments, not this file.", "",
+           title, "=" * len(title), ""]
+    out += _parts_rst(parts, names, "-")
+    for path, other in others:
+        heading = f"Header {os.path.basename(path)}"
+        out += [heading, "-" * len(heading), ""] + _parts_rst(other, names, "~")
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -490,18 +503,29 @@ def to_rst(parts, title, header_path):
 def _generate(app):
     from sphinx.util import logging
     log = logging.getLogger(__name__)
-    header = os.path.join(app.confdir, app.config.cheader_header)
-    with open(header, encoding="utf-8") as f:
-        try:
-            parts = parse(f.read())
-        except ValueError as error:   # a construct this reader does not know
-            log.warning(f"{app.config.cheader_header}: {error} (teach docs/_ext/cheader.py)")
-            parts = []
-    for missing in undocumented(parts):
-        log.warning(f"{app.config.cheader_header}: {missing} has no comment "
-                    "(every public declaration must say what it does)")
-    app.env.cheader_names = known_names(parts)
-    text = to_rst(parts, app.config.cheader_title, app.config.cheader_header)
+    main = os.path.normpath(os.path.join(app.confdir, app.config.cheader_header))
+    # every public header is documented: the main one, then the others
+    # of its folder (a header added later is in the reference at once)
+    folder = os.path.dirname(main)
+    others = sorted(os.path.join(folder, n) for n in os.listdir(folder)
+                    if n.endswith(".h") and os.path.join(folder, n) != main)
+    parsed = []
+    for header in [main] + others:
+        shown = os.path.relpath(header, os.path.join(app.confdir, ".."))
+        with open(header, encoding="utf-8") as f:
+            try:
+                parts = parse(f.read())
+            except ValueError as error:   # a construct this reader does not know
+                log.warning(f"{shown}: {error} (teach docs/_ext/cheader.py)")
+                parts = []
+        for missing in undocumented(parts):
+            log.warning(f"{shown}: {missing} has no comment "
+                        "(every public declaration must say what it does)")
+        parsed.append((shown, parts))
+    app.env.cheader_names = {}
+    for _, parts in parsed:
+        app.env.cheader_names.update(known_names(parts))
+    text = to_rst(parsed[0][1], app.config.cheader_title, parsed[0][0], parsed[1:])
     target = os.path.join(app.srcdir, app.config.cheader_output)
     old = None
     if os.path.exists(target):
@@ -544,22 +568,25 @@ def setup(app):
 
 
 def main(argv):
-    """--check HEADER: exit 1 naming every undocumented declaration.
+    """--check HEADER...: exit 1 naming every undocumented declaration.
     --rst HEADER: print the generated page."""
-    if len(argv) != 3 or argv[1] not in ("--check", "--rst"):
-        print("usage: cheader.py --check|--rst include/distfft.h", file=sys.stderr)
+    if len(argv) < 3 or argv[1] not in ("--check", "--rst"):
+        print("usage: cheader.py --check|--rst include/distfft.h [more headers]", file=sys.stderr)
         return 2
-    with open(argv[2], encoding="utf-8") as f:
-        parts = parse(f.read())
-    if argv[1] == "--rst":
-        print(to_rst(parts, "C API reference", argv[2]), end="")
-        return 0
-    missing = undocumented(parts)
-    for m in missing:
-        print(f"{argv[2]}: {m} has no comment", file=sys.stderr)
-    count = sum(len(v) for k, v in parts if k == "entry")
-    print(f"{argv[2]}: {count} declarations, {len(missing)} without a comment")
-    return 1 if missing else 0
+    status = 0
+    for path in argv[2:]:
+        with open(path, encoding="utf-8") as f:
+            parts = parse(f.read())
+        if argv[1] == "--rst":
+            print(to_rst(parts, "C API reference", path), end="")
+            continue
+        missing = undocumented(parts)
+        for m in missing:
+            print(f"{path}: {m} has no comment", file=sys.stderr)
+        count = sum(len(v) for k, v in parts if k == "entry")
+        print(f"{path}: {count} declarations, {len(missing)} without a comment")
+        status |= 1 if missing else 0
+    return status
 
 
 if __name__ == "__main__":
