@@ -209,7 +209,13 @@ typedef enum {
     /* "isend-waitsome-blocked": isend-waitsome with 4 peers at a time */
     DISTFFT_METHOD_ISEND_WAITSOME_BLOCKED = 5,
     /* "sendrecv": P-1 rounds of pairwise MPI_Sendrecv (rank +- k) */
-    DISTFFT_METHOD_SENDRECV = 6
+    DISTFFT_METHOD_SENDRECV = 6,
+    /* "vector": paper 004's zero-copy exchange: one MPI_Alltoall with
+     * count 1, the chunks described by hvector types resized so that
+     * consecutive peers' combs interleave. Only for equal blocks: the group
+     * size must divide both exchanged axes; elsewhere create fails with
+     * DISTFFT_ERR_UNSUPPORTED on every rank (and "auto" skips it). */
+    DISTFFT_METHOD_VECTOR = 7
 } distfft_method;
 
 /* Most concrete methods a build can have (distfft_method_count() <= it). */
@@ -589,6 +595,108 @@ int distfft_array_read(MPI_Comm comm, const char *path, distfft_type type,
  * know or Fortran order. Collective on comm. */
 int distfft_array_file_info(MPI_Comm comm, const char *path,
                             distfft_type *type, int *naxes, int64_t *shape);
+
+/* ------------------------------------------------------------------------ */
+/* Halo (ghost-cell) exchange of distributed arrays (paper 004 Sec. 3)       */
+/* ------------------------------------------------------------------------ */
+
+/* How the ghost regions travel:
+ *   DATATYPES ("datatypes", the default): zero-copy. Every region a rank
+ *       sends or receives is described once, at create time, by subarray
+ *       datatypes of the padded array (nested in a struct type when one
+ *       neighbour supplies several pieces), and each message names the
+ *       array itself: no copies outside MPI.
+ *   PACK ("pack"): the same messages through contiguous buffers allocated
+ *       at create time: pack, send, receive, unpack (for comparison).
+ * Both give bit-identical arrays. */
+typedef enum {
+    DISTFFT_HALO_DATATYPES = 0,
+    DISTFFT_HALO_PACK = 1
+} distfft_halo_variant;
+
+/* "datatypes", "pack"; and the reverse (DISTFFT_ERR_ARGUMENT if unknown).
+ * Local. */
+const char *distfft_halo_variant_name(distfft_halo_variant variant);
+int distfft_halo_variant_from_name(const char *name,
+                                   distfft_halo_variant *variant);
+
+typedef struct distfft_halo_s *distfft_halo;
+
+/* Plan the ghost-cell exchange of a global array of `ndims` (1..16) axes of
+ * global_shape, distributed over comm in blocks: this rank holds the block
+ * of local_shape at global_start -- e.g. what distfft_plan_input_block
+ * reports, or any blocks that tile the array as a Cartesian product (every
+ * rank's blocks along each axis, among the ranks that share its ranges on
+ * all other axes, tile 0..global_shape[axis]; empty blocks are fine).
+ *
+ * The array handed to execute is the PADDED block: along axis a it covers
+ * global indices global_start[a] - widths_low[a] ..
+ * global_start[a] + local_shape[a] + widths_high[a] - 1, i.e.
+ *   padded_shape[a] = widths_low[a] + local_shape[a] + widths_high[a],
+ * C order, with a leading batch dimension of `batch` >= 1 fields (each a
+ * padded block, one after the other); the owned block sits at offset
+ * widths_low. distfft_halo_padded_block reports it, distfft_halo_pad and
+ * _unpad copy between it and an unpadded block.
+ *
+ * widths_low / widths_high (>= 0, per axis; widths_high may be NULL: the
+ * same as widths_low) may exceed the neighbours' blocks and even the global
+ * length: ghost values then come from several ranks (and, along periodic
+ * axes, from several wraps). periodic[a] != 0 wraps axis a around (NULL:
+ * no axis periodic). After execute every padded entry whose global index
+ * lies in the array -- along periodic axes after wrapping -- holds the
+ * owner's value: faces, edges and corners alike; entries beyond a
+ * non-periodic boundary are never written.
+ *
+ * Neighbours: found from the blocks themselves -- one MPI_Allgather of
+ * every rank's (global_start, local_shape) at create time; the ranks that
+ * share this rank's ranges on every axis but a are its line along a, and
+ * each ghost interval comes from the line members that own it. Axes are
+ * exchanged one after another (those with a nonzero width, in increasing
+ * order), each sending the ghost layers the earlier axes filled, so edges
+ * and corners need no diagonal messages: with widths within the
+ * neighbours' blocks, two messages per axis and rank. Every message is
+ * planned and its datatypes (or buffers) built here, once.
+ *
+ * Errors, on every rank alike (nothing created): negative widths, batch or
+ * shapes, blocks outside the array or that do not tile it, arguments that
+ * differ between ranks (type, ndims, global_shape, widths, periodic, batch,
+ * variant), and with DATATYPES a padded extent (or batch) beyond INT_MAX
+ * (DISTFFT_ERR_UNSUPPORTED; PACK has no such limit). Collective on comm. */
+int distfft_halo_create(MPI_Comm comm, distfft_type type, int ndims,
+                        const int64_t *global_shape,
+                        const int64_t *local_shape,
+                        const int64_t *global_start,
+                        const int64_t *widths_low,
+                        const int64_t *widths_high, const int *periodic,
+                        int64_t batch, distfft_halo_variant variant,
+                        distfft_halo *halo);
+
+/* Fill the ghost entries of `array` (the padded block, batch included;
+ * aligned as the element type needs) from their owners. Only ghost entries
+ * are written. array may be NULL only where the padded block is empty.
+ * Collective on the halo's communicator. */
+int distfft_halo_execute(distfft_halo halo, void *array);
+
+/* The padded block: padded_shape[ndims] (per field) and padded_start[ndims]
+ * = global_start - widths_low (the global index of its first entry; may be
+ * negative); either may be NULL. Returns the number of elements of the
+ * whole padded array, batch included (what to allocate), or -1 for a NULL
+ * halo. Local. */
+int64_t distfft_halo_padded_block(const struct distfft_halo_s *halo,
+                                  int64_t *padded_shape,
+                                  int64_t *padded_start);
+
+/* Copy the owned block (local_shape, C order, batch included; e.g. a plan's
+ * input) into the interior of a padded array, or the interior back out.
+ * Ghost entries are not touched. Local. */
+int distfft_halo_pad(const struct distfft_halo_s *halo, const void *block,
+                     void *padded);
+int distfft_halo_unpad(const struct distfft_halo_s *halo, const void *padded,
+                       void *block);
+
+/* Free the halo and every MPI object it created; *halo becomes NULL.
+ * Collective on its communicator. A NULL *halo is a no-op. */
+int distfft_halo_destroy(distfft_halo *halo);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,9 @@
 /*
  * vocabulary.c -- every name of the public enums, in one place: element
- * types, precisions, kinds, norms, rigors, placements, and methods (whose
- * names are the rows of the method table, src/redist/methods.def, and
- * which redist.c looks up with the same vocabulary_lookup).
+ * types, precisions, kinds, norms, rigors, placements, halo variants, and
+ * methods (whose names are the rows of the method table,
+ * src/redist/methods.def, and which redist.c looks up with the same
+ * vocabulary_lookup).
  *
  * These names are the words the bench's options, wisdom lines, describe
  * trees and the Python package use; all of them ask here, none keeps a
@@ -83,3 +84,8 @@ VOCABULARY(distfft_kind, kind, kind_words, "transform kind")
 VOCABULARY(distfft_norm, norm, norm_words, "norm")
 VOCABULARY(distfft_rigor, rigor, rigor_words, "rigor")
 VOCABULARY(distfft_placement, placement, placement_words, "placement")
+
+static const word halo_variant_words[] = {
+    {DISTFFT_HALO_DATATYPES, "datatypes"}, {DISTFFT_HALO_PACK, "pack"},
+};
+VOCABULARY(distfft_halo_variant, halo_variant, halo_variant_words, "halo variant")

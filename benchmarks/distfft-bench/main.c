@@ -36,6 +36,10 @@
 #include "timing.h"
 
 enum { EXIT_STATUS_OK = 0, EXIT_STATUS_FAILED = 1, EXIT_STATUS_USAGE = 2 };
+/* Internal only: a method of a --methods list that cannot serve this
+ * shape (DISTFFT_ERR_UNSUPPORTED, e.g. vector on unequal blocks); it is
+ * reported as not applicable and skipped, never an exit status. */
+enum { NOT_APPLICABLE = -1 };
 
 /* The plan and this rank's arrays. Blocks are per field; the arrays hold
  * `batch` of them, one after the other. */
@@ -134,6 +138,12 @@ static int create_arrays(MPI_Comm comm, const bench_options *options,
     int status = distfft_plan_create(comm, options->ndims, options->shape,
                                      options->precision, &plan_options,
                                      &arrays->plan);
+    if (status == DISTFFT_ERR_UNSUPPORTED && options->method_count) {
+        if (is_root(comm))
+            fprintf(stderr, "distfft-bench: %s not applicable here: %s\n",
+                    distfft_method_name(method), distfft_last_error());
+        return NOT_APPLICABLE;
+    }
     if (status != DISTFFT_SUCCESS) {
         report_library_error(comm, "distfft_plan_create", status);
         return EXIT_STATUS_FAILED;
@@ -509,6 +519,8 @@ static int run(MPI_Comm comm, const bench_options *options)
     int exit_status = 0, ran = 0;
     for (int m = 0; m < count; ++m) {
         int status = run_method(comm, options, methods[m], &results[ran], &steps[m]);
+        if (status == NOT_APPLICABLE)
+            continue; /* said on rank 0; every rank skips it alike */
         if (status == EXIT_STATUS_FAILED && results[ran].ranks == 0)
             return status; /* could not plan: reported on every rank */
         results[ran].mpi_library = mpi_library;

@@ -131,6 +131,12 @@ class DistArray(numpy.ndarray):
 
     # ---- files ------------------------------------------------------------------------
 
+    def halo(self, widths, periodic=True, variant="datatypes", widths_high=None):
+        """A distfft.Halo for this block's ghost-cell exchange (see halo.py).
+        Collective on the array's communicator."""
+        from .halo import halo_for
+        return halo_for(self, widths, periodic, variant, widths_high)
+
     def write(self, path, name, mode="a"):
         """Write into dataset `name` of the HDF5 file `path` (see distfft.hdf5)."""
         from . import hdf5

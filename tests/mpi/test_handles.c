@@ -1,6 +1,7 @@
 /*
  * test_handles.c -- every MPI object distfft creates is freed by destroy,
- * for every redistribution method and several grids, and by failing calls.
+ * for every redistribution method and several grids, halo exchanges of
+ * both variants, and by failing calls.
  *
  * Linked with tests/support/mpi_handle_counter.c (PMPI wrappers) and the
  * STATIC library, so each MPI_Comm_dup, MPI_Type_create_subarray, MPI_Isend
@@ -111,13 +112,14 @@ static void plan_cycle(int ndims, const int64_t *shape, int grid_ndims,
                       DISTFFT_PLACEMENT_ROW, 0, name);
 }
 
-/* A redistribution 8x6x5 from alignment 1 to 0 on MPI_COMM_WORLD. */
-static void redist_cycle(distfft_method method, const char *name)
+/* A redistribution n0 x n1 x 5 from alignment 1 to 0 on MPI_COMM_WORLD. */
+static void redist_cycle(int64_t n0, int64_t n1, distfft_method method,
+                         const char *name)
 {
     mpi_handle_counts before = mpi_handle_counts_now();
-    int64_t in_shape[3] = {8, 6, 5}, out_shape[3] = {8, 6, 5};
-    distfft_decompose(8, P, me, &in_shape[0], NULL);
-    distfft_decompose(6, P, me, &out_shape[1], NULL);
+    int64_t in_shape[3] = {n0, n1, 5}, out_shape[3] = {n0, n1, 5};
+    distfft_decompose(n0, P, me, &in_shape[0], NULL);
+    distfft_decompose(n1, P, me, &out_shape[1], NULL);
     distfft_redist redist = NULL;
     int rc = distfft_redist_create(MPI_COMM_WORLD, DISTFFT_COMPLEX_FLOAT, 3,
                                    in_shape, 1, out_shape, 0, 2, method,
@@ -135,6 +137,40 @@ static void redist_cycle(distfft_method method, const char *name)
     if (rc != DISTFFT_SUCCESS)
         fprintf(stderr, "[rank %d] %s: %s\n", me, name, distfft_last_error());
     check_clean(&before, 1, rc == DISTFFT_SUCCESS, name);
+}
+
+/* A halo exchange (3-D, 2 fields, wide periodic halos) of either variant,
+ * and a failing create. */
+static void halo_cycle(distfft_halo_variant variant, const char *name)
+{
+    mpi_handle_counts before = mpi_handle_counts_now();
+    const int64_t shape[3] = {7, 5, 4}, low[3] = {2, 1, 1}, high[3] = {1, 3, 1};
+    const int periodic[3] = {1, 1, 0};
+    int64_t local[3] = {7, 5, 4}, start[3] = {0, 0, 0};
+    distfft_decompose(7, P, me, &local[0], &start[0]);
+    distfft_halo halo = NULL;
+    int rc = distfft_halo_create(MPI_COMM_WORLD, DISTFFT_COMPLEX_FLOAT, 3, shape, local,
+                                 start, low, high, periodic, 2, variant, &halo);
+    if (rc == DISTFFT_SUCCESS) {
+        int64_t count = distfft_halo_padded_block(halo, NULL, NULL);
+        void *array = zeros((size_t)count * distfft_type_size(DISTFFT_COMPLEX_FLOAT));
+        rc = distfft_halo_execute(halo, array);
+        distfft_free(array);
+        int destroyed = distfft_halo_destroy(&halo);
+        if (rc == DISTFFT_SUCCESS) rc = destroyed;
+    }
+    if (rc != DISTFFT_SUCCESS)
+        fprintf(stderr, "[rank %d] %s: %s\n", me, name, distfft_last_error());
+    check_clean(&before, 1, rc == DISTFFT_SUCCESS, name);
+
+    before = mpi_handle_counts_now();
+    local[0] = 7; /* every rank claims everything: refused after the gather */
+    start[0] = 0;
+    rc = distfft_halo_create(MPI_COMM_WORLD, DISTFFT_COMPLEX_FLOAT, 3, shape, local, start,
+                             low, high, periodic, 2, variant, &halo);
+    check_clean(&before, 1, P == 1 ? rc == DISTFFT_SUCCESS && !distfft_halo_destroy(&halo)
+                                   : rc == DISTFFT_ERR_SHAPE && !halo,
+                "halo create failing: blocks overlap");
 }
 
 /* Calls that fail after the library made its own objects. */
@@ -209,7 +245,8 @@ static void counter_works(void)
     int seen = live.comms - before.comms == 1 &&
                live.datatypes - before.datatypes == 1 &&
                live.requests - before.requests == 2;
-    MPI_Waitall(2, requests, MPI_STATUSES_IGNORE);
+    MPI_Status statuses[2]; /* MPI_STATUSES_IGNORE: GCC warns with MPICH */
+    MPI_Waitall(2, requests, statuses);
     MPI_Type_free(&type);
     MPI_Comm_free(&comm);
     check_clean(&before, 1, seen && got == me,
@@ -229,17 +266,34 @@ int main(int argc, char **argv)
     for (int m = 0; distfft_method_name((distfft_method)m); m++) {
         distfft_method method = (distfft_method)m;
         const char *method_name = distfft_method_name(method);
-        const int64_t shape3[3] = {8, 6, 5}, shape4[4] = {4, 6, 3, 5};
-        snprintf(name, sizeof name, "%s: c2c 8x6x5 slab", method_name);
-        plan_cycle(3, shape3, 1, DISTFFT_C2C, 1, method, name);
-        snprintf(name, sizeof name, "%s: r2c 8x6x5 pencil", method_name);
-        plan_cycle(3, shape3, 2, DISTFFT_R2C, 1, method, name);
-        snprintf(name, sizeof name, "%s: r2c 4x6x3x5 3-D grid, batch 2",
+        /* vector needs equal blocks: shapes divisible on 1-4 ranks */
+        int vector = method == DISTFFT_METHOD_VECTOR;
+        const int64_t shape3[3] = {8, 6, 5}, shape4[4] = {4, 6, 3, 5},
+                      even3[3] = {12, 12, 10}, even4[4] = {12, 12, 6, 10};
+        snprintf(name, sizeof name, "%s: c2c slab", method_name);
+        plan_cycle(3, vector ? even3 : shape3, 1, DISTFFT_C2C, 1, method, name);
+        snprintf(name, sizeof name, "%s: r2c pencil", method_name);
+        plan_cycle(3, vector ? even3 : shape3, 2, DISTFFT_R2C, 1, method, name);
+        snprintf(name, sizeof name, "%s: r2c 4-D on a 3-D grid, batch 2",
                  method_name);
-        if (!quick) plan_cycle(4, shape4, 3, DISTFFT_R2C, 2, method, name);
+        if (!quick)
+            plan_cycle(4, vector ? even4 : shape4, 3, DISTFFT_R2C, 2, method, name);
         snprintf(name, sizeof name, "%s: redistribution, batch 2",
                  method_name);
-        redist_cycle(method, name);
+        redist_cycle(vector ? 12 : 8, vector ? 12 : 6, method, name);
+    }
+    if (P > 1) { /* refused on unequal blocks, after making communicators */
+        mpi_handle_counts before = mpi_handle_counts_now();
+        const int64_t odd[3] = {7, 6, 5};
+        distfft_options o;
+        distfft_options_init(&o);
+        o.grid_ndims = 1;
+        o.method = DISTFFT_METHOD_VECTOR;
+        o.rigor = DISTFFT_ESTIMATE;
+        distfft_plan plan = NULL;
+        int rc = distfft_plan_create(MPI_COMM_WORLD, 3, odd, DISTFFT_DOUBLE, &o, &plan);
+        check_clean(&before, 1, rc == DISTFFT_ERR_UNSUPPORTED && !plan,
+                    "vector: plan refused on unequal blocks");
     }
 
     /* Rank placements other than row order make communicators of their own. */
@@ -274,6 +328,8 @@ int main(int argc, char **argv)
     check_clean(&before, 1, ok, "gather and scatter");
 
     failing_calls();
+    halo_cycle(DISTFFT_HALO_DATATYPES, "halo datatypes: create, execute, destroy");
+    halo_cycle(DISTFFT_HALO_PACK, "halo pack: create, execute, destroy");
 
     /* And over the whole run. */
     check_clean(&start, 1, 1, "whole run");

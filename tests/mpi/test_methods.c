@@ -13,6 +13,10 @@
  * batch 1 and 3 for every exchange of the 2D to 4D shapes (5D: one type and
  * batch per exchange, rotating); shapes with primes, sizes not divisible by
  * the number of ranks and axes shorter than it (empty blocks, NULL buffers).
+ * The vector method (paper 004) needs equal blocks: where the group size
+ * divides both exchanged axes (the divisible shapes below) it must be
+ * bit-identical like the others; elsewhere its create must fail with
+ * DISTFFT_ERR_UNSUPPORTED on every rank, naming the shape, writing nothing.
  *
  * Then FFT plans: a c2c plan per method (grids of 1, 2 and 3 dimensions,
  * both precisions, batched fields) must give forward and backward outputs
@@ -64,7 +68,29 @@ static const shape_case shapes[] = {
     {2, {17, 3}, 1},
     {4, {3, 4, 1, 6}, 1}, /* a length-1 axis: empty blocks everywhere */
     {5, {2, 3, 2, 1, 3}, 0},
+    {3, {12, 8, 6}, 1},   /* divisible by most group sizes: vector applies */
+    {2, {24, 48}, 1},     /* divisible by every group size of 1..8 ranks */
 };
+
+/* Does the vector method apply (equal blocks on both exchanged axes)? */
+static int vector_applies(int64_t n_in, int64_t n_out, int group)
+{
+    return n_in % group == 0 && n_out % group == 0;
+}
+
+/* Where vector does not apply: create must fail with the documented code
+ * on every rank of the group, leave the handle NULL and name the method. */
+static int vector_refused(test_suite *suite, MPI_Comm comm, int rc,
+                          const void *handle, const char *label)
+{
+    int ok = rc == DISTFFT_ERR_UNSUPPORTED && handle == NULL &&
+             strstr(distfft_last_error(), "vector") != NULL;
+    if (!ok)
+        test_detail(suite, "vector %s: expected DISTFFT_ERR_UNSUPPORTED, got "
+                    "%s (%s)", label, distfft_error_string(rc),
+                    distfft_last_error());
+    return test_all(comm, ok);
+}
 
 /* One exchange: local blocks of the input (aligned in v) and the output
  * (aligned in w) on the sub-communicator of one grid direction. */
@@ -137,7 +163,8 @@ static void report(test_suite *suite, int rc, const char *what,
 
 /* Create `method` from `from` (aligned in axis_from) to `to` and execute it
  * `times` times, `target` reset to the sentinel before each. Returns this
- * rank's success; failures are described. Collective on the subcomm. */
+ * rank's success; failures are described; -1 (on every rank) when vector
+ * was refused as it must be. Collective on the subcomm. */
 static int redistribute(test_suite *suite, const exchange *x,
                         distfft_type type, int64_t batch,
                         distfft_method method, int reverse,
@@ -152,6 +179,11 @@ static int redistribute(test_suite *suite, const exchange *x,
     int rc = distfft_redist_create(x->subcomm, type, x->ndims, from,
                                    axis_from, to, axis_to, batch, method,
                                    &redist);
+    int group;
+    MPI_Comm_size(x->subcomm, &group);
+    if (method == DISTFFT_METHOD_VECTOR &&
+        !vector_applies(x->shape[x->v], x->shape[x->w], group))
+        return vector_refused(suite, x->subcomm, rc, redist, x->label) ? -1 : 0;
     if (rc != DISTFFT_SUCCESS) {
         report(suite, rc, "redist_create", name);
         return 0;
@@ -223,8 +255,15 @@ static void run_exchange(test_suite *suite, const exchange *x, int type_index,
     for (int m = first; m <= last; m++) {
         const char *name = distfft_method_name((distfft_method)m);
         /* executed twice (once with --quick): the second must not differ */
+        if (out) memset(out, OUT_SENTINEL, out_bytes);
         ok = redistribute(suite, x, type, batch, (distfft_method)m, 0, in,
                           out, out_bytes, quick ? 1 : 2);
+        if (ok < 0) { /* refused, as documented: nothing may be written */
+            ok = !out || (test_all_bytes(out, out_bytes, OUT_SENTINEL) &&
+                          test_guard_intact(out, out_bytes, OUT_SENTINEL));
+            test_case(suite, ok, "%s %s refused (unequal blocks)", name, label);
+            continue;
+        }
         if (ok && (quick ? test_check_exact(type, x->ndims, x->shape,
                                             x->out_shape, x->out_start, batch,
                                             out, NULL, 0) != 0
@@ -313,12 +352,25 @@ static const plan_case plan_cases[] = {
     {3, {6, 5, 7}, 1, DISTFFT_DOUBLE, 1},
     {3, {6, 5, 7}, 2, DISTFFT_FLOAT, 1},
     {4, {4, 3, 5, 2}, 3, DISTFFT_DOUBLE, 2},
+    {3, {24, 24, 6}, 1, DISTFFT_DOUBLE, 2}, /* divisible: vector applies */
+    {3, {24, 24, 6}, 2, DISTFFT_FLOAT, 1},
 };
+
+/* Does the vector method apply to every exchange of a c2c plan on this
+ * grid? Direction i exchanges axes i and i+1 (the paper's Eqs. 21-32). */
+static int vector_applies_to_plan(const plan_case *pc, int grid_ndims,
+                                  const int *grid_dims)
+{
+    for (int i = 0; i < grid_ndims; i++)
+        if (!vector_applies(pc->shape[i], pc->shape[i + 1], grid_dims[i]))
+            return 0;
+    return 1;
+}
 
 /* Forward and backward with `method`; outputs into spectral / physical
  * (caller-allocated, sizes from the plan). Returns this rank's success. */
 static int transform(test_suite *suite, const plan_case *pc,
-                     distfft_method method, const void *input,
+                     distfft_method method, int refused, const void *input,
                      void *spectral, void *physical)
 {
     distfft_options options;
@@ -331,6 +383,8 @@ static int transform(test_suite *suite, const plan_case *pc,
     const char *name = distfft_method_name(method);
     int rc = distfft_plan_create(MPI_COMM_WORLD, pc->ndims, pc->shape,
                                  pc->precision, &options, &plan);
+    if (refused)
+        return vector_refused(suite, MPI_COMM_WORLD, rc, plan, "plan") ? -1 : 0;
     if (rc != DISTFFT_SUCCESS) {
         report(suite, rc, "plan_create", name);
         return 0;
@@ -372,6 +426,8 @@ static void run_plan(test_suite *suite, const plan_case *pc)
     }
     distfft_plan_input_block(plan, in_shape, in_start);
     distfft_plan_output_block(plan, out_shape, NULL);
+    int grid_ndims, grid_dims[DISTFFT_MAX_DIMS];
+    distfft_plan_grid(plan, &grid_ndims, grid_dims);
     distfft_plan_destroy(&plan);
 
     distfft_type type = pc->precision == DISTFFT_FLOAT
@@ -391,16 +447,24 @@ static void run_plan(test_suite *suite, const plan_case *pc)
     if (input)
         test_fill(type, pc->ndims, pc->shape, in_shape, in_start, pc->batch,
                   0, input);
-    int reference_ok = transform(suite, pc, DISTFFT_METHOD_ALLTOALLW, input,
-                                 spectral[0], physical[0]);
+    int reference_ok = transform(suite, pc, DISTFFT_METHOD_ALLTOALLW, 0,
+                                 input, spectral[0], physical[0]);
     test_case(suite, reference_ok, "plan alltoallw %s r=%d %s batch=%lld",
               shape_text, pc->grid_ndims,
               pc->precision == DISTFFT_FLOAT ? "float" : "double",
               (long long)pc->batch);
     for (int m = 1; m < method_count(); m++) {
         const char *name = distfft_method_name((distfft_method)m);
+        int refused = m == DISTFFT_METHOD_VECTOR &&
+                      !vector_applies_to_plan(pc, grid_ndims, grid_dims);
         int ok = reference_ok && transform(suite, pc, (distfft_method)m,
-                                           input, spectral[1], physical[1]);
+                                           refused, input, spectral[1],
+                                           physical[1]);
+        if (ok < 0) {
+            test_case(suite, 1, "plan %s %s r=%d refused (unequal blocks)",
+                      name, shape_text, pc->grid_ndims);
+            continue;
+        }
         if (ok && !same_bytes(spectral[0], spectral[1], out_bytes)) {
             test_detail(suite, "plan %s: forward differs from alltoallw",
                         name);
@@ -428,9 +492,9 @@ static void run_plan(test_suite *suite, const plan_case *pc)
 static void check_names(test_suite *suite)
 {
     int ok = 1, count = method_count();
-    if (count < DISTFFT_METHOD_SENDRECV + 1) {
+    if (count < DISTFFT_METHOD_VECTOR + 1) {
         test_detail(suite, "%d methods in the table, the enum names %d", count,
-                    DISTFFT_METHOD_SENDRECV + 1);
+                    DISTFFT_METHOD_VECTOR + 1);
         ok = 0;
     }
     if (distfft_method_name((distfft_method)count) != NULL) {
@@ -482,7 +546,7 @@ int main(int argc, char **argv)
                 run_grid(&suite, sc, r);
     }
     for (size_t k = 0; k < sizeof plan_cases / sizeof plan_cases[0]; k++)
-        if (!quick || k != 1)
+        if (!quick || (k != 1 && k != 4))
             run_plan(&suite, &plan_cases[k]);
 
     int code = test_suite_finish(&suite);

@@ -15,6 +15,12 @@
  * rank with the documented code (DISTFFT_ERR_SHAPE for dct1/cheb on fewer
  * than 2 points, DISTFFT_ERR_ARGUMENT for the other kind rules).
  *
+ * The vector method applies only where every exchange has equal blocks: a
+ * vector draw rounds the axes up to multiples of the ranks two times in
+ * three (as far as the size bound allows), and where an exchange of the
+ * configuration (asked of its alltoallw plan) still has unequal blocks, the
+ * plan must fail with DISTFFT_ERR_UNSUPPORTED on every rank.
+ *
  * A valid plan must: transform every field of the batch like the direct
  * sums of direct_reference.c (gathered on one rank) within
  * 8 eps log2(N) of the largest output; keep its input unless destroy_input;
@@ -96,7 +102,7 @@ static const distfft_method methods[] = {
     DISTFFT_METHOD_ALLTOALLW, DISTFFT_METHOD_ALLTOALLV,
     DISTFFT_METHOD_ISEND_WAITALL, DISTFFT_METHOD_ISEND_WAITSOME,
     DISTFFT_METHOD_ISEND_WAITALL_BLOCKED, DISTFFT_METHOD_ISEND_WAITSOME_BLOCKED,
-    DISTFFT_METHOD_SENDRECV, DISTFFT_METHOD_AUTO};
+    DISTFFT_METHOD_SENDRECV, DISTFFT_METHOD_VECTOR, DISTFFT_METHOD_AUTO};
 #define COUNT_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static int is_r2r(distfft_kind kind)
@@ -174,6 +180,19 @@ static void draw_grid(rng *r, config *c)
         c->grid_dims[rng_int(r, 0, c->grid_ndims - 1)] = 0;
 }
 
+/* The vector method needs equal blocks: round axes up to multiples of the
+ * ranks (so of every grid extent) while the array stays small enough. */
+static void make_divisible(config *c)
+{
+    for (int a = 0; a < c->ndims; a++) {
+        int64_t rounded = (c->shape[a] + c->ranks - 1) / c->ranks * c->ranks;
+        int64_t total = c->batch * rounded;
+        for (int b = 0; b < c->ndims; b++)
+            if (b != a) total *= c->shape[b];
+        if (total <= MAX_ELEMENTS) c->shape[a] = rounded;
+    }
+}
+
 static void draw_config(uint64_t seed, int64_t index, config *c)
 {
     rng r = rng_for(seed, index);
@@ -191,6 +210,8 @@ static void draw_config(uint64_t seed, int64_t index, config *c)
     /* auto measures only when FFTW measures too. */
     c->rigor = c->method == DISTFFT_METHOD_AUTO && rng_int(&r, 0, 1) ? DISTFFT_MEASURE
                                                                     : DISTFFT_ESTIMATE;
+    if (c->method == DISTFFT_METHOD_VECTOR && rng_int(&r, 0, 2) != 0)
+        make_divisible(c);
 }
 
 static void describe(const config *c, char *text, size_t size)
@@ -242,6 +263,7 @@ typedef struct {
     MPI_Comm comm;
     int rank;
     int ok;              /* this rank's verdict so far */
+    int refused;         /* the plan was invalid (or vector inapplicable) */
     char why[512];       /* the first failure seen on this rank */
 } verdict;
 
@@ -314,6 +336,35 @@ static double forward_error(verdict *v, const config *c, distfft_type in_type,
     return worst;
 }
 
+/* Does the vector method apply to every exchange of this configuration?
+ * Asked of the alltoallw plan of the same configuration: each exchange's
+ * group size must divide both exchanged axes as they are at that step (the
+ * r2c axis has n/2+1 points once the r2c transform has run). */
+static int vector_applies(MPI_Comm comm, const config *c, const distfft_options *options)
+{
+    distfft_options o = *options;
+    o.method = DISTFFT_METHOD_ALLTOALLW;
+    o.rigor = DISTFFT_ESTIMATE;
+    distfft_plan plan = NULL;
+    if (distfft_plan_create(comm, c->ndims, c->shape, c->precision, &o, &plan) != DISTFFT_SUCCESS)
+        return 1; /* the vector plan must then fail alike: not our question */
+    int64_t length[MAX_AXES];
+    memcpy(length, c->shape, sizeof length);
+    int applies = 1, steps = distfft_plan_step_count(plan, DISTFFT_FORWARD);
+    for (int k = 0; k < steps; k++) {
+        distfft_step step;
+        distfft_plan_step(plan, DISTFFT_FORWARD, k, &step);
+        if (strncmp(step.description, "fft r2c", 7) == 0)
+            for (int a = 0; a < c->ndims; a++)
+                if (c->kinds[a] == DISTFFT_R2C) length[a] = c->shape[a] / 2 + 1;
+        if (step.is_redistribution &&
+            (length[step.axis_in] % step.group_size || length[step.axis_out] % step.group_size))
+            applies = 0;
+    }
+    distfft_plan_destroy(&plan);
+    return applies;
+}
+
 static void run_config(verdict *v, const config *c)
 {
     distfft_options options;
@@ -327,12 +378,16 @@ static void run_config(verdict *v, const config *c)
     options.batch = c->batch;
     options.destroy_input = c->destroy_input;
 
+    unsigned failures = expected_failures(c);
+    int refused = !failures && c->method == DISTFFT_METHOD_VECTOR &&
+                  !vector_applies(v->comm, c, &options);
     distfft_plan plan = NULL;
     int rc = distfft_plan_create(v->comm, c->ndims, c->shape, c->precision, &options, &plan);
     int codes[2] = {rc, -rc};
     MPI_Allreduce(MPI_IN_PLACE, codes, 2, MPI_INT, MPI_MAX, v->comm);
     expect(v, codes[0] == -codes[1], "ranks returned different codes from create");
-    unsigned failures = expected_failures(c);
+    if (refused) failures = 1u << DISTFFT_ERR_UNSUPPORTED;
+    v->refused = failures != 0;
     if (failures) {
         expect(v, rc != DISTFFT_SUCCESS && (failures >> rc & 1u) && plan == NULL,
                "create returned %d (%s), expected the documented error", rc,
@@ -479,7 +534,7 @@ int main(int argc, char **argv)
                        SWEEP_MPIEXEC, c.ranks, SWEEP_MPIEXEC_FLAGS, argv[0],
                        (unsigned long long)a.seed, (long long)index);
             ran++;
-            rejected += expected_failures(&c) != 0;
+            rejected += v.refused;
             failed += first.failed;
             if (v.comm != MPI_COMM_WORLD) MPI_Comm_free(&v.comm);
         }
@@ -489,7 +544,8 @@ int main(int argc, char **argv)
     MPI_Allreduce(MPI_IN_PLACE, totals, 3, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
     if (world_rank == 0)
         printf("sweep: seed %llu, configurations %lld..%lld on %d ranks: %lld run "
-               "(%lld invalid, rejected as documented), %lld failed\n",
+               "(%lld invalid or vector on unequal blocks, rejected as documented), "
+               "%lld failed\n",
                (unsigned long long)a.seed, (long long)a.first,
                (long long)(a.first + a.count - 1), world_size, (long long)totals[0],
                (long long)totals[1], (long long)totals[2]);

@@ -1,0 +1,156 @@
+"""
+halo.py -- Halo: the ghost-cell exchange of a distributed array (the C API's
+distfft_halo_*; paper 004 Sec. 3, datatypes instead of packing).
+
+This rank's block (global_shape, local_slice) is kept in a PADDED array:
+widths_low[a] ghost layers before it and widths_high[a] after it along each
+axis a. exchange(padded) fills every ghost entry that lies in the array
+(wrapped along periodic axes) with its owner's value -- faces, edges and
+corners -- and leaves entries beyond an open boundary alone.
+
+    halo = distarray.halo(1)                  # width 1, every axis periodic
+    p = halo.padded_array(distarray)          # a copy of the block, padded
+    halo.exchange(p)                          # ghosts filled
+    laplacian = p[2:, 1:-1] + p[:-2, 1:-1] + ... - 4 * halo.interior(p)
+
+The ctypes declarations of these C functions live here (not in _lib.py).
+"""
+import ctypes
+
+import numpy
+
+from . import _lib, _lifetime
+from ._arrays import check_array, zeros_aligned
+from ._collective import Agreement
+from .distarray import element_type
+
+_int, _i64p = ctypes.c_int, _lib.c_int64_p
+
+
+def _declare(name, restype, *argtypes):
+    function = getattr(_lib.lib, name)
+    function.restype = restype
+    function.argtypes = list(argtypes)
+
+
+_declare("distfft_halo_variant_from_name", _int, ctypes.c_char_p, _lib.c_int_p)
+_declare("distfft_halo_create", _int, _lib.MPI_Comm, _int, _int, _i64p, _i64p, _i64p,
+         _i64p, _i64p, _lib.c_int_p, ctypes.c_int64, _int, _lib.c_handle_p)
+_declare("distfft_halo_execute", _int, _lib.c_handle, ctypes.c_void_p)
+_declare("distfft_halo_padded_block", ctypes.c_int64, _lib.c_handle, _i64p, _i64p)
+_declare("distfft_halo_destroy", _int, _lib.c_handle_p)
+
+VARIANTS = ("datatypes", "pack")
+
+
+def _per_axis(value, ndim, what):
+    """An int for every axis, or one per axis."""
+    values = [value] * ndim if numpy.isscalar(value) else list(value)
+    if len(values) != ndim:
+        raise ValueError(f"distfft: {what} needs one entry per axis ({ndim}), got {values}")
+    return [int(v) for v in values]
+
+
+class Halo(_lifetime.Handle):
+    """Halo(comm, global_shape, local_slice, widths, periodic=True,
+            dtype=numpy.float64, batch=None, variant="datatypes", widths_high=None)
+
+    The ghost-cell exchange of a global array of `global_shape` whose block
+    on this rank is `local_slice` (one slice per axis, e.g. a DistArray's or
+    a Plan's input_slice; the blocks must tile the array as a Cartesian
+    product). `widths` (int or one per axis) are the ghost layers below the
+    block, `widths_high` those above it (default: the same); they may exceed
+    the neighbours' blocks. `periodic`: a bool or one per axis. With `batch`
+    (an int) arrays have a leading axis of that many fields. `variant`:
+    "datatypes" (zero-copy MPI datatypes) or "pack" (buffers).
+    Collective on comm; free with destroy() or a with-block.
+    """
+
+    _destroy_call = "distfft_halo_destroy"
+
+    def __init__(self, comm, global_shape, local_slice, widths, periodic=True,
+                 dtype=numpy.float64, batch=None, variant="datatypes", widths_high=None):
+        self._adopt(comm)
+        self._agree = Agreement(self._comm)
+        try:
+            args = self._agree(self._parse, global_shape, local_slice, widths, widths_high,
+                               periodic, dtype, batch, variant)
+            handle = _lib.c_handle()
+            _lib.check(_lib.lib.distfft_halo_create(_lib.comm_handle(self._comm), *args,
+                                                    ctypes.byref(handle)))
+        except BaseException:
+            self._comm.Free()
+            raise
+        self._handle = handle
+        _lifetime.register(self)
+        ndim = len(self.global_shape)
+        shape, start = (ctypes.c_int64 * ndim)(), (ctypes.c_int64 * ndim)()
+        _lib.lib.distfft_halo_padded_block(handle, shape, start)
+        lead = () if self.batch is None else (self.batch,)
+        self.padded_shape = lead + tuple(shape)
+        self.padded_start = tuple(start)
+
+    def _parse(self, global_shape, local_slice, widths, widths_high, periodic, dtype,
+               batch, variant):
+        self.global_shape = tuple(int(n) for n in global_shape)
+        ndim = len(self.global_shape)
+        self.local_slice = tuple(slice(int(s.start), int(s.stop)) for s in local_slice)
+        if len(self.local_slice) != ndim:
+            raise ValueError("distfft: local_slice needs one slice per axis of global_shape")
+        self.widths_low = _per_axis(widths, ndim, "widths")
+        self.widths_high = _per_axis(widths if widths_high is None else widths_high, ndim,
+                                     "widths_high")
+        self.periodic = [bool(p) for p in (_per_axis(periodic, ndim, "periodic"))]
+        self.dtype = numpy.dtype(dtype)
+        if batch is not None and (int(batch) != batch or batch < 1):
+            raise ValueError(f"distfft: batch {batch!r} must be None or an integer >= 1")
+        self.batch = None if batch is None else int(batch)
+        code = ctypes.c_int()
+        _lib.check(_lib.lib.distfft_halo_variant_from_name(str(variant).encode(),
+                                                           ctypes.byref(code)))
+        self.variant = str(variant)
+        local = [s.stop - s.start for s in self.local_slice]
+        start = [s.start for s in self.local_slice]
+        return (element_type(self.dtype), ndim, _lib.int64_array(self.global_shape),
+                _lib.int64_array(local), _lib.int64_array(start),
+                _lib.int64_array(self.widths_low), _lib.int64_array(self.widths_high),
+                (ctypes.c_int * ndim)(*self.periodic), 1 if self.batch is None else self.batch,
+                code.value)
+
+    @property
+    def interior_slice(self):
+        """Index of the owned block inside a padded array."""
+        lead = () if self.batch is None else (slice(None),)
+        return lead + tuple(slice(w, w + s.stop - s.start)
+                            for w, s in zip(self.widths_low, self.local_slice))
+
+    def interior(self, padded):
+        """The owned block of a padded array (a view)."""
+        return padded[self.interior_slice]
+
+    def padded_array(self, block=None):
+        """A zeroed, aligned padded array; with `block`, its interior holds a
+        copy of it."""
+        padded = zeros_aligned(self.padded_shape, self.dtype)
+        if block is not None:
+            padded[self.interior_slice] = block
+        return padded
+
+    def exchange(self, padded):
+        """Fill the ghost entries of `padded` (shape padded_shape, C-contiguous,
+        aligned: use padded_array()) in place; returns it. Collective."""
+        if self._handle is None:
+            raise ValueError("distfft: the halo has been destroyed")
+        data = self._agree(check_array, padded, self.padded_shape, self.dtype,
+                           "padded array", True)
+        _lib.check(_lib.lib.distfft_halo_execute(self._handle, data))
+        return padded
+
+    __call__ = exchange
+
+
+def halo_for(array, widths, periodic=True, variant="datatypes", widths_high=None):
+    """A Halo for a DistArray's block (all of its axes; no batch)."""
+    array._require_metadata()
+    return Halo(array.comm, array.global_shape, array.local_slice, widths, periodic,
+                array.dtype, None, variant, widths_high)
