@@ -620,6 +620,8 @@ const char *distfft_halo_variant_name(distfft_halo_variant variant);
 int distfft_halo_variant_from_name(const char *name,
                                    distfft_halo_variant *variant);
 
+/* A planned halo exchange (opaque handle): made by distfft_halo_create, run
+ * by distfft_halo_execute, freed by distfft_halo_destroy. */
 typedef struct distfft_halo_s *distfft_halo;
 
 /* Plan the ghost-cell exchange of a global array of `ndims` (1..16) axes of

@@ -22,7 +22,7 @@ import numpy
 from . import _lib, _lifetime
 from ._arrays import check_array, zeros_aligned
 from ._collective import Agreement
-from .distarray import element_type
+from ._lib import element_type
 
 _int, _i64p = ctypes.c_int, _lib.c_int64_p
 
