@@ -22,15 +22,12 @@ import numpy
 from . import _lib, _lifetime
 from ._arrays import check_array, zeros_aligned
 from ._collective import Agreement
-from ._lib import element_type
+
 
 _int, _i64p = ctypes.c_int, _lib.c_int64_p
 
 
-def _declare(name, restype, *argtypes):
-    function = getattr(_lib.lib, name)
-    function.restype = restype
-    function.argtypes = list(argtypes)
+_declare = _lib._declare
 
 
 _declare("distfft_halo_variant_from_name", _int, ctypes.c_char_p, _lib.c_int_p)
@@ -111,7 +108,7 @@ class Halo(_lifetime.Handle):
         self.variant = str(variant)
         local = [s.stop - s.start for s in self.local_slice]
         start = [s.start for s in self.local_slice]
-        return (element_type(self.dtype), ndim, _lib.int64_array(self.global_shape),
+        return (_lib.element_type(self.dtype), ndim, _lib.int64_array(self.global_shape),
                 _lib.int64_array(local), _lib.int64_array(start),
                 _lib.int64_array(self.widths_low), _lib.int64_array(self.widths_high),
                 (ctypes.c_int * ndim)(*self.periodic), 1 if self.batch is None else self.batch,
