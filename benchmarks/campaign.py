@@ -165,7 +165,8 @@ def main(argv):
         campaign = runs.Campaign(preset, tools, ".")
         for phase, plan, rounds in (
                 ("methods", campaign.method_plan(), preset.method_rounds or preset.rounds),
-                ("comparison", campaign.comparison_plan({}), preset.rounds)):
+                ("comparison", campaign.comparison_plan({}), preset.rounds),
+                ("node", campaign.node_plan(), preset.rounds)):
             print(f"{phase}: {len(plan)} runs x {rounds} rounds")
             for case, system in plan:
                 print(f"  {case.label():24} {system}")

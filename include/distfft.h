@@ -41,6 +41,9 @@ extern "C" {
 /* Largest array dimensionality accepted anywhere in the API. */
 #define DISTFFT_MAX_DIMS 16
 
+/* Largest options.threads accepted (threads per rank). */
+#define DISTFFT_MAX_THREADS 4096
+
 /* ------------------------------------------------------------------------ */
 /* Errors                                                                    */
 /* ------------------------------------------------------------------------ */
@@ -215,7 +218,17 @@ typedef enum {
      * consecutive peers' combs interleave. Only for equal blocks: the group
      * size must divide both exchanged axes; elsewhere create fails with
      * DISTFFT_ERR_UNSUPPORTED on every rank (and "auto" skips it). */
-    DISTFFT_METHOD_VECTOR = 7
+    DISTFFT_METHOD_VECTOR = 7,
+    /* "shm": chunks between ranks that share memory go through an MPI-3
+     * shared window (pack into this rank's slice, node barrier, copy out of
+     * the peers' slices: no MPI message); others as isend-waitall. Nodes:
+     * options.node_size when > 0 (pretended, intersected with the real
+     * shared-memory nodes), else DISTFFT_NODE_SIZE, else the real ones */
+    DISTFFT_METHOD_SHM = 8,
+    /* "hierarchical": node-aware: chunks to other nodes gathered by each
+     * node's lowest rank, ONE message per pair of nodes, scattered inside
+     * the node; chunks within a node direct. Nodes as for shm */
+    DISTFFT_METHOD_HIERARCHICAL = 9
 } distfft_method;
 
 /* Most concrete methods a build can have (distfft_method_count() <= it). */
@@ -275,14 +288,20 @@ enum { DISTFFT_FORWARD = -1, DISTFFT_BACKWARD = +1 };
  * 1/sqrt(N); FORWARD scales the forward one by 1/N. N is the product over
  * the transformed axes of their logical lengths: n for C2C and R2C, 2(n-1)
  * for DCT1, 2(n+1) for DST1, 2n for the other DCTs and DSTs, 1 for CHEB;
- * so backward(forward(x)) = x under every option. */
+ * so backward(forward(x)) = x under every option but NONE. NONE scales
+ * neither (FFTW's convention: backward(forward(x)) = N x), for solvers that
+ * fold 1/N into their own pointwise work and so save the scaling. The scale
+ * is applied inside a pass that already touches the data where the plan has
+ * one (Chebyshev weights, the unpack of a copying exchange), else in one
+ * threaded sweep over the output. */
 typedef enum {
     DISTFFT_NORM_BACKWARD = 0,
     DISTFFT_NORM_ORTHO,
-    DISTFFT_NORM_FORWARD
+    DISTFFT_NORM_FORWARD,
+    DISTFFT_NORM_NONE
 } distfft_norm;
 
-/* "backward", "ortho", "forward". Local. */
+/* "backward", "ortho", "forward", "none". Local. */
 const char *distfft_norm_name(distfft_norm norm);
 int distfft_norm_from_name(const char *name, distfft_norm *norm);
 
@@ -327,6 +346,27 @@ typedef enum {
 const char *distfft_rigor_name(distfft_rigor rigor);
 int distfft_rigor_from_name(const char *name, distfft_rigor *rigor);
 
+/* Pipelining of batched plans (batch > 1): with ON, the fields go through
+ * the steps one by one, and each exchange of field k is started
+ * non-blocking (MPI_Ialltoallw with the alltoallw method; the other
+ * methods run blocking) while the FFTs of field k-1 after it run; OFF moves
+ * all fields in one exchange per step. AUTO (the default): measured when
+ * the plan measures (method auto, a measuring rigor, batch > 1): both are
+ * built on the chosen grid and methods and their forward+backward pairs
+ * timed, the faster kept; otherwise OFF. ON needs every field's block to
+ * start aligned (its bytes a multiple of 64, true for the usual sizes);
+ * otherwise the plan runs OFF. Results may differ from OFF in the last
+ * bits (FFTW plans one field instead of the batch). */
+typedef enum {
+    DISTFFT_OVERLAP_AUTO = -1,
+    DISTFFT_OVERLAP_OFF = 0,
+    DISTFFT_OVERLAP_ON = 1
+} distfft_overlap;
+
+/* "auto", "off", "on". Local. */
+const char *distfft_overlap_name(distfft_overlap overlap);
+int distfft_overlap_from_name(const char *name, distfft_overlap *overlap);
+
 /* What distfft_plan_create is asked for besides the shape and precision.
  * Fill it with distfft_options_init, then change the fields you need. */
 typedef struct {
@@ -361,13 +401,37 @@ typedef struct {
      * a group of M), the last such one on ties. */
     distfft_placement placement;
     /* With NODE: pretend nodes of node_size consecutive ranks (> 0), or
-     * find the real ones (0, the default). */
+     * find the real ones (0, the default). The node-aware methods (shm,
+     * hierarchical) take the same nodes, whatever the placement. */
     int node_size;
+    /* Nonzero: rank 0 of the plan's communicator says on stderr what
+     * plan-time tuning measures, as it goes ("distfft: tuning grid 2/5
+     * (2x2): exchange 1/4: isend-waitall 0.84 ms (method 3/7)"). Also
+     * enabled by the environment variable DISTFFT_VERBOSE=1. Default 0. */
+    int verbose;
+    /* Threads per rank, 1..4096 (default 1), the same on every rank: FFTW's
+     * threaded plans (libfftw3_threads) for every serial transform and
+     * OpenMP threads in distfft's own passes (pack/unpack, scaling,
+     * weights, copies). More threads than cores are allowed (they then
+     * share cores). threads > 1 needs MPI initialised with at least
+     * MPI_THREAD_FUNNELED (MPI_Init_thread; mpi4py's default is MULTIPLE):
+     * otherwise plan creation fails on every rank with
+     * DISTFFT_ERR_UNSUPPORTED. The default is 1, not OMP_NUM_THREADS:
+     * under mpiexec every rank of a node would take it, oversubscribing the
+     * node P-fold, and threads = 1 keeps results bit-identical from run to
+     * run (FFTW's threaded plans may split work differently). Tuning never
+     * changes it: at a fixed rank count, P x T is the user's choice
+     * (distfft-bench --threads compares layouts). */
+    int threads;
+    /* Batched plans: pipeline the fields (see distfft_overlap; default
+     * AUTO). */
+    distfft_overlap overlap;
 } distfft_options;
 
 /* Fill *options with the defaults: automatic grid, method auto (tuned
  * with DISTFFT_MEASURE), backward normalisation, input preserved, C2C on
- * every axis, one field, row-major placement. Local. */
+ * every axis, one field, row-major placement, one thread, overlap AUTO.
+ * Local. */
 void distfft_options_init(distfft_options *options);
 
 /* A parallel FFT plan (opaque handle): made by distfft_plan_create, freed

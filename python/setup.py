@@ -83,7 +83,7 @@ def mpi_compiler():
 # ---- the layout of the public structs ----------------------------------------
 
 # Constants of include/distfft.h the package uses (the probe prints them).
-CONSTANTS = ("DISTFFT_MAX_DIMS", "DISTFFT_FORWARD", "DISTFFT_BACKWARD", "DISTFFT_METHOD_AUTO")
+CONSTANTS = ("DISTFFT_MAX_DIMS", "DISTFFT_MAX_THREADS", "DISTFFT_FORWARD", "DISTFFT_BACKWARD", "DISTFFT_METHOD_AUTO")
 
 _STRUCT = re.compile(r"typedef\s+struct\s*\w*\s*\{([^{}]*)\}\s*(\w+)\s*;")
 # "int axis_in" (a type, then a declarator), "axis_out" (a further declarator)

@@ -43,6 +43,7 @@ typedef struct {
     bool out_of_place;
     step_slot src, dst;
     int64_t global_bytes;             /* STEP_EXCHANGE: the whole array, all ranks */
+    int threads;                      /* per rank (options.threads) */
 } step_spec;
 
 typedef struct step step;
@@ -59,6 +60,16 @@ typedef struct {
     void (*report)(const step *self, distfft_step *info);
     /* Free the step and whatever it holds. */
     void (*destroy)(step *self);
+    /* Multiply every output of the step by `factor` from now on, inside
+     * the pass it makes anyway (the plan's normalisation, folded into a
+     * step that already touches the data); false when the step cannot
+     * (then the plan scales in a sweep of its own). May be NULL (cannot).
+     * Local; called at plan time only. */
+    bool (*fold_scale)(step *self, double factor);
+    /* Exchanges: start non-blocking (complete with MPI_Wait(request); a
+     * method that cannot sets MPI_REQUEST_NULL after running blocking).
+     * NULL for local steps. Collective. */
+    int (*start)(const step *self, const void *in, void *out, MPI_Request *request);
 } step_ops;
 
 /* Every step object starts with this; its own fields follow. */

@@ -29,6 +29,10 @@ static const word kind_words[] = {
 };
 static const word norm_words[] = {
     {DISTFFT_NORM_BACKWARD, "backward"}, {DISTFFT_NORM_ORTHO, "ortho"}, {DISTFFT_NORM_FORWARD, "forward"},
+    {DISTFFT_NORM_NONE, "none"},
+};
+static const word overlap_words[] = {
+    {DISTFFT_OVERLAP_AUTO, "auto"}, {DISTFFT_OVERLAP_OFF, "off"}, {DISTFFT_OVERLAP_ON, "on"},
 };
 static const word rigor_words[] = {
     {DISTFFT_ESTIMATE, "estimate"}, {DISTFFT_MEASURE, "measure"},
@@ -83,6 +87,7 @@ VOCABULARY(distfft_precision, precision, precision_words, "precision")
 VOCABULARY(distfft_kind, kind, kind_words, "transform kind")
 VOCABULARY(distfft_norm, norm, norm_words, "norm")
 VOCABULARY(distfft_rigor, rigor, rigor_words, "rigor")
+VOCABULARY(distfft_overlap, overlap, overlap_words, "overlap")
 VOCABULARY(distfft_placement, placement, placement_words, "placement")
 
 static const word halo_variant_words[] = {

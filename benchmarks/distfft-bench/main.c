@@ -134,6 +134,9 @@ static int create_arrays(MPI_Comm comm, const bench_options *options,
     plan_options.rigor = options->rigor;
     memcpy(plan_options.kinds, options->kinds, sizeof plan_options.kinds);
     plan_options.batch = options->batch;
+    plan_options.verbose = options->verbose && !options->quiet;
+    plan_options.threads = options->threads;
+    plan_options.overlap = options->overlap;
 
     int status = distfft_plan_create(comm, options->ndims, options->shape,
                                      options->precision, &plan_options,
@@ -309,6 +312,17 @@ static int measure_roundtrip(MPI_Comm comm, const bench_options *options,
         return EXIT_STATUS_FAILED;
     }
     int64_t count = arrays->batch * arrays->input_count;
+    if (options->norm == DISTFFT_NORM_NONE) { /* backward(forward(x)) = N x */
+        double n = 1.0;
+        for (int axis = 0; axis < options->ndims; ++axis)
+            n *= bench_logical_length(options->kinds[axis], options->shape[axis]);
+        int reals = (int)(distfft_type_size(arrays->input_type) /
+                          (options->precision == DISTFFT_FLOAT ? sizeof(float) : sizeof(double)));
+        for (int64_t i = 0; i < count * reals; ++i) {
+            if (options->precision == DISTFFT_FLOAT) ((float *)arrays->roundtrip)[i] /= (float)n;
+            else ((double *)arrays->roundtrip)[i] /= n;
+        }
+    }
     double local[2] = {
         bench_max_difference(arrays->input_type, arrays->input,
                              arrays->roundtrip, count),
@@ -565,7 +579,10 @@ static int wisdom_file(MPI_Comm comm, const char *path, int import)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    /* FUNNELED: --threads T > 1 runs FFTW and OpenMP threads beside MPI
+     * (only this thread calls MPI). */
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm comm = MPI_COMM_WORLD;
 
     bench_options options;
@@ -591,6 +608,10 @@ int main(int argc, char **argv)
             exit_status = EXIT_STATUS_OK;
             break;
         }
+        /* Tuning progress by default on a terminal, never with --json; rank
+         * 0 decides, as the library requires the same options everywhere. */
+        if (!options.verbose && !options.quiet)
+            options.verbose = !options.json && from_root(comm, isatty(STDOUT_FILENO));
         exit_status = wisdom_file(comm, options.wisdom_in, 1);
         if (exit_status == 0)
             exit_status = run(comm, &options);

@@ -76,6 +76,11 @@ static const char *norm_at(int index)
     return distfft_norm_name((distfft_norm)index);
 }
 
+static const char *overlap_at(int index)
+{
+    return distfft_overlap_name((distfft_overlap)(index - 1)); /* auto is -1 */
+}
+
 static const char *rigor_at(int index)
 {
     return distfft_rigor_name((distfft_rigor)index);
@@ -174,6 +179,13 @@ static int parse_norm(const option_row *row, const char *value,
 {
     return chosen(row, value, state,
                   distfft_norm_from_name(value, &state->options->norm));
+}
+
+static int parse_overlap(const option_row *row, const char *value,
+                         parse_state *state)
+{
+    return chosen(row, value, state,
+                  distfft_overlap_from_name(value, &state->options->overlap));
 }
 
 static int parse_rigor(const option_row *row, const char *value,
@@ -320,7 +332,15 @@ static const option_row option_table[] = {
     {"--axes", "A0,A1,...", parse_text, FIELD(axes), NULL, NULL,
      "transform only these axes (the others get none)"},
     {"--batch", "N", parse_batch, 0, NULL, "1", "fields transformed together"},
-    {"--norm", "M", parse_norm, 0, norm_at, "backward", "@"},
+    {"--norm", "M", parse_norm, 0, norm_at, "backward",
+     "@ (none: FFTW's convention, no scaling at all)"},
+    {"--overlap", "O", parse_overlap, 0, overlap_at, "auto",
+     "with --batch N > 1: @; on pipelines the fields (field k's exchange "
+     "in flight while field k-1's FFTs run), auto measures on and off"},
+    {"--threads", "T", parse_non_negative, FIELD(threads), NULL, "1",
+     "threads per rank (FFTW's threaded plans and OpenMP in distfft's own "
+     "passes); compare P x T layouts of the same cores with "
+     "'mpiexec -n P distfft-bench --threads T'"},
     {NULL, NULL, NULL, 0, NULL, NULL, "Decomposition and method:"},
     {"--grid", "G", parse_grid, 0, NULL, "auto",
      "auto | slab | pencil | AxB[xC...]; explicit extents must multiply to "
@@ -357,6 +377,12 @@ static const option_row option_table[] = {
      "first)"},
     {"--json", NULL, parse_flag, FIELD(json), NULL, NULL,
      "print one JSON object on one line"},
+    {"--verbose", NULL, parse_flag, FIELD(verbose), NULL, NULL,
+     "say on stderr (rank 0) what plan-time tuning measures, as it goes; the "
+     "default without --json when rank 0's stdout is a terminal (Open MPI's "
+     "mpiexec gives ranks one even when its own output is redirected)"},
+    {"--quiet", NULL, parse_flag, FIELD(quiet), NULL, NULL,
+     "no tuning progress, even on a terminal (wins over --verbose)"},
     {"--list-methods", NULL, parse_flag, FIELD(list_methods), NULL, NULL,
      "print the library's concrete redistribution methods (what --methods all "
      "runs, less auto), one name per line and nothing else, then exit"},

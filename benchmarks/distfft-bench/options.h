@@ -46,6 +46,8 @@ typedef struct {
     distfft_method methods[BENCH_MAX_METHODS];
     distfft_placement placement;
     int node_size;                      /* 0: real nodes */
+    int threads;                        /* per rank (options.threads) */
+    distfft_overlap overlap;            /* batched plans: pipelined fields */
     const char *wisdom_in, *wisdom_out; /* NULL: none */
     distfft_rigor rigor;
     distfft_norm norm;
@@ -54,6 +56,8 @@ typedef struct {
     int check;                          /* nonzero: measure the errors */
     int json;                           /* nonzero: one JSON line */
     int list_methods;                   /* nonzero: print the methods, exit */
+    int verbose, quiet;                 /* tuning progress on / off (neither:
+                                           on when rank 0's stdout is a tty) */
     const char *save_prefix;            /* NULL: do not save arrays */
 } bench_options;
 

@@ -71,7 +71,7 @@ static fftw_r2r_kind fftw_kind(distfft_kind kind)
     }
 }
 
-static double logical_length(distfft_kind kind, int64_t n)
+double bench_logical_length(distfft_kind kind, int64_t n)
 {
     switch (kind) {
     case DISTFFT_C2C: case DISTFFT_R2C: return (double)n;
@@ -190,7 +190,7 @@ int bench_reference_error(distfft_precision precision, distfft_norm norm,
     double logical_total = 1.0;
     for (int axis = 0; axis < ndims; ++axis) {
         has_r2c |= kinds[axis] == DISTFFT_R2C;
-        logical_total *= logical_length(kinds[axis], shape[axis]);
+        logical_total *= bench_logical_length(kinds[axis], shape[axis]);
     }
     double scale = norm == DISTFFT_NORM_ORTHO     ? 1.0 / sqrt(logical_total)
                    : norm == DISTFFT_NORM_FORWARD ? 1.0 / logical_total

@@ -39,4 +39,8 @@ int bench_reference_error(distfft_precision precision, distfft_norm norm,
                           const void *input, const void *output,
                           double *error);
 
+/* The length N that counts for normalisation along an axis (as
+ * distfft_norm defines it). */
+double bench_logical_length(distfft_kind kind, int64_t n);
+
 #endif /* BENCH_REFERENCE_H */

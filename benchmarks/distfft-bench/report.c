@@ -128,7 +128,9 @@ static void print_json_configuration(FILE *stream, const bench_options *options,
     print_json_string(stream, distfft_method_name(results->method));
     fputs(", \"placement\": ", stream);
     print_json_string(stream, distfft_placement_name(options->placement));
-    fprintf(stream, ", \"node_size\": %d", options->node_size);
+    fprintf(stream, ", \"node_size\": %d, \"threads\": %d, \"overlap\": ", options->node_size,
+            options->threads);
+    print_json_string(stream, distfft_overlap_name(options->overlap));
     fputs(", \"rigor\": ", stream);
     print_json_string(stream, distfft_rigor_name(options->rigor));
     fputs(", \"norm\": ", stream);
@@ -235,6 +237,8 @@ static void print_text_configuration(FILE *stream, const bench_options *options,
     fputc('\n', stream);
     print_key(stream, "batch");
     fprintf(stream, "%lld\n", (long long)options->batch);
+    print_key(stream, "threads");
+    fprintf(stream, "%d per rank\n", options->threads);
     print_key(stream, "types");
     fprintf(stream, "%s -> %s\n", distfft_type_name(results->input_type),
             distfft_type_name(results->output_type));

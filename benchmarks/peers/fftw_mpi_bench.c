@@ -21,7 +21,12 @@
  * median beside it.
  * A pair is forward(a -> b), backward(b -> a), a *= 1/N: the same work as
  * distfft's default norm "backward" and mpi4py-fft's normalised backward
- * (--norm none leaves the scaling out). Before timing, one untimed pair is
+ * (--norm none leaves the scaling out; with --threads T the scaling loop
+ * runs on T OpenMP threads, as a threaded user's would). --threads T
+ * gives every plan T threads (fftw_init_threads before fftw_mpi_init,
+ * fftw_plan_with_nthreads before planning): with --layout serial on one
+ * rank, FFTW's threaded serial transform -- the single-node baseline of
+ * distfft's P ranks x T threads. Before timing, one untimed pair is
  * checked: max|backward(forward(x))/N - x| / max|x|, max over ranks, must be
  * within 8 eps log2 N (exit status 1 otherwise). The JSON line uses
  * distfft-bench --json's field names; fft_seconds and redistribute_seconds
@@ -58,6 +63,7 @@ typedef struct {
     ptrdiff_t shape[MAX_AXES];
     int precision, kind, layout, rigor; /* indices into the name tables */
     int normalise;
+    int threads;
     int inner, outer;
     int json;
 } options_t;
@@ -83,6 +89,7 @@ static void print_usage(FILE *stream)
           "                       (default measure)\n"
           "  --norm M             backward (scale by 1/N after each backward,\n"
           "                       timed; default) | none\n"
+          "  --threads T          FFTW threads per rank (default 1)\n"
           "  --inner N            pairs per timed repetition (default 3)\n"
           "  --outer N            timed repetitions (default 50)\n"
           "  --json               print one JSON object on one line\n"
@@ -136,7 +143,7 @@ static int parse_options(int argc, char **argv, int rank, options_t *options)
 {
     *options = (options_t){.ndims = 3, .shape = {64, 64, 64},
                            .layout = LAYOUT_TRANSPOSED, .rigor = 1,
-                           .normalise = 1, .inner = 3, .outer = 50};
+                           .normalise = 1, .threads = 1, .inner = 3, .outer = 50};
     for (int index = 1; index < argc; ++index) {
         const char *name = argv[index];
         if (strcmp(name, "--help") == 0)
@@ -167,7 +174,10 @@ static int parse_options(int argc, char **argv, int rank, options_t *options)
             ok = (options->rigor = find_name(value, rigor_names, COUNT_OF(rigor_names))) >= 0;
         else if (strcmp(name, "--norm") == 0)
             ok = (options->normalise = find_name(value, (const char *const[]){"none", "backward"}, 2)) >= 0;
-        else if (strcmp(name, "--inner") == 0) {
+        else if (strcmp(name, "--threads") == 0) {
+            ok = parse_positive(value, &number) == 0 && number <= 4096;
+            options->threads = (int)number;
+        } else if (strcmp(name, "--inner") == 0) {
             ok = parse_positive(value, &number) == 0 && number <= 1000000;
             options->inner = (int)number;
         } else if (strcmp(name, "--outer") == 0) {
@@ -205,12 +215,18 @@ static size_t real_size(int precision)
     return precision == PRECISION_FLOAT ? sizeof(float) : sizeof(double);
 }
 
-static void peer_init(int precision)
+/* FFTW's order: init_threads, then mpi_init, then plan_with_nthreads. */
+static void peer_init(int precision, int threads)
 {
-    if (precision == PRECISION_FLOAT)
+    if (precision == PRECISION_FLOAT) {
+        fftwf_init_threads();
         fftwf_mpi_init();
-    else
+        fftwf_plan_with_nthreads(threads);
+    } else {
+        fftw_init_threads();
         fftw_mpi_init();
+        fftw_plan_with_nthreads(threads);
+    }
 }
 
 static void *plan_one(const options_t *options, int forward,
@@ -387,10 +403,12 @@ static void scale_input(const options_t *options, peer_t *peer, double factor)
 {
     if (options->precision == PRECISION_FLOAT) {
         float *values = peer->input, single = (float)factor;
+#pragma omp parallel for num_threads(options->threads) if (options->threads > 1)
         for (ptrdiff_t index = 0; index < peer->input_reals; ++index)
             values[index] *= single;
     } else {
         double *values = peer->input;
+#pragma omp parallel for num_threads(options->threads) if (options->threads > 1)
         for (ptrdiff_t index = 0; index < peer->input_reals; ++index)
             values[index] *= factor;
     }
@@ -522,6 +540,7 @@ static void report(const options_t *options, const results_t *results)
         printf("\nranks                 : %d\nkind                  : %s\n"
                "precision             : %s\nlayout                : %s\n"
                "rigor                 : %s\nnorm                  : %s\n"
+               "threads               : %d per rank\n"
                "timing                : fastest of %d repetitions of %d pairs, max over ranks\n"
                "pair_seconds          : %.6e\npair_seconds_median   : %.6e\n"
                "gflops                : %.3f (nominal, 5 N log2 N per transform)\n"
@@ -529,7 +548,7 @@ static void report(const options_t *options, const results_t *results)
                results->ranks, kind_names[options->kind],
                precision_names[options->precision], layout_names[options->layout],
                rigor_names[options->rigor], options->normalise ? "backward" : "none",
-               options->outer, options->inner, results->timing.pair_seconds,
+               options->threads, options->outer, options->inner, results->timing.pair_seconds,
                results->timing.pair_seconds_median, gflops,
                results->roundtrip_error, results->tolerance,
                passed ? "passed" : "FAILED");
@@ -542,11 +561,11 @@ static void report(const options_t *options, const results_t *results)
         printf("%s%td", axis ? ", " : "", options->shape[axis]);
     printf("], \"ranks\": %d, \"grid\": [%d], \"precision\": \"%s\", "
            "\"kind\": \"%s\", \"method\": \"fftw-mpi\", \"layout\": \"%s\", "
-           "\"rigor\": \"%s\", \"norm\": \"%s\", \"inner\": %d, \"outer\": %d",
+           "\"rigor\": \"%s\", \"norm\": \"%s\", \"threads\": %d, \"inner\": %d, \"outer\": %d",
            results->ranks, results->ranks, precision_names[options->precision],
            kind_names[options->kind], layout_names[options->layout],
            rigor_names[options->rigor], options->normalise ? "backward" : "none",
-           options->inner, options->outer);
+           options->threads, options->inner, options->outer);
     printf(", \"pair_seconds\": ");
     print_number(stdout, results->timing.pair_seconds);
     printf(", \"pair_seconds_median\": ");
@@ -606,7 +625,8 @@ static int run(const options_t *options, int rank, results_t *results)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    int provided; /* FUNNELED: --threads runs FFTW's threads beside MPI */
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     options_t options;
@@ -632,7 +652,7 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return EXIT_USAGE;
     }
-    peer_init(options.precision);
+    peer_init(options.precision, options.threads);
     status = run(&options, rank, &results);
     if (rank == 0 && results.timing.pair_seconds > 0.0)
         report(&options, &results);

@@ -9,7 +9,11 @@ phases over them:
               time per method, and distfft's best method per case;
   comparison  distfft (its best method from the first phase) beside
               FFTW-MPI (natural, transposed) and mpi4py-fft (slab, pencil),
-              plus the serial FFTW floor once per shape and kind.
+              plus the serial FFTW floor once per shape and kind;
+  node        one node's cores C used every way: distfft and FFTW-MPI
+              (transposed) at every P ranks x T threads with P T = C, beside
+              FFTW's threaded serial transform with C threads on one rank
+              (the single-node baseline).
 Nothing here assumes a core count: `full` goes up to the machine's cores,
 `scaling` takes the rank counts and sizes it is given.
 """
@@ -41,6 +45,8 @@ class Preset:
     method_shapes: list = None  # shapes for the methods phase (None: all)
     method_rounds: int = None   # rounds of the methods phase (None: rounds)
     one_rank_peers: list = None  # peers also run on 1 rank (None: all)
+    node_cores: int = None      # cores of the node phase (None: the machine's; 0: no phase)
+    node_shapes: list = None    # shapes of the node phase (None: all)
 
 
 def machine_cores():
@@ -71,7 +77,7 @@ def make(name, ranks=None, sizes=None, kinds=None):
     if name == "smoke":
         preset = Preset("smoke", [(cube(16), "c2c")], [1, 2], rounds=1,
                         outer=2, inner=1, rigor="estimate",
-                        methods=["alltoallw", "alltoallv"])
+                        methods=["alltoallw", "alltoallv"], node_cores=2)
     elif name == "quick":
         preset = Preset("quick",
                         [(cube(n), kind) for n in (64, 128) for kind in ("c2c", "r2c")],
@@ -99,4 +105,11 @@ def make(name, ranks=None, sizes=None, kinds=None):
         preset.shapes = [(shape, kind) for shape, kind in preset.shapes if kind in kinds]
     if ranks:
         preset.ranks = sorted(set(ranks))
+    if preset.node_cores is None:
+        preset.node_cores = cores
     return preset
+
+
+def layouts(cores):
+    """Every (ranks, threads) with ranks * threads == cores, ranks rising."""
+    return [(p, cores // p) for p in range(1, cores + 1) if cores % p == 0]

@@ -160,6 +160,27 @@ class Campaign:
                 plan.append((presets.Case(case.shape, case.kind, 1), systems.SERIAL))
         return plan
 
+    def node_plan(self):
+        """The node phase: the threaded serial FFTW baseline on one rank,
+        then distfft (auto; alltoallw on one rank, which has nothing to
+        exchange) and FFTW-MPI transposed at every P x T of node_cores."""
+        cores = self.preset.node_cores
+        if not cores:
+            return []
+        shapes = self.preset.shapes if self.preset.node_shapes is None else self.preset.node_shapes
+        plan = []
+        for shape, kind in shapes:
+            one = presets.Case(tuple(shape), kind, 1)
+            if not fits_in_memory(one, self.preset):
+                continue
+            plan.append((one, systems.threaded(systems.SERIAL_THREADED, cores)))
+            for ranks, threads in presets.layouts(cores):
+                case = presets.Case(tuple(shape), kind, ranks)
+                method = "alltoallw" if ranks == 1 else "auto"
+                plan.append((case, systems.threaded(systems.distfft_name(method), threads)))
+                plan.append((case, systems.threaded(systems.FFTW_TRANSPOSED, threads)))
+        return plan
+
     def run(self):
         self.started = time.time()
         os.makedirs(self.out_dir, exist_ok=True)
@@ -168,4 +189,5 @@ class Campaign:
                        self.preset.method_rounds or self.preset.rounds)
         self.run_phase("comparison", self.comparison_plan(self.best_methods()),
                        self.preset.rounds)
+        self.run_phase("node", self.node_plan(), self.preset.rounds)
         return time.time() - self.started

@@ -229,6 +229,36 @@ def target_lines(results):
     return lines or ["- (no 128³ or 256³ case on 2 ranks in this campaign)"]
 
 
+def node_table(results):
+    """The node phase: every P x T layout of the same cores beside FFTW's
+    threaded serial transform (one rank, all cores as threads)."""
+    rows = {}
+    for (phase, name, case), stats in results.stats.items():
+        if phase == "node" and stats.ok:
+            base, threads = systems.split_threads(name)
+            rows.setdefault((case.shape, case.kind), {})[(base, case.ranks, threads)] = stats
+    head = ["shape kind", "P × T", "distfft (ms)", "FFTW-MPI transposed (ms)",
+            "serial FFTW threaded (ms)", "distfft / serial threaded",
+            "distfft / FFTW-MPI", "FFTW-MPI / serial threaded"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for (shape, kind), found in sorted(rows.items(), key=lambda item: (len(item[0][0]), item[0])):
+        floor = next((s for (base, _, _), s in found.items() if base == systems.SERIAL_THREADED), None)
+        layouts = sorted({(p, t) for (base, p, t) in found if base != systems.SERIAL_THREADED})
+        for ranks, threads in layouts:
+            ours = next((s for (base, p, t), s in found.items()
+                         if base.startswith("distfft ") and (p, t) == (ranks, threads)), None)
+            fftw = found.get((systems.FFTW_TRANSPOSED, ranks, threads))
+
+            def ratio(a, b):
+                return number(a.fastest / b.fastest) if a and b else "–"
+            lines.append(f"| {'×'.join(map(str, shape))} {kind} | {ranks} × {threads} | "
+                         f"{milliseconds(ours.fastest if ours else None)} | "
+                         f"{milliseconds(fftw.fastest if fftw else None)} | "
+                         f"{milliseconds(floor.fastest if floor else None)} | "
+                         f"{ratio(ours, floor)} | {ratio(ours, fftw)} | {ratio(fftw, floor)} |")
+    return lines
+
+
 def write(path, results, header_lines, preset, skipped):
     lines = list(header_lines)
     lines += ["", "## distfft against the peers", "",
@@ -253,6 +283,14 @@ def write(path, results, header_lines, preset, skipped):
                   "redistribution (distfft's own timers, max over ranks); the fastest "
                   "method was then measured against the peers.", ""]
         lines += methods_table(results)
+    if any(phase == "node" for (phase, _, _) in results.stats):
+        lines += ["", "## One node: P ranks × T threads", "",
+                  f"The same {preset.node_cores} cores used as P ranks × T threads "
+                  "(distfft-bench and fftw-mpi-bench --threads T), beside FFTW's threaded "
+                  "serial transform on one rank with all of them as threads (fftw-mpi-bench "
+                  "--layout serial --threads C). Fastest pair in milliseconds; ratios below 1 "
+                  "mean the first is faster.", ""]
+        lines += node_table(results)
     if skipped:
         lines += ["", "## Skipped", ""]
         lines += [f"- {case.label()}: does not fit in memory here" for case in skipped]

@@ -28,6 +28,22 @@ FFTW_NATURAL = "FFTW-MPI natural"
 MPI4PY_SLAB = "mpi4py-fft slab"
 MPI4PY_PENCIL = "mpi4py-fft pencil"
 PEER_NAMES = [FFTW_TRANSPOSED, FFTW_NATURAL, MPI4PY_SLAB, MPI4PY_PENCIL]
+# FFTW's threaded serial transform on one rank (fftw-mpi-bench --layout
+# serial --threads T): the node phase's baseline.
+SERIAL_THREADED = "serial FFTW threaded"
+
+
+def threaded(system, threads):
+    """The system run with `threads` threads per rank: "NAME T=threads"."""
+    return f"{system} T={threads}"
+
+
+def split_threads(system):
+    """(name, threads) of a system name (threads 1 without " T=")."""
+    if " T=" in system:
+        name, threads = system.rsplit(" T=", 1)
+        return name, int(threads)
+    return system, 1
 
 
 def distfft_name(method):
@@ -84,10 +100,13 @@ def command(tools, system, case, preset):
     """The command line running `system` on `case` (ranks included)."""
     launch = [tools.mpiexec, "-n", str(case.ranks)]
     arguments = common_arguments(case, preset)
+    system, threads = split_threads(system)
+    if threads > 1 or system == SERIAL_THREADED:
+        arguments += ["--threads", str(threads)]
     if system.startswith("distfft "):
         method = system.split(" ", 1)[1]
         return launch + [tools.program("distfft-bench"), "--method", method] + arguments
-    layouts = {SERIAL: "serial", FFTW_TRANSPOSED: "transposed",
+    layouts = {SERIAL: "serial", SERIAL_THREADED: "serial", FFTW_TRANSPOSED: "transposed",
                FFTW_NATURAL: "natural"}
     if system in layouts:
         return launch + [tools.program("fftw-mpi-bench"), "--layout",

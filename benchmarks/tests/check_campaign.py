@@ -1,6 +1,7 @@
 """check_campaign.py DIR -- a campaign's outputs exist and parse: every line
-of results.jsonl is JSON with a time or an error, both phases ran, no run
-failed, summary.md has the comparison table, and each plot is a PNG."""
+of results.jsonl is JSON with a time or an error, the three phases ran, no
+run failed, summary.md has the comparison and node tables, and each plot is
+a PNG."""
 import json
 import os
 import sys
@@ -17,18 +18,20 @@ def main(folder):
     if failed:
         sys.exit(f"{len(failed)} failed runs, first: {failed[0]['system']}: {failed[0]['error']}")
     phases = {r["phase"] for r in records}
-    if phases != {"methods", "comparison"}:
+    if phases != {"methods", "comparison", "node"}:
         sys.exit(f"phases {sorted(phases)}")
     systems = {r["system"] for r in records}
     for wanted in ("serial FFTW", "FFTW-MPI transposed", "FFTW-MPI natural",
-                   "mpi4py-fft slab", "mpi4py-fft pencil"):
+                   "mpi4py-fft slab", "mpi4py-fft pencil", "serial FFTW threaded T=2",
+                   "distfft alltoallw T=2", "distfft auto T=1", "FFTW-MPI transposed T=2"):
         if wanted not in systems:
             sys.exit(f"no runs of {wanted}")
     if not any(r["pair_seconds"] > 0 and r["check_passed"] is True for r in records):
         sys.exit("no run with a positive time and a passed check")
     summary = open(os.path.join(folder, "summary.md")).read()
     for heading in ("## distfft against the peers", "## Parallel efficiency",
-                    "## distfft's redistribution methods", "| ours / best peer |"):
+                    "## distfft's redistribution methods", "| ours / best peer |",
+                    "## One node: P ranks × T threads", "| distfft / serial threaded |"):
         if heading not in summary:
             sys.exit(f"summary.md lacks '{heading}'")
     for plot in PLOTS:

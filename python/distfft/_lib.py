@@ -62,8 +62,10 @@ def _init_fftw_threads():
     threads support is not initialised yet, which frees the planner under
     every existing plan. mpi4py-fft (and other FFTW users in the process)
     call it when they plan, so distfft's plans would crash afterwards.
-    Initialising the threads support first makes that call harmless; our
-    plans keep using one thread."""
+    Initialising the threads support first makes that call harmless.
+    libdistfft calls fftw_init_threads too (idempotent) before its first
+    plan, and sets FFTW's thread count around each of its own plans only
+    (threads=), restoring it after: other FFTW users keep theirs."""
     for name, function in (("libfftw3_threads.so.3", "fftw_init_threads"),
                            ("libfftw3f_threads.so.3", "fftwf_init_threads")):
         try:
@@ -98,7 +100,7 @@ c_handle_p = ctypes.POINTER(c_handle)
 # import, and a misspelt field raises (the structures have no __dict__).
 
 OPTIONS_FIELDS = ("grid_ndims", "grid_dims", "method", "norm", "rigor", "destroy_input",
-                  "kinds", "batch", "placement", "node_size")
+                  "kinds", "batch", "placement", "node_size", "threads", "overlap")
 STEP_FIELDS = ("description", "is_redistribution", "grid_direction", "axis_in", "axis_out",
                "group_size", "method", "bytes_sent", "global_bytes", "seconds", "executions")
 TIMINGS_FIELDS = ("fft_seconds", "redistribute_seconds", "executions")
@@ -128,6 +130,7 @@ def _load_layout():
 
 LAYOUT = _load_layout()
 MAX_DIMS = LAYOUT["constants"]["DISTFFT_MAX_DIMS"]
+MAX_THREADS = LAYOUT["constants"]["DISTFFT_MAX_THREADS"]
 FORWARD = LAYOUT["constants"]["DISTFFT_FORWARD"]
 BACKWARD = LAYOUT["constants"]["DISTFFT_BACKWARD"]
 METHOD_AUTO = LAYOUT["constants"]["DISTFFT_METHOD_AUTO"]
@@ -285,7 +288,8 @@ _check_options()
 # distfft_method_count concrete ids, then "auto").
 
 _WHAT = {"type": "element type", "precision": "precision", "kind": "transform kind",
-         "norm": "norm", "rigor": "rigor", "placement": "placement", "method": "method"}
+         "norm": "norm", "rigor": "rigor", "placement": "placement", "method": "method",
+         "overlap": "overlap"}
 for _enum in _WHAT:
     _declare(f"distfft_{_enum}_name", _char_p, _int)
     _declare(f"distfft_{_enum}_from_name", _int, _char_p, c_int_p)
@@ -294,6 +298,8 @@ for _enum in _WHAT:
 def _values(enum):
     if enum == "method":
         return list(range(lib.distfft_method_count())) + [METHOD_AUTO]
+    if enum == "overlap":   # auto is -1, as the method's
+        return [-1, 0, 1]
     name_of_value, values = getattr(lib, f"distfft_{enum}_name"), []
     while name_of_value(len(values)) is not None:
         values.append(len(values))

@@ -96,7 +96,8 @@ class Plan(_lifetime.Handle):
 
     Plan(comm, shape, dtype=numpy.complex128, kinds=None, axes=None,
          grid=None, method="auto", norm="backward", batch=None,
-         rigor="measure", destroy_input=False)
+         rigor="measure", destroy_input=False, placement="row", node_size=0,
+         threads=1, overlap="auto")
 
     comm    an mpi4py intracommunicator (every rank of it must call).
     shape   the global (real-space) shape, 2 to 16 axes.
@@ -113,7 +114,10 @@ class Plan(_lifetime.Handle):
             "slab", "pencil", or a tuple of extents (0 = chosen by MPI).
     method  redistribution method name ("alltoallw", "alltoallv",
             "isend-waitall", ..., or "auto": measured at plan time).
-    norm    "backward" (default), "ortho" or "forward", as numpy.
+    norm    "backward" (default), "ortho" or "forward", as numpy; or
+            "none" (FFTW's convention: no scaling either way, so
+            backward(forward(x)) = N x), for solvers that fold 1/N into
+            their own pointwise work.
     batch   None (plain arrays) or the number of fields transformed
             together: arrays then have a leading axis of that length.
     rigor   FFTW planning: "estimate", "measure", "patient", "exhaustive".
@@ -122,6 +126,17 @@ class Plan(_lifetime.Handle):
     placement  how ranks sit on the grid: "row" (default), "morton", or
             "node" (keeps the busiest direction inside nodes; node_size > 0
             pretends nodes of that many consecutive ranks).
+    verbose  rank 0 says on stderr what plan-time tuning measures, as it
+            goes (also: environment variable DISTFFT_VERBOSE=1).
+    threads threads per rank (default 1), the same on every rank: FFTW's
+            threaded plans and OpenMP in distfft's own passes. mpi4py
+            initialises MPI with MPI_THREAD_MULTIPLE, which threads > 1
+            needs (at least FUNNELED). Results may differ from threads=1
+            in the last bits (FFTW's threaded plans split the sums).
+    overlap with batch > 1: "on" pipelines the fields (field k's exchange
+            in flight while field k-1's FFTs run), "off" moves all fields
+            in one exchange per step, "auto" (default) measures both when
+            the plan measures (method "auto", a measuring rigor).
 
     With method "auto", a measuring rigor and grid None, the grid is
     measured too; distfft.wisdom keeps such choices for later runs.
@@ -134,12 +149,15 @@ class Plan(_lifetime.Handle):
 
     def __init__(self, comm, shape, dtype=numpy.complex128, kinds=None, axes=None,
                  grid=None, method="auto", norm="backward", batch=None,
-                 rigor="measure", destroy_input=False, placement="row", node_size=0):
+                 rigor="measure", destroy_input=False, placement="row", node_size=0,
+                 verbose=False, threads=1, overlap="auto"):
         self._adopt(comm)
         self._agree = Agreement(self._comm)
         try:
             options = self._agree(self._options, shape, dtype, kinds, axes, grid, method,
-                                  norm, batch, rigor, destroy_input, placement, node_size)
+                                  norm, batch, rigor, destroy_input, placement, node_size,
+                                  threads, overlap)
+            options.verbose = 1 if verbose else 0
             handle = _lib.c_handle()
             _lib.check(_lib.lib.distfft_plan_create(
                 _lib.comm_handle(self._comm), len(self._shape), _lib.int64_array(self._shape),
@@ -160,7 +178,7 @@ class Plan(_lifetime.Handle):
     # ---- construction ------------------------------------------------------------
 
     def _options(self, shape, dtype, kinds, axes, grid, method, norm, batch, rigor,
-                 destroy_input, placement, node_size):
+                 destroy_input, placement, node_size, threads, overlap):
         """Validate the Python arguments; return distfft_options (local)."""
         try:
             self._shape = tuple(int(n) for n in shape)
@@ -194,6 +212,13 @@ class Plan(_lifetime.Handle):
         if int(node_size) != node_size or node_size < 0:
             raise ValueError(f"distfft: node_size {node_size!r} must be an integer >= 0")
         options.node_size = int(node_size)
+        if int(threads) != threads or not 1 <= threads <= _lib.MAX_THREADS:
+            raise ValueError(f"distfft: threads {threads!r} must be an integer from 1 to "
+                             f"{_lib.MAX_THREADS}")
+        self.threads = int(threads)
+        options.threads = self.threads
+        self.overlap = str(overlap)
+        options.overlap = _lib.code_of("overlap", self.overlap)
         return options
 
     def _query(self):
@@ -259,18 +284,20 @@ class Plan(_lifetime.Handle):
         new input_array() if None); returns it. Collective."""
         return self._execute(_lib.lib.distfft_plan_backward, a, out, False)
 
-    def _execute(self, function, a, out, forward):
+    def _execute(self, function, a, out, forward, error=None):
         self._require_live()   # destroy() is collective: the same on every rank
         # The arrays are checked here, locally; the C call's own agreement
         # then carries the verdict: a rank whose arrays are bad passes a
         # pointer no buffer can have (misaligned), which the library
         # rejects on every rank. Only then do the ranks exchange the Python
-        # message. The successful path costs no extra collective.
-        try:
-            out, pin, pout = self._prepare(a, out, forward)
-            error = None
-        except Exception as e:
-            error, pin, pout = e, _REJECTED_POINTER, _REJECTED_POINTER
+        # message. The successful path costs no extra collective. A caller
+        # with checks of its own passes their failure as `error`.
+        pin = pout = _REJECTED_POINTER
+        if error is None:
+            try:
+                out, pin, pout = self._prepare(a, out, forward)
+            except Exception as e:
+                error = e
         rc = function(self._handle, pin, pout)
         if rc != 0:
             self._agree.raise_if_any(error)   # every rank got rc != 0

@@ -113,3 +113,55 @@ def test_input_is_preserved_and_arrays_reused(comm):
         out = plan.backward(u_hat, u)
         assert out is u
         check_block(u, saved, (), numpy.float64, 192)
+
+
+def test_norm_none_is_fftw_convention(comm):
+    """norm="none": neither direction scales, backward(forward(u)) = N u."""
+    shape = (6, 5, 4)
+    u = random_global(shape, numpy.complex128, seed=5)
+    with distfft.Plan(comm, shape, norm="none", rigor="estimate") as plan:
+        assert plan.norm == "none"
+        u_hat = plan.forward(u[plan.input_slice])
+        back = plan.backward(u_hat)
+    check_block(u_hat, numpy.fft.fftn(u), plan.output_slice, numpy.complex128, 120)
+    check_block(back, 120 * u, plan.input_slice, numpy.complex128, 120)
+
+
+@pytest.mark.parametrize("dtype", [numpy.complex128, numpy.float64, numpy.float32])
+def test_threads_match_numpy(comm, dtype):
+    """threads=2: FFTW's threaded plans and OpenMP passes give numpy's
+    result to the same tolerance (not necessarily the same bits as one
+    thread)."""
+    shape = (24, 20, 18)
+    u = random_global(shape, dtype, seed=6)
+    reference = numpy.fft.rfftn(u) if numpy.dtype(dtype).kind == "f" else numpy.fft.fftn(u)
+    with distfft.Plan(comm, shape, dtype=dtype, threads=2, rigor="estimate") as plan:
+        assert plan.threads == 2
+        assert "threads=2" in plan.describe()
+        u_hat = plan.forward(u[plan.input_slice])
+        back = plan.backward(u_hat)
+    n = int(numpy.prod(shape))
+    check_block(u_hat, reference, plan.output_slice, dtype, n)
+    check_block(back, u, plan.input_slice, dtype, n)
+
+
+@pytest.mark.parametrize("threads", [0, -1, 4097, 1.5])
+def test_bad_threads_refused(comm, threads):
+    with pytest.raises(ValueError, match="threads"):
+        distfft.Plan(comm, (4, 4), threads=threads)
+
+
+@pytest.mark.parametrize("overlap", ["on", "off", "auto"])
+def test_overlap_batch_matches_numpy(comm, overlap):
+    """A batch of 3 fields, pipelined or not, transforms each field alone."""
+    shape = (16, 12, 8)
+    u = numpy.stack([random_global(shape, numpy.complex128, seed=10 + k) for k in range(3)])
+    with distfft.Plan(comm, shape, batch=3, overlap=overlap, method="alltoallw",
+                      rigor="estimate") as plan:
+        assert plan.overlap == overlap
+        u_hat = plan.forward(u[plan.input_slice])      # the slices lead with the batch axis
+        back = plan.backward(u_hat)
+    for k in range(3):
+        check_block(numpy.asarray(u_hat)[k], numpy.fft.fftn(u[k]), plan.output_slice[1:],
+                    numpy.complex128, 1536)
+        check_block(numpy.asarray(back)[k], u[k], plan.input_slice[1:], numpy.complex128, 1536)

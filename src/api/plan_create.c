@@ -24,6 +24,9 @@ void distfft_options_init(distfft_options *options)
     options->batch = 1;
     options->placement = DISTFFT_PLACEMENT_ROW;
     options->node_size = 0;
+    options->verbose = 0;
+    options->threads = 1;
+    options->overlap = DISTFFT_OVERLAP_AUTO;
 }
 
 /* ---- argument checks ------------------------------------------------------ */
@@ -63,6 +66,27 @@ static int check_kinds(int ndims, const int64_t *shape, const distfft_kind *kind
     return DISTFFT_SUCCESS;
 }
 
+/* Threads per rank: 1..DISTFFT_MAX_THREADS, and more than one only where
+ * MPI may be called from a program whose other threads exist (FUNNELED:
+ * only the thread that called distfft_plan_create calls MPI, which is what
+ * distfft does; its OpenMP and FFTW threads never call MPI). The thread
+ * level is this process's own: the agreement that follows brings a refusal
+ * on any rank to every rank. */
+static int check_threads(int threads, const char *where)
+{
+    if (threads < 1 || threads > DISTFFT_MAX_THREADS)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: threads = %d must be in 1..%d (initialise options "
+                          "with distfft_options_init)", where, threads, DISTFFT_MAX_THREADS);
+    if (threads == 1) return DISTFFT_SUCCESS;
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&provided);
+    if (provided < MPI_THREAD_FUNNELED)
+        return error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: threads = %d needs MPI initialised with at least "
+                          "MPI_THREAD_FUNNELED (MPI_Init_thread), but this process has %s", where, threads,
+                          provided == MPI_THREAD_SINGLE ? "MPI_THREAD_SINGLE" : "a lower level");
+    return DISTFFT_SUCCESS;
+}
+
 static int check_create(int ndims, const int64_t *shape,
                         distfft_precision precision,
                         const distfft_options *options, const distfft_plan *plan,
@@ -91,7 +115,7 @@ static int check_create(int ndims, const int64_t *shape,
                           where, options->grid_ndims, ndims - 1, ndims);
     if (!distfft_method_name(options->method))
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown method %d", where, (int)options->method);
-    if (options->norm < DISTFFT_NORM_BACKWARD || options->norm > DISTFFT_NORM_FORWARD)
+    if (options->norm < DISTFFT_NORM_BACKWARD || options->norm > DISTFFT_NORM_NONE)
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown norm %d", where, (int)options->norm);
     if (options->rigor < DISTFFT_ESTIMATE || options->rigor > DISTFFT_EXHAUSTIVE)
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown rigor %d", where, (int)options->rigor);
@@ -106,6 +130,10 @@ static int check_create(int ndims, const int64_t *shape,
                               where, i, options->grid_dims[i]);
     int rc = check_kinds(ndims, shape, options->kinds, where);
     if (rc) return rc;
+    rc = check_threads(options->threads, where);
+    if (rc) return rc;
+    if (!distfft_overlap_name(options->overlap))
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown overlap %d", where, (int)options->overlap);
 
     replicated_add(args, ndims, "ndims");
     for (int i = 0; i < ndims; i++) replicated_add(args, shape[i], "shape[%d]", i);
@@ -121,6 +149,9 @@ static int check_create(int ndims, const int64_t *shape,
     replicated_add(args, options->destroy_input != 0, "destroy_input");
     replicated_add(args, options->placement, "placement");
     replicated_add(args, options->node_size, "node_size");
+    replicated_add(args, options->verbose != 0, "verbose");
+    replicated_add(args, options->threads, "threads");
+    replicated_add(args, options->overlap, "overlap");
     return DISTFFT_SUCCESS;
 }
 

@@ -96,7 +96,7 @@ int distfft_redist_create(MPI_Comm subcomm, distfft_type type, int ndims,
     int local = check_create(comm, type, ndims, in_shape, axis_in, out_shape,
                              axis_out, batch, method, redist, &geometry, &args);
     TRY(error_agree_replicated(comm, local, &args));
-    if (method == DISTFFT_METHOD_AUTO) TRY(tune_exchange(comm, comm, &geometry, redist));
+    if (method == DISTFFT_METHOD_AUTO) TRY(tune_exchange(comm, comm, &geometry, NULL, redist));
     else TRY(error_agree(comm, redist_create(comm, &geometry, method, redist)));
     (*redist)->owns_comm = 1;
     return DISTFFT_SUCCESS;

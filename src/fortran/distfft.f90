@@ -44,11 +44,15 @@ module distfft
   integer, parameter, public :: DISTFFT_METHOD_AUTO = -1, DISTFFT_METHOD_ALLTOALLW = 0, &
     DISTFFT_METHOD_ALLTOALLV = 1, DISTFFT_METHOD_ISEND_WAITALL = 2, &
     DISTFFT_METHOD_ISEND_WAITSOME = 3, DISTFFT_METHOD_ISEND_WAITALL_BLOCKED = 4, &
-    DISTFFT_METHOD_ISEND_WAITSOME_BLOCKED = 5, DISTFFT_METHOD_SENDRECV = 6
+    DISTFFT_METHOD_ISEND_WAITSOME_BLOCKED = 5, DISTFFT_METHOD_SENDRECV = 6, &
+    DISTFFT_METHOD_VECTOR = 7, DISTFFT_METHOD_SHM = 8, DISTFFT_METHOD_HIERARCHICAL = 9
   ! Directions, normalisations, kinds, rigour, placement
   integer, parameter, public :: DISTFFT_FORWARD = -1, DISTFFT_BACKWARD = 1
   integer, parameter, public :: DISTFFT_NORM_BACKWARD = 0, DISTFFT_NORM_ORTHO = 1, &
-    DISTFFT_NORM_FORWARD = 2
+    DISTFFT_NORM_FORWARD = 2, DISTFFT_NORM_NONE = 3
+  integer, parameter, public :: DISTFFT_OVERLAP_AUTO = -1, DISTFFT_OVERLAP_OFF = 0, &
+    DISTFFT_OVERLAP_ON = 1
+  integer, parameter, public :: DISTFFT_MAX_THREADS = 4096
   integer, parameter, public :: DISTFFT_C2C = 0, DISTFFT_R2C = 1, DISTFFT_DCT1 = 2, &
     DISTFFT_DCT2 = 3, DISTFFT_DCT3 = 4, DISTFFT_DCT4 = 5, DISTFFT_DST1 = 6, &
     DISTFFT_DST2 = 7, DISTFFT_DST3 = 8, DISTFFT_DST4 = 9, DISTFFT_CHEB = 10, DISTFFT_NONE = 11
@@ -70,6 +74,9 @@ module distfft
     integer(c_int64_t) :: batch
     integer(c_int) :: placement
     integer(c_int) :: node_size
+    integer(c_int) :: verbose
+    integer(c_int) :: threads
+    integer(c_int) :: overlap
   end type distfft_options
 
   ! A plan: made by distfft_plan_create, freed by distfft_plan_destroy. Its
@@ -204,10 +211,10 @@ contains
   function distfft_options_layout_matches() result(matches)
     logical :: matches
     type(distfft_options), target :: probe
-    integer(c_int64_t) :: c_layout(11), f_layout(11)
+    integer(c_int64_t) :: c_layout(14), f_layout(14)
     integer(c_intptr_t) :: base
     integer(c_int) :: count
-    count = c_options_layout(c_layout, 11_c_int)
+    count = c_options_layout(c_layout, 14_c_int)
     base = transfer(c_loc(probe), base)
     f_layout(1) = c_sizeof(probe)
     f_layout(2) = transfer(c_loc(probe%grid_ndims), base) - base
@@ -220,7 +227,10 @@ contains
     f_layout(9) = transfer(c_loc(probe%batch), base) - base
     f_layout(10) = transfer(c_loc(probe%placement), base) - base
     f_layout(11) = transfer(c_loc(probe%node_size), base) - base
-    matches = count == 11 .and. all(c_layout == f_layout)
+    f_layout(12) = transfer(c_loc(probe%verbose), base) - base
+    f_layout(13) = transfer(c_loc(probe%threads), base) - base
+    f_layout(14) = transfer(c_loc(probe%overlap), base) - base
+    matches = count == 14 .and. all(c_layout == f_layout)
   end function distfft_options_layout_matches
 
 end module distfft

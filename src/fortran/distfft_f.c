@@ -49,7 +49,9 @@ int distfft_f_options_layout(int64_t *layout, int size)
         offsetof(distfft_options, method), offsetof(distfft_options, norm),
         offsetof(distfft_options, rigor), offsetof(distfft_options, destroy_input),
         offsetof(distfft_options, kinds), offsetof(distfft_options, batch),
-        offsetof(distfft_options, placement), offsetof(distfft_options, node_size)};
+        offsetof(distfft_options, placement), offsetof(distfft_options, node_size),
+        offsetof(distfft_options, verbose),
+        offsetof(distfft_options, threads), offsetof(distfft_options, overlap)};
     int count = (int)(sizeof values / sizeof values[0]);
     if (count > size) count = size;
     memcpy(layout, values, (size_t)count * sizeof *layout);

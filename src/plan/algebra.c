@@ -17,9 +17,10 @@
  * data: its exchange is left out and its transform joins the previous
  * stage (on one rank the whole transform is local).
  *
- * Within a stage: R2C first (real data in, complex out), then the C2C axes
- * in one FFTW plan, then the real-to-real axes in one FFTW plan (on complex
- * data: its real and imaginary parts), then the Chebyshev weights.
+ * Within a stage: R2C and the C2C axes in one FFTW plan (real data in,
+ * complex out; or the C2C axes alone), then the real-to-real axes in one
+ * FFTW plan (on complex data: its real and imaginary parts), then the
+ * Chebyshev weights.
  * Backward is the forward list reversed, each step inverted.
  *
  * Memory (the paper's remark after Eq. 32): steps that cannot work in place
@@ -109,6 +110,7 @@ static step_spec *add_step(builder *b, step_kind kind)
     step->in_count = builder_count(b);
     step->ndims = b->input->ndims;
     step->batch = b->input->batch;
+    step->threads = b->input->threads > 1 ? b->input->threads : 1;
     return step;
 }
 
@@ -137,8 +139,10 @@ static void add_fft(builder *b, serial_family family, int naxes, const int *axes
     for (int j = 0; j < naxes && kinds; j++) spec->r2r_kinds[j] = kinds[j];
     spec->complex_data = b->type == type_complex(input->precision);
     spec->rigor = input->rigor;
-    if (family == SERIAL_R2C) {
-        b->current.global_shape[axes[0]] = b->current.global_shape[axes[0]] / 2 + 1;
+    spec->threads = input->threads;
+    if (family == SERIAL_R2C) { /* the halved axis is the last listed */
+        int halved = axes[naxes - 1];
+        b->current.global_shape[halved] = b->current.global_shape[halved] / 2 + 1;
         builder_block(b);
         b->type = type_complex(input->precision);
     }
@@ -152,22 +156,30 @@ static void add_weights(builder *b, int axis)
     end_step(b, step);
 }
 
-/* Transform the axes of one stage: R2C, then C2C, then real-to-real. */
+/* Transform the axes of one stage: R2C and the C2C axes in one FFTW
+ * multi-dimensional plan (one pass over memory instead of two; the R2C
+ * axis listed last, as FFTW halves its last dimension), then the
+ * real-to-real axes in one plan. C2C axes in increasing order. */
 static void add_stage_transforms(builder *b, int naxes, const int *stage_axes)
 {
     const distfft_kind *kinds = b->input->kinds;
-    int c2c[DISTFFT_MAX_DIMS], r2r[DISTFFT_MAX_DIMS], c2c_count = 0, r2r_count = 0;
+    int c2c[DISTFFT_MAX_DIMS + 1], r2r[DISTFFT_MAX_DIMS], c2c_count = 0, r2r_count = 0, r2c = -1;
     distfft_kind r2r_kinds[DISTFFT_MAX_DIMS];
-    for (int j = 0; j < naxes; j++) {
+    for (int j = naxes - 1; j >= 0; j--) { /* stage_axes is decreasing */
         int a = stage_axes[j];
-        if (kinds[a] == DISTFFT_R2C) add_fft(b, SERIAL_R2C, 1, &a, NULL);
+        if (kinds[a] == DISTFFT_R2C) r2c = a;
         else if (kinds[a] == DISTFFT_C2C) c2c[c2c_count++] = a;
         else if (algebra_is_real_to_real(kinds[a])) {
             r2r_kinds[r2r_count] = kinds[a];
             r2r[r2r_count++] = a;
         }
     }
-    if (c2c_count) add_fft(b, SERIAL_C2C, c2c_count, c2c, NULL);
+    if (r2c >= 0) {
+        c2c[c2c_count++] = r2c;
+        add_fft(b, SERIAL_R2C, c2c_count, c2c, NULL);
+    } else if (c2c_count) {
+        add_fft(b, SERIAL_C2C, c2c_count, c2c, NULL);
+    }
     if (r2r_count) add_fft(b, SERIAL_R2R, r2r_count, r2r, r2r_kinds);
     for (int j = 0; j < r2r_count; j++)
         if (kinds[r2r[j]] == DISTFFT_CHEB) add_weights(b, r2r[j]);
@@ -249,6 +261,28 @@ static void build_backward(algebra_steps *steps)
     }
 }
 
+/* FFTW cannot preserve the input of a multi-axis c2r. When the backward
+ * starts with one (the forward is one fused r2c plan: one rank) and must
+ * keep its input, it runs unfused: the c2c axes out of place into a work
+ * buffer, then the 1-D c2r there, which may destroy it -- no copy of the
+ * input (measured: the copy cost 15-40 % of a 64^3 r2c pair). */
+static void split_first_c2r(algebra_steps *steps)
+{
+    const step_spec *first = &steps->backward[0];
+    if (first->kind != STEP_FFT || first->fft.family != SERIAL_C2R || first->fft.naxes < 2) return;
+    memmove(&steps->backward[1], &steps->backward[0], (size_t)steps->backward_count * sizeof *first);
+    steps->backward_count++;
+    step_spec *c2c = &steps->backward[0], *c2r = &steps->backward[1];
+    c2c->fft.family = SERIAL_C2C;
+    c2c->fft.naxes--;
+    memcpy(c2c->fft.shape, c2c->in_shape, sizeof c2c->fft.shape); /* complex shape */
+    memcpy(c2c->out_shape, c2c->in_shape, sizeof c2c->out_shape);
+    c2c->out_type = c2c->in_type;
+    c2c->out_count = c2c->in_count;
+    c2r->fft.axes[0] = c2r->fft.axes[c2r->fft.naxes - 1];
+    c2r->fft.naxes = 1;
+}
+
 /* ---- slots and work memory -------------------------------------------------- */
 
 /* Which steps work out of place, and the slots they read and write: the
@@ -321,6 +355,7 @@ static void set_scales(const algebra_input *input, algebra_steps *steps)
     case DISTFFT_NORM_BACKWARD: steps->backward_scale = 1.0 / n; break;
     case DISTFFT_NORM_FORWARD: steps->forward_scale = 1.0 / n; break;
     case DISTFFT_NORM_ORTHO: steps->forward_scale = steps->backward_scale = 1.0 / sqrt(n); break;
+    case DISTFFT_NORM_NONE: break; /* FFTW's convention: the caller scales */
     }
 }
 
@@ -331,6 +366,7 @@ void algebra_build(const algebra_input *input, algebra_steps *steps)
     set_scales(input, steps);
     build_forward(input, steps);
     build_backward(steps);
+    if (!input->destroy_input) split_first_c2r(steps);
     assign_slots(steps->forward, steps->forward_count, input->destroy_input);
     assign_slots(steps->backward, steps->backward_count, input->destroy_input);
     size_work(steps->forward, steps->forward_count, steps);

@@ -27,6 +27,7 @@ typedef struct {
     distfft_rigor rigor;
     distfft_norm norm;
     bool destroy_input;
+    int threads;                           /* per rank, for every step */
     int grid_ndims;
     int grid_dims[DISTFFT_MAX_DIMS];
     int grid_coords[DISTFFT_MAX_DIMS];

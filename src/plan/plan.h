@@ -41,6 +41,15 @@ struct distfft_plan_s {
     algebra_steps algebra;            /* what every step does, as data */
     step *steps[2][ALGEBRA_MAX_STEPS];/* [PLAN_FORWARD / PLAN_BACKWARD][step] */
     void *work[2];
+    double sweep_scale[2];            /* normalisation left to a final sweep (1: none) */
+    int folded_step[2];               /* the step the normalisation went into, if any */
+    int comm_size;
+    /* Pipelined (overlap ON, pipeline.c): the steps are one field's, run
+     * `fields` times; field k of a slot's array starts k strides in.
+     * Otherwise fields = 1 and the steps move the whole batch. */
+    int64_t fields;
+    size_t field_stride[2][4];        /* [list][slot] bytes */
+    size_t work_size[2];              /* bytes allocated per work buffer */
     distfft_timings timings;
     double step_seconds[2][ALGEBRA_MAX_STEPS];
     int64_t executions[2];
@@ -60,6 +69,13 @@ int plan_run(struct distfft_plan_s *plan, int list, void *in, void *out);
 /* Local block sizes in bytes of the input and output of a direction. */
 size_t plan_in_bytes(const struct distfft_plan_s *plan, int list);
 size_t plan_out_bytes(const struct distfft_plan_s *plan, int list);
+
+/* pipeline.c: can a plan of these one-field steps be pipelined (every
+ * field of the caller's arrays aligned)? Set the strides; run one
+ * direction field by field. */
+bool pipeline_possible(const algebra_steps *algebra);
+void pipeline_strides(struct distfft_plan_s *plan);
+int pipeline_run(struct distfft_plan_s *plan, int list, void *const *slots);
 
 /* Free without touching the error message (cleanup paths). NULL: no-op. */
 void plan_free(struct distfft_plan_s *plan);

@@ -65,7 +65,7 @@ int distfft_plan_grid(const struct distfft_plan_s *plan, int *grid_ndims, int *g
 
 size_t distfft_plan_work_bytes(const struct distfft_plan_s *plan)
 {
-    return plan ? plan->algebra.work_bytes[0] + plan->algebra.work_bytes[1] : 0;
+    return plan ? plan->work_size[0] + plan->work_size[1] : 0;
 }
 
 int distfft_plan_timings(const struct distfft_plan_s *plan, distfft_timings *timings)
@@ -112,7 +112,8 @@ int distfft_plan_step(const struct distfft_plan_s *plan, int direction, int inde
     info->group_size = 1;
     info->method = DISTFFT_METHOD_AUTO;
     if (current->ops->report) current->ops->report(current, info);
-    info->global_bytes = current->spec.global_bytes;
+    info->global_bytes = current->spec.global_bytes * plan->fields; /* pipelined: per field */
+    info->bytes_sent *= plan->fields;
     info->seconds = plan->step_seconds[list][index];
     info->executions = plan->executions[list];
     return DISTFFT_SUCCESS;

@@ -192,4 +192,5 @@ const redist_method redist_alltoallv = {
     .create = alltoallv_create,
     .execute = alltoallv_execute,
     .destroy = alltoallv_destroy,
+    .scale = chunk_state_scale,
 };

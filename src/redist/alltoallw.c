@@ -144,9 +144,26 @@ fail:
     return rc;
 }
 
+/* The same exchange, non-blocking (MPI-3's MPI_Ialltoallw): pipelined
+ * batched plans overlap it with the FFTs of another field. */
+static int alltoallw_start(void *opaque, MPI_Comm comm, const void *in, void *out,
+                           MPI_Request *request)
+{
+    alltoallw_state *state = opaque;
+    static char empty;
+    int rc = DISTFFT_SUCCESS;
+    TRY_MPI(MPI_Ialltoallw(in ? in : &empty, state->send_counts, state->displacements,
+                           state->send_types, out ? out : (void *)&empty, state->receive_counts,
+                           state->displacements, state->receive_types, comm, request));
+    return DISTFFT_SUCCESS;
+fail:
+    return rc;
+}
+
 const redist_method redist_alltoallw = {
     .name = "alltoallw",
     .create = alltoallw_create,
     .execute = alltoallw_execute,
     .destroy = alltoallw_destroy,
+    .start = alltoallw_start,
 };

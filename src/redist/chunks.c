@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../error.h"
+#include "../parallel.h"
 #include "../types.h"
 #include "chunks.h"
 
@@ -27,35 +28,69 @@ static chunk_span chunk_of(int ndims, const int64_t *shape, int64_t batch,
 }
 
 /* A packed chunk of `count` elements at `offset`: one run. */
-static chunk_span packed(int64_t offset, int64_t count)
+static chunk_span packed_span(int64_t offset, int64_t count)
 {
     return (chunk_span){.rows = 1, .run = count, .stride = count,
                         .offset = offset};
 }
 
-/* Copy the elements of `from` in `source` to those of `to` in `target`, in
- * order. Both spans describe the same C-ordered sub-block, so each run
- * length is a multiple of the other's; copy in pieces of the shorter. */
-static void copy_span(size_t element, const void *source, chunk_span from,
-                      void *target, chunk_span to)
+/* Copy `count` elements, multiplied by x->scale unless it is 1. */
+static void copy_elements(const chunk_exchange *x, char *target, const char *source, int64_t count)
 {
-    int64_t total = from.rows * from.run;
+    if (x->scale == 1.0) {
+        memcpy(target, source, (size_t)count * x->element);
+        return;
+    }
+    int64_t reals = count * (int64_t)(x->element / (x->single ? sizeof(float) : sizeof(double)));
+    if (x->single) {
+        const float *from = (const float *)source;
+        float *to = (float *)target, factor = (float)x->scale;
+        for (int64_t i = 0; i < reals; i++) to[i] = from[i] * factor;
+    } else {
+        const double *from = (const double *)source;
+        double *to = (double *)target;
+        for (int64_t i = 0; i < reals; i++) to[i] = from[i] * x->scale;
+    }
+}
+
+/* Copy the elements of `from` in `source` to those of `to` in `target`, in
+ * order (scaled by x->scale). Both spans describe the same C-ordered
+ * sub-block, so each run length is a multiple of the other's; copy in
+ * pieces of the shorter. With threads, piece k's place in each span is
+ * computed from k, and the pieces are shared out. */
+static void copy_span(const chunk_exchange *x, const void *source, chunk_span from,
+                      void *target, chunk_span to, bool scaled)
+{
+    int64_t total = from.rows * from.run, element = (int64_t)x->element;
     if (total == 0) return;
-    int64_t piece = from.run < to.run ? from.run : to.run;
-    size_t bytes = (size_t)piece * element;
-    const char *from_row = (const char *)source + from.offset * (int64_t)element;
-    char *to_row = (char *)target + to.offset * (int64_t)element;
+    chunk_exchange plain = *x;
+    if (!scaled) {
+        plain.scale = 1.0;
+        x = &plain;
+    }
+    int64_t piece = from.run < to.run ? from.run : to.run, pieces = total / piece;
+    const char *from_base = (const char *)source + from.offset * element;
+    char *to_base = (char *)target + to.offset * element;
+    int team = parallel_threads(x->threads, total * element);
+    if (team > 1) {
+#pragma omp parallel for num_threads(team) schedule(static)
+        for (int64_t k = 0; k < pieces; k++) {
+            int64_t at = k * piece;
+            copy_elements(x, to_base + ((at / to.run) * to.stride + at % to.run) * element,
+                          from_base + ((at / from.run) * from.stride + at % from.run) * element, piece);
+        }
+        return;
+    }
     int64_t from_used = 0, to_used = 0; /* elements done in the current runs */
-    for (int64_t done = 0; done < total; done += piece) {
-        memcpy(to_row + to_used * (int64_t)element,
-               from_row + from_used * (int64_t)element, bytes);
+    for (int64_t k = 0; k < pieces; k++) {
+        copy_elements(x, to_base + to_used * element, from_base + from_used * element, piece);
         if ((from_used += piece) == from.run) {
             from_used = 0;
-            from_row += from.stride * (int64_t)element;
+            from_base += from.stride * element;
         }
         if ((to_used += piece) == to.run) {
             to_used = 0;
-            to_row += to.stride * (int64_t)element;
+            to_base += to.stride * element;
         }
     }
 }
@@ -81,13 +116,15 @@ void chunk_exchange_free(chunk_exchange *exchange)
 
 /* Counts, buffer offsets and MPI messages of one side; own chunk: 0. */
 static int side_counts(const chunk_exchange *x, const chunk_span *chunks,
-                       const char *method, int64_t *counts, int64_t *offsets,
+                       const unsigned char *buffered, const char *method,
+                       int64_t *counts, int64_t *offsets,
                        big_message *messages, int64_t *total)
 {
     int64_t limit = big_count_limit();
     *total = 0;
     for (int p = 0; p < x->parts; p++) {
-        int64_t count = p == x->part ? 0 : chunks[p].rows * chunks[p].run;
+        int through = p != x->part && (!buffered || buffered[p]);
+        int64_t count = through ? chunks[p].rows * chunks[p].run : 0;
         counts[p] = count;
         offsets[p] = *total;
         *total += count;
@@ -108,6 +145,23 @@ static void *allocate(int64_t elements, size_t element)
 int chunk_exchange_init(const redist_geometry *g, const char *method,
                         chunk_exchange *x)
 {
+    return chunk_exchange_init_some(g, method, NULL, x);
+}
+
+int64_t chunk_count_between(const redist_geometry *g, int source, int target)
+{
+    int64_t elements = g->batch, sent, received;
+    for (int i = 0; i < g->ndims; i++)
+        if (i != g->axis_in && i != g->axis_out) elements *= g->in_shape[i];
+    /* the input holds axis_in whole, the output axis_out */
+    distfft_decompose(g->in_shape[g->axis_in], g->parts, target, &sent, NULL);
+    distfft_decompose(g->out_shape[g->axis_out], g->parts, source, &received, NULL);
+    return elements * sent * received;
+}
+
+int chunk_exchange_init_some(const redist_geometry *g, const char *method,
+                             const unsigned char *buffered, chunk_exchange *x)
+{
     int rc = DISTFFT_SUCCESS;
     int parts = g->parts;
     memset(x, 0, sizeof *x);
@@ -115,6 +169,9 @@ int chunk_exchange_init(const redist_geometry *g, const char *method,
     x->part = g->part;
     x->element = distfft_type_size(g->type);
     x->datatype = type_mpi(g->type);
+    x->single = type_precision(g->type) == DISTFFT_FLOAT;
+    x->scale = 1.0;
+    x->threads = g->threads > 1 ? g->threads : 1;
     x->send_chunks = calloc(parts, sizeof *x->send_chunks);
     x->receive_chunks = calloc(parts, sizeof *x->receive_chunks);
     x->send_counts = calloc(parts, sizeof *x->send_counts);
@@ -138,9 +195,9 @@ int chunk_exchange_init(const redist_geometry *g, const char *method,
     for (int p = 0; p < parts; p++) /* predefined: safe to "free" */
         x->send_messages[p] = x->receive_messages[p] =
             (big_message){.count = 0, .type = MPI_BYTE, .owned = 0};
-    TRY(side_counts(x, x->send_chunks, method, x->send_counts,
+    TRY(side_counts(x, x->send_chunks, buffered, method, x->send_counts,
                     x->send_offsets, x->send_messages, &x->send_total));
-    TRY(side_counts(x, x->receive_chunks, method, x->receive_counts,
+    TRY(side_counts(x, x->receive_chunks, buffered, method, x->receive_counts,
                     x->receive_offsets, x->receive_messages,
                     &x->receive_total));
     x->send_buffer = allocate(x->send_total, x->element);
@@ -177,19 +234,36 @@ void *chunk_receive_region(const chunk_exchange *x, int peer)
 
 void chunk_pack(const chunk_exchange *x, int peer, const void *in)
 {
-    copy_span(x->element, in, x->send_chunks[peer], x->send_buffer,
-              packed(x->send_offsets[peer], x->send_counts[peer]));
+    copy_span(x, in, x->send_chunks[peer], x->send_buffer,
+              packed_span(x->send_offsets[peer], x->send_counts[peer]), false);
 }
 
 void chunk_unpack(const chunk_exchange *x, int peer, void *out)
 {
-    copy_span(x->element, x->receive_buffer,
-              packed(x->receive_offsets[peer], x->receive_counts[peer]), out,
-              x->receive_chunks[peer]);
+    copy_span(x, x->receive_buffer, packed_span(x->receive_offsets[peer], x->receive_counts[peer]), out,
+              x->receive_chunks[peer], true);
 }
 
 void chunk_copy_own(const chunk_exchange *x, const void *in, void *out)
 {
-    copy_span(x->element, in, x->send_chunks[x->part], out,
-              x->receive_chunks[x->part]);
+    copy_span(x, in, x->send_chunks[x->part], out, x->receive_chunks[x->part], true);
+}
+
+void chunk_state_scale(void *state, double factor)
+{
+    ((chunk_exchange *)state)->scale *= factor;
+}
+
+void chunk_pack_to(const chunk_exchange *x, int peer, const void *in,
+                   void *packed)
+{
+    const chunk_span *chunk = &x->send_chunks[peer];
+    copy_span(x, in, *chunk, packed, packed_span(0, chunk->rows * chunk->run), false);
+}
+
+void chunk_unpack_from(const chunk_exchange *x, int peer, const void *packed,
+                       void *out)
+{
+    const chunk_span *chunk = &x->receive_chunks[peer];
+    copy_span(x, packed, packed_span(0, chunk->rows * chunk->run), out, *chunk, true);
 }

@@ -16,6 +16,7 @@
 #ifndef DISTFFT_REDIST_CHUNKS_H
 #define DISTFFT_REDIST_CHUNKS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +35,11 @@ typedef struct {
     int64_t rows, run, stride, offset;
 } chunk_span;
 
+static inline int64_t chunk_elements(const chunk_span *span)
+{
+    return span->rows * span->run;
+}
+
 /* What the copying methods share, built once at create time: every peer's
  * chunk in the input and the output, and one send and one receive buffer
  * with a region per peer. This rank's own chunk never goes through the
@@ -51,6 +57,9 @@ typedef struct {
     int64_t *send_offsets, *receive_offsets;    /* [parts] elements */
     int64_t send_total, receive_total;          /* elements in the buffers */
     void *send_buffer, *receive_buffer;         /* NULL when empty */
+    bool single;                    /* float elements (else double) */
+    double scale;                   /* unpack and own copy multiply by it */
+    int threads;                    /* OpenMP threads of the copies */
 } chunk_exchange;
 
 /* Fill *exchange for geometry g and allocate its buffers. Chunks of any
@@ -59,6 +68,16 @@ typedef struct {
  * caller in messages. On failure everything is freed. Local. */
 int chunk_exchange_init(const redist_geometry *g, const char *method,
                         chunk_exchange *exchange);
+/* The same, with only the peers p where buffered[p] is nonzero going
+ * through the buffers (the others get counts 0, like this rank, and are
+ * moved by the caller; their chunks are still described). */
+int chunk_exchange_init_some(const redist_geometry *g, const char *method,
+                             const unsigned char *buffered,
+                             chunk_exchange *exchange);
+
+/* Elements of the chunk that rank `source` sends to rank `target` of a
+ * group of geometry g (any rank of the group can tell). Local. */
+int64_t chunk_count_between(const redist_geometry *g, int source, int target);
 void chunk_exchange_free(chunk_exchange *exchange);
 
 /* The region of peer's chunk in the send / receive buffer (a valid pointer
@@ -71,5 +90,15 @@ void *chunk_receive_region(const chunk_exchange *exchange, int peer);
 void chunk_pack(const chunk_exchange *exchange, int peer, const void *in);
 void chunk_unpack(const chunk_exchange *exchange, int peer, void *out);
 void chunk_copy_own(const chunk_exchange *exchange, const void *in, void *out);
+/* Copy peer's chunk of `in` to `packed`, contiguous; and back from
+ * `packed` into peer's chunk of `out` (any peer, buffered or not). */
+void chunk_pack_to(const chunk_exchange *exchange, int peer, const void *in,
+                   void *packed);
+void chunk_unpack_from(const chunk_exchange *exchange, int peer,
+                       const void *packed, void *out);
+
+/* The redist_method `scale` of every copying method, whose state begins
+ * with its chunk_exchange: unpack and own copy multiply by factor. */
+void chunk_state_scale(void *state, double factor);
 
 #endif

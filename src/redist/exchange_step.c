@@ -44,8 +44,18 @@ static void exchange_destroy(step *self)
     free(self);
 }
 
+static bool exchange_fold_scale(step *self, double factor)
+{
+    return redist_fold_scale(((exchange_step *)self)->redist, factor);
+}
+
+static int exchange_start(const step *self, const void *in, void *out, MPI_Request *request)
+{
+    return redist_start(((const exchange_step *)self)->redist, in, out, request);
+}
+
 static const step_ops exchange_ops = {exchange_execute, exchange_describe, exchange_report,
-                                      exchange_destroy};
+                                      exchange_destroy, exchange_fold_scale, exchange_start};
 
 int exchange_step_create(const step_spec *spec, distfft_redist redist, step **out)
 {

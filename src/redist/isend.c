@@ -188,7 +188,8 @@ fail:
                                .parameters = &row##_variant,                   \
                                .create = isend_create,                         \
                                .execute = isend_execute,                       \
-                               .destroy = isend_destroy};
+                               .destroy = isend_destroy,                       \
+                               .scale = chunk_state_scale};
 
 ISEND_ROW(redist_isend_waitall, "isend-waitall", ISEND_WAITALL, ISEND_ALL_PEERS)
 ISEND_ROW(redist_isend_waitsome, "isend-waitsome", ISEND_WAITSOME, ISEND_ALL_PEERS)

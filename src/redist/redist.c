@@ -88,6 +88,21 @@ int redist_run(const struct distfft_redist_s *redist, const void *in, void *out)
     return redist->method->execute(redist->state, redist->comm, in, out);
 }
 
+int redist_start(const struct distfft_redist_s *redist, const void *in, void *out,
+                 MPI_Request *request)
+{
+    *request = MPI_REQUEST_NULL;
+    if (!redist->method->start) return redist_run(redist, in, out);
+    return redist->method->start(redist->state, redist->comm, in, out, request);
+}
+
+bool redist_fold_scale(struct distfft_redist_s *redist, double factor)
+{
+    if (!redist->method->scale || !redist->state) return false;
+    redist->method->scale(redist->state, factor);
+    return true;
+}
+
 int64_t redist_bytes_sent(const struct distfft_redist_s *redist)
 {
     const redist_geometry *g = &redist->geometry;

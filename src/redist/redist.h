@@ -10,6 +10,7 @@
 #ifndef DISTFFT_REDIST_H
 #define DISTFFT_REDIST_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "distfft.h"
@@ -25,18 +26,35 @@ typedef struct {
     int axis_in, axis_out;
     int64_t batch;
     int parts, part;
+    int threads;          /* OpenMP threads of the local copies (0, 1: none) */
+    /* The node-aware methods' node of this rank: 0 finds the real
+     * shared-memory nodes; k > 0 pretends (for testing, from the plan's
+     * options.node_size) that the ranks of the group labelled k form one
+     * node. Other methods ignore it. */
+    int node;
 } redist_geometry;
 
 typedef struct {
     const char *name;
     /* Handed to create: what a parameterised family (isend.c) fixes per row. */
     const void *parameters;
-    /* Local; may fail on some ranks only (the caller agrees on it). */
+    /* May fail on some ranks only (the caller agrees on it). Local, except
+     * for the node-aware methods (nodes.h), which find the nodes and make
+     * windows collectively on comm -- every caller runs create on the whole
+     * group at once -- and agree among themselves before each collective
+     * a local failure could skip. */
     int (*create)(MPI_Comm comm, const redist_geometry *geometry,
                   const void *parameters, void **state);
     /* Collective on comm. */
     int (*execute)(void *state, MPI_Comm comm, const void *in, void *out);
     void (*destroy)(void *state);
+    /* Optional, for methods that copy the received data anyway: multiply
+     * it by factor from now on (a plan's normalisation, folded in). */
+    void (*scale)(void *state, double factor);
+    /* Optional: start the exchange non-blocking; it is complete once
+     * *request is (MPI_Wait). Several may be in flight at once (pipelined
+     * batched plans). Collective on comm. */
+    int (*start)(void *state, MPI_Comm comm, const void *in, void *out, MPI_Request *request);
 } redist_method;
 
 struct distfft_redist_s {
@@ -51,14 +69,25 @@ struct distfft_redist_s {
 };
 
 /* Plan a concrete method on `comm` (borrowed: the caller keeps it alive
- * and frees it) for a geometry already validated and agreed. Local: it may
- * fail on some ranks only, and the caller agrees on the outcome. *redist
- * is NULL on failure. */
+ * and frees it) for a geometry already validated and agreed. Called by
+ * every rank of comm at once (the node-aware methods' create is
+ * collective); it may fail on some ranks only, and the caller agrees on
+ * the outcome. *redist is NULL on failure. */
 int redist_create(MPI_Comm comm, const redist_geometry *geometry, distfft_method method,
                   distfft_redist *redist);
 
 /* Execute without argument checks (the caller has checked). Collective. */
 int redist_run(const struct distfft_redist_s *redist, const void *in, void *out);
+
+/* Start the exchange non-blocking where the method can (then MPI_Wait on
+ * *request completes it), else run it blocking and set *request to
+ * MPI_REQUEST_NULL. Collective. */
+int redist_start(const struct distfft_redist_s *redist, const void *in, void *out,
+                 MPI_Request *request);
+
+/* Fold a factor into the method's unpack, when it has one: true if so.
+ * Local; at plan time. */
+bool redist_fold_scale(struct distfft_redist_s *redist, double factor);
 
 /* Bytes this rank sends to the other ranks of its group per execution:
  * everything but its own chunk. Local. */

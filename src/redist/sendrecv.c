@@ -74,4 +74,5 @@ const redist_method redist_sendrecv = {
     .create = sendrecv_create,
     .execute = sendrecv_execute,
     .destroy = sendrecv_destroy,
+    .scale = chunk_state_scale,
 };

@@ -164,10 +164,24 @@ fail:
     return rc;
 }
 
+/* The same exchange, non-blocking (pipelined batched plans overlap it). */
+static int vector_start(void *opaque, MPI_Comm comm, const void *in, void *out, MPI_Request *request)
+{
+    const vector_state *state = opaque;
+    static char empty;
+    int rc = DISTFFT_SUCCESS;
+    TRY_MPI(MPI_Ialltoall(in ? in : &empty, 1, state->send_type, out ? out : (void *)&empty, 1,
+                          state->receive_type, comm, request));
+    return DISTFFT_SUCCESS;
+fail:
+    return rc;
+}
+
 const redist_method redist_vector = {
     .name = "vector",
     .parameters = NULL,
     .create = vector_create,
     .execute = vector_execute,
     .destroy = vector_destroy,
+    .start = vector_start,
 };

@@ -1,21 +1,39 @@
 /*
  * fft_step.c -- the plan step that runs one serial transform (serial_fft:
  * one FFTW plan over a set of axes of the local block). Knows nothing of
- * MPI.
+ * MPI. A multi-axis C2R (the fused backward of R2C + C2C) that must keep
+ * its input copies it first into a buffer the step owns, as FFTW cannot
+ * preserve the input of such a plan.
  */
 #include <stdlib.h>
 
 #include "../error.h"
+#include "../parallel.h"
 #include "../step.h"
 
 typedef struct {
     step base;
     serial_fft *fft;
+    void *copy;            /* the input's copy (serial_needs_copy), or NULL */
+    size_t copy_bytes;
+    double scale;          /* the copy multiplies by it (a folded normalisation) */
 } fft_step;
 
 static int fft_execute(const step *self, const void *in, void *out)
 {
-    serial_fft_execute(((const fft_step *)self)->fft, (void *)in, out);
+    const fft_step *s = (const fft_step *)self;
+    if (s->copy) {
+        if (s->scale == 1.0) {
+            parallel_copy(s->copy, in, s->copy_bytes, self->spec.threads);
+        } else {
+            distfft_precision precision = self->spec.fft.precision;
+            size_t real = precision == DISTFFT_FLOAT ? sizeof(float) : sizeof(double);
+            serial_scaled_copy(precision, s->copy, in, (int64_t)(s->copy_bytes / real), s->scale,
+                               self->spec.threads);
+        }
+        in = s->copy;
+    }
+    serial_fft_execute(s->fft, (void *)in, out);
     return DISTFFT_SUCCESS;
 }
 
@@ -33,11 +51,23 @@ static void fft_describe(const step *self, text *out)
 
 static void fft_destroy(step *self)
 {
-    serial_fft_destroy(((fft_step *)self)->fft);
+    fft_step *s = (fft_step *)self;
+    serial_fft_destroy(s->fft);
+    distfft_free(s->copy);
     free(self);
 }
 
-static const step_ops fft_ops = {fft_execute, fft_describe, NULL, fft_destroy};
+/* A step that copies its input anyway takes the plan's normalisation into
+ * the copy (scaling is linear: before the c2r is as good as after). */
+static bool fft_fold_scale(step *self, double factor)
+{
+    fft_step *s = (fft_step *)self;
+    if (!s->copy) return false;
+    s->scale *= factor;
+    return true;
+}
+
+static const step_ops fft_ops = {fft_execute, fft_describe, NULL, fft_destroy, fft_fold_scale, NULL};
 
 int fft_step_create(const step_spec *spec, void *plan_in, void *plan_out, step **out)
 {
@@ -45,8 +75,19 @@ int fft_step_create(const step_spec *spec, void *plan_in, void *plan_out, step *
     fft_step *s = calloc(1, sizeof *s);
     if (!s) return error_fail(DISTFFT_ERR_MEMORY, "fft step");
     s->base = (step){.ops = &fft_ops, .spec = *spec};
+    s->scale = 1.0;
+    if (serial_needs_copy(&spec->fft) && spec->in_count > 0) {
+        s->copy_bytes = (size_t)spec->in_count * distfft_type_size(spec->in_type);
+        s->copy = distfft_malloc(s->copy_bytes);
+        if (!s->copy) {
+            size_t bytes = s->copy_bytes;
+            free(s);
+            return error_fail(DISTFFT_ERR_MEMORY, "copy of a c2r input, %zu bytes", bytes);
+        }
+    }
     int rc = serial_fft_create(&spec->fft, plan_in, spec->out_of_place ? plan_out : plan_in, &s->fft);
     if (rc != DISTFFT_SUCCESS) {
+        distfft_free(s->copy);
         free(s);
         return rc;
     }

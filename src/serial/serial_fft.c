@@ -7,6 +7,7 @@
 #include <fftw3.h>
 
 #include "../error.h"
+#include "../parallel.h"
 #include "serial_fft.h"
 
 struct serial_fft {
@@ -70,15 +71,38 @@ static bool listed(const serial_spec *spec, int axis)
     return false;
 }
 
+/* FFTW's threads support, initialised once per process before the first
+ * plan_with_nthreads (FFTW 3.3.10's plan_with_nthreads would otherwise call
+ * fftw_cleanup). fftw_init_threads is idempotent: Python's _lib.py calls it
+ * too, at import, for mpi4py-fft's sake. */
+static void init_threads_once(void)
+{
+    static bool done;
+    if (done) return;
+    fftw_init_threads();
+    fftwf_init_threads();
+    done = true;
+}
+
+bool serial_needs_copy(const serial_spec *spec)
+{
+    return spec->family == SERIAL_C2R && spec->naxes > 1 && spec->preserve_input;
+}
+
 /* The FFTW guru64 plan of `rank` transformed dimensions over `loop_rank`
  * loop dimensions, in the spec's precision and family. */
 static void make_guru_plan(serial_fft *fft, const serial_spec *spec, int rank, const fftw_iodim64 *dims,
                            int loop_rank, const fftw_iodim64 *loops, const fftw_r2r_kind *kinds,
                            void *in, void *out)
 {
-    unsigned flags = rigor_flags(spec->rigor) |
-                     (spec->preserve_input ? FFTW_PRESERVE_INPUT : FFTW_DESTROY_INPUT);
+    bool preserve = spec->preserve_input && !serial_needs_copy(spec);
+    unsigned flags = rigor_flags(spec->rigor) | (preserve ? FFTW_PRESERVE_INPUT : FFTW_DESTROY_INPUT);
     int sign = spec->sign == DISTFFT_FORWARD ? FFTW_FORWARD : FFTW_BACKWARD;
+    int threads = spec->threads > 1 ? spec->threads : 1;
+    init_threads_once();
+    int saved_double = fftw_planner_nthreads(), saved_float = fftwf_planner_nthreads();
+    fftw_plan_with_nthreads(threads);
+    fftwf_plan_with_nthreads(threads);
     if (spec->precision == DISTFFT_FLOAT) {
         switch (spec->family) {
         case SERIAL_C2C: fft->plan_float = fftwf_plan_guru64_dft(rank, dims, loop_rank, loops, in, out, sign, flags); break;
@@ -94,6 +118,8 @@ static void make_guru_plan(serial_fft *fft, const serial_spec *spec, int rank, c
         case SERIAL_R2R: fft->plan_double = fftw_plan_guru64_r2r(rank, dims, loop_rank, loops, in, out, kinds, flags); break;
         }
     }
+    fftw_plan_with_nthreads(saved_double);
+    fftwf_plan_with_nthreads(saved_float);
 }
 
 int serial_fft_create(const serial_spec *spec, void *in, void *out,
@@ -109,7 +135,8 @@ int serial_fft_create(const serial_spec *spec, void *in, void *out,
     memcpy(real_shape, spec->shape, sizeof real_shape);
     memcpy(complex_shape, spec->shape, sizeof complex_shape);
     bool halving = spec->family == SERIAL_R2C || spec->family == SERIAL_C2R;
-    if (halving) complex_shape[spec->axes[0]] = spec->shape[spec->axes[0]] / 2 + 1;
+    int halved = spec->axes[spec->naxes - 1];
+    if (halving) complex_shape[halved] = spec->shape[halved] / 2 + 1;
     const int64_t *in_shape = spec->family == SERIAL_C2R ? complex_shape : real_shape;
     const int64_t *out_shape = spec->family == SERIAL_R2C ? complex_shape : real_shape;
 
@@ -188,37 +215,68 @@ bool serial_fft_aligned(distfft_precision precision, const void *pointer)
 }
 
 void serial_scale(distfft_precision precision, void *data, int64_t count,
-                  double factor)
+                  double factor, int threads)
 {
+    size_t element = precision == DISTFFT_FLOAT ? sizeof(float) : sizeof(double);
+    int team = parallel_threads(threads, count * (int64_t)element);
     if (precision == DISTFFT_FLOAT) {
         float *values = data, f = (float)factor;
+#pragma omp parallel for num_threads(team) schedule(static) if (team > 1)
         for (int64_t i = 0; i < count; i++) values[i] *= f;
     } else {
         double *values = data;
+#pragma omp parallel for num_threads(team) schedule(static) if (team > 1)
         for (int64_t i = 0; i < count; i++) values[i] *= factor;
+    }
+}
+
+void serial_scaled_copy(distfft_precision precision, void *out, const void *in, int64_t count,
+                        double factor, int threads)
+{
+    size_t element = precision == DISTFFT_FLOAT ? sizeof(float) : sizeof(double);
+    int team = parallel_threads(threads, count * (int64_t)element);
+    if (precision == DISTFFT_FLOAT) {
+        const float *from = in;
+        float *to = out, f = (float)factor;
+#pragma omp parallel for num_threads(team) schedule(static) if (team > 1)
+        for (int64_t i = 0; i < count; i++) to[i] = from[i] * f;
+    } else {
+        const double *from = in;
+        double *to = out;
+#pragma omp parallel for num_threads(team) schedule(static) if (team > 1)
+        for (int64_t i = 0; i < count; i++) to[i] = from[i] * factor;
+    }
+}
+
+/* out = in * w over `inner` reals, in the precision's type. */
+static void scale_run(distfft_precision precision, const void *in, void *out, int64_t inner, double w)
+{
+    if (precision == DISTFFT_FLOAT) {
+        const float *src = in;
+        float *dst = out, f = (float)w;
+        for (int64_t j = 0; j < inner; j++) dst[j] = src[j] * f;
+    } else {
+        const double *src = in;
+        double *dst = out;
+        for (int64_t j = 0; j < inner; j++) dst[j] = src[j] * w;
     }
 }
 
 void serial_scale_axis(distfft_precision precision, int components, int ndims,
                        const int64_t *shape, int64_t batch, int axis,
-                       const double *weights, const void *in, void *out)
+                       const double *weights, const void *in, void *out,
+                       int threads)
 {
     /* The array as [outer, n, inner]: weights[i] scales a run of `inner`. */
     int64_t outer = batch, inner = components;
     for (int a = 0; a < axis; a++) outer *= shape[a];
     for (int a = axis + 1; a < ndims; a++) inner *= shape[a];
-    int64_t n = shape[axis];
-    for (int64_t o = 0; o < outer; o++)
-        for (int64_t i = 0; i < n; i++) {
-            int64_t base = (o * n + i) * inner;
-            if (precision == DISTFFT_FLOAT) {
-                const float *src = (const float *)in + base;
-                float *dst = (float *)out + base, w = (float)weights[i];
-                for (int64_t j = 0; j < inner; j++) dst[j] = src[j] * w;
-            } else {
-                const double *src = (const double *)in + base;
-                double *dst = (double *)out + base, w = weights[i];
-                for (int64_t j = 0; j < inner; j++) dst[j] = src[j] * w;
-            }
-        }
+    int64_t n = shape[axis], runs = outer * n;
+    size_t element = precision == DISTFFT_FLOAT ? sizeof(float) : sizeof(double);
+    int team = parallel_threads(threads, runs * inner * (int64_t)element);
+#pragma omp parallel for num_threads(team) schedule(static) if (team > 1)
+    for (int64_t r = 0; r < runs; r++) {
+        int64_t offset = r * inner * (int64_t)element;
+        scale_run(precision, (const char *)in + offset, (char *)out + offset, inner, weights[r % n]);
+    }
 }

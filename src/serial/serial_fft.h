@@ -28,19 +28,27 @@ typedef struct {
     int64_t shape[DISTFFT_MAX_DIMS]; /* local shape; real-space for R2C/C2R */
     int64_t batch;
     int naxes;
-    int axes[DISTFFT_MAX_DIMS];      /* R2C/C2R: exactly one axis */
+    /* R2C/C2R: the halved axis (n -> n/2+1) is the LAST listed; the others
+     * are complex axes transformed in the same FFTW plan (one pass). */
+    int axes[DISTFFT_MAX_DIMS];
     int sign;                        /* C2C: DISTFFT_FORWARD or _BACKWARD */
     distfft_kind r2r_kinds[DISTFFT_MAX_DIMS]; /* R2R: per listed axis */
     bool complex_data;               /* R2R on complex elements */
     distfft_rigor rigor;
     bool preserve_input;             /* out of place: leave the input alone */
+    int threads;                     /* FFTW threads of the plan (>= 1) */
 } serial_spec;
 
 typedef struct serial_fft serial_fft;
 
 /* Plan the transform on the planning arrays in/out (overwritten unless
  * rigor is ESTIMATE; in == out plans in place). An empty block plans a
- * no-op. Local. */
+ * no-op. With spec->threads > 1 the plan is FFTW's threaded one: FFTW's
+ * thread count is global planner state, so it is set right before this
+ * plan is made and restored after (plans of different thread counts
+ * coexist; other FFTW users of the process are not affected). FFTW cannot
+ * preserve the input of a multi-axis C2R: the caller copies it (see
+ * serial_needs_copy). Not thread-safe (FFTW's planner is not). Local. */
 int serial_fft_create(const serial_spec *spec, void *in, void *out,
                       serial_fft **fft);
 
@@ -57,15 +65,25 @@ distfft_kind serial_inverse_kind(distfft_kind kind);
  * distfft_malloc'ed arrays may run on it)? NULL counts as aligned. */
 bool serial_fft_aligned(distfft_precision precision, const void *pointer);
 
-/* Multiply `count` real numbers by `factor`. */
+/* Does the transform need its input copied to be preserved (a multi-axis
+ * C2R with preserve_input)? It is then planned destroying its input. */
+bool serial_needs_copy(const serial_spec *spec);
+
+/* Multiply `count` real numbers by `factor`, with up to `threads` threads. */
 void serial_scale(distfft_precision precision, void *data, int64_t count,
-                  double factor);
+                  double factor, int threads);
+
+/* out = in * factor over `count` reals (a scaled copy), with up to
+ * `threads` threads. */
+void serial_scaled_copy(distfft_precision precision, void *out, const void *in, int64_t count,
+                        double factor, int threads);
 
 /* out = in * weights[i] where i is the index along `axis` of a C-ordered
  * array of `shape` with a leading batch dimension, of real (components 1)
  * or complex (components 2) elements; in == out is allowed. */
 void serial_scale_axis(distfft_precision precision, int components, int ndims,
                        const int64_t *shape, int64_t batch, int axis,
-                       const double *weights, const void *in, void *out);
+                       const double *weights, const void *in, void *out,
+                       int threads);
 
 #endif

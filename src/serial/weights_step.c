@@ -22,7 +22,7 @@ static int weights_execute(const step *self, const void *in, void *out)
     const weights_step *s = (const weights_step *)self;
     const step_spec *spec = &self->spec;
     serial_scale_axis(type_precision(spec->in_type), type_is_complex(spec->in_type) ? 2 : 1, spec->ndims, spec->in_shape,
-                      spec->batch, spec->weights_axis, s->weights, in, out);
+                      spec->batch, spec->weights_axis, s->weights, in, out, spec->threads);
     return DISTFFT_SUCCESS;
 }
 
@@ -37,7 +37,16 @@ static void weights_destroy(step *self)
     free(self);
 }
 
-static const step_ops weights_ops = {weights_execute, weights_describe, NULL, weights_destroy};
+/* The plan's normalisation joins the weights: no pass of its own. */
+static bool weights_fold_scale(step *self, double factor)
+{
+    weights_step *s = (weights_step *)self;
+    for (int64_t k = 0; k < self->spec.in_shape[self->spec.weights_axis]; k++) s->weights[k] *= factor;
+    return true;
+}
+
+static const step_ops weights_ops = {weights_execute, weights_describe, NULL, weights_destroy,
+                                     weights_fold_scale, NULL};
 
 /* The Chebyshev weights of an axis of n >= 2 points (see the top). */
 static void chebyshev_weights(int64_t n, bool forward, double *weights)

@@ -12,6 +12,7 @@
 
 #include "../error.h"
 #include "../types.h"
+#include "progress.h"
 #include "timer.h"
 #include "tune.h"
 
@@ -46,7 +47,7 @@ static void time_method(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geomet
 }
 
 int tune_exchange(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *geometry,
-                  distfft_redist *redist_out)
+                  const tune_progress *progress, distfft_redist *redist_out)
 {
     double start = MPI_Wtime();
     size_t element = distfft_type_size(geometry->type);
@@ -61,6 +62,8 @@ int tune_exchange(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *ge
         distfft_redist candidate = NULL;
         double seconds;
         time_method(comm, tuning_comm, geometry, (distfft_method)m, in, out, &candidate, &seconds);
+        progress_method(progress, distfft_method_name((distfft_method)m), m, redist_method_count(),
+                        seconds);
         if (candidate && seconds < best_seconds) {
             redist_free(best);
             best = candidate;
@@ -88,7 +91,10 @@ static int make_exchange(void *context, int exchange, MPI_Comm subcomm, MPI_Comm
     distfft_method method = policy->forced ? policy->forced->methods[exchange] : policy->method;
     if (method == DISTFFT_METHOD_AUTO && policy->rigor == DISTFFT_ESTIMATE)
         method = DISTFFT_METHOD_ALLTOALLW; /* estimate mode never measures */
-    if (method == DISTFFT_METHOD_AUTO) return tune_exchange(subcomm, plan_comm, geometry, redist);
+    if (method == DISTFFT_METHOD_AUTO) {
+        if (policy->progress) policy->progress->exchange = exchange;
+        return tune_exchange(subcomm, plan_comm, geometry, policy->progress, redist);
+    }
     return error_agree(plan_comm, redist_create(subcomm, geometry, method, redist));
 }
 

@@ -65,12 +65,12 @@ static void plan_choice(const struct distfft_plan_s *plan, wisdom_choice *choice
         }
 }
 
-/* The number of exchanges (both directions) a plan on `grid` makes. */
-static int exchange_count(const plan_request *request, const wisdom_choice *choice)
+/* The number of exchanges (both directions) a plan on a grid makes. */
+static int exchange_count(const plan_request *request, int grid_ndims, const int *grid_dims)
 {
     int order[DISTFFT_MAX_DIMS], count = 0;
     int untransformed = algebra_working_order(request->ndims, request->options.kinds, order);
-    for (int i = untransformed; i < choice->grid_ndims; i++) count += choice->grid_dims[i] > 1;
+    for (int i = untransformed; i < grid_ndims; i++) count += grid_dims[i] > 1;
     return 2 * count;
 }
 
@@ -83,7 +83,7 @@ static int agreed_wisdom(MPI_Comm comm, int size, const plan_request *request, c
     int64_t product = 1;
     for (int i = 0; found && i < choice->grid_ndims; i++) product *= choice->grid_dims[i];
     found = found && choice->grid_ndims >= 1 && choice->grid_ndims < request->ndims && product == size &&
-            choice->exchanges == exchange_count(request, choice);
+            choice->exchanges == exchange_count(request, choice->grid_ndims, choice->grid_dims);
     uint64_t hash = 14695981039346656037ull; /* FNV-1a of the choice's bytes */
     for (size_t b = 0; found && b < sizeof *choice; b++)
         hash = (hash ^ ((const unsigned char *)choice)[b]) * 1099511628211ull;
@@ -114,9 +114,15 @@ static int fastest_plan(MPI_Comm comm, const plan_request *request, const grid_c
     struct distfft_plan_s *best = NULL, *candidate = NULL;
     double best_seconds = INFINITY;
     for (int g = 0; g < count; g++) {
+        if (policy->progress)
+            progress_grid(policy->progress, g, count, grids[g].ndims, grids[g].dims,
+                          exchange_count(request, grids[g].ndims, grids[g].dims));
         TRY(build_on(comm, request, &grids[g], policy, &candidate));
         double seconds = 0.0;
-        if (count > 1) TRY(time_pair(candidate, &seconds));
+        if (count > 1) {
+            TRY(time_pair(candidate, &seconds));
+            progress_say(policy->progress, "forward+backward %.3g ms", seconds * 1e3);
+        }
         if (!best || seconds < best_seconds) { /* equal on every rank: reduced times */
             plan_free(best);
             best = candidate;
@@ -134,14 +140,53 @@ fail:
     return rc;
 }
 
-int tune_plan(MPI_Comm comm, const plan_request *request, struct distfft_plan_s **plan_out)
+/* overlap AUTO on a measuring batched plan: the same grid pipelined
+ * (overlap ON, each exchange's method measured for one field), both
+ * pairs timed, the faster kept. A pipelined candidate that cannot be
+ * built (on any rank: agreed) leaves the plan as it is. Collective. */
+static int choose_overlap(MPI_Comm comm, const plan_request *request, const exchange_policy *policy,
+                          struct distfft_plan_s **plan)
 {
+    plan_request pipelined = *request;
+    pipelined.options.overlap = DISTFFT_OVERLAP_ON;
+    grid_candidate grid = {.ndims = (*plan)->grid->ndims};
+    memcpy(grid.dims, (*plan)->grid->dims, sizeof grid.dims);
+    struct distfft_plan_s *candidate = NULL;
+    double off_seconds, on_seconds;
+    int rc = build_on(comm, &pipelined, &grid, policy, &candidate);
+    if (rc != DISTFFT_SUCCESS || candidate->fields == 1) { /* not pipelined: keep OFF */
+        plan_free(candidate);
+        error_clear();
+        return DISTFFT_SUCCESS;
+    }
+    rc = time_pair(*plan, &off_seconds);
+    if (rc == DISTFFT_SUCCESS) rc = time_pair(candidate, &on_seconds);
+    if (rc == DISTFFT_SUCCESS && on_seconds < off_seconds) { /* reduced times: alike everywhere */
+        candidate->tuning_seconds = (*plan)->tuning_seconds;
+        candidate->grids_measured = (*plan)->grids_measured;
+        plan_free(*plan);
+        *plan = candidate;
+    } else {
+        plan_free(candidate);
+    }
+    return rc;
+}
+
+int tune_plan(MPI_Comm comm, const plan_request *request_in, struct distfft_plan_s **plan_out)
+{
+    /* overlap AUTO is measured at the end (choose_overlap) or means OFF. */
+    plan_request resolved = *request_in;
+    const plan_request *request = &resolved;
+    if (resolved.options.overlap == DISTFFT_OVERLAP_AUTO) resolved.options.overlap = DISTFFT_OVERLAP_OFF;
     int rc = DISTFFT_SUCCESS, size;
     struct distfft_plan_s *plan = NULL;
     MPI_Comm_size(comm, &size);
     double start = MPI_Wtime();
     const distfft_options *options = &request->options;
-    exchange_policy policy = {.method = options->method, .rigor = options->rigor, .forced = NULL};
+    tune_progress progress;
+    progress_init(&progress, comm, options->verbose);
+    exchange_policy policy = {.method = options->method, .rigor = options->rigor, .forced = NULL,
+                              .progress = &progress};
     bool measuring = options->method == DISTFFT_METHOD_AUTO && options->rigor != DISTFFT_ESTIMATE;
     char key[WISDOM_KEY_SIZE];
     wisdom_choice choice;
@@ -155,6 +200,7 @@ int tune_plan(MPI_Comm comm, const plan_request *request, struct distfft_plan_s 
         policy.forced = &choice;
         TRY(build_on(comm, request, &grids[0], &policy, &plan));
         plan->from_wisdom = true;
+        progress_say(&progress, "wisdom holds this configuration: nothing measured");
         *plan_out = plan;
         return DISTFFT_SUCCESS;
     }
@@ -165,10 +211,17 @@ int tune_plan(MPI_Comm comm, const plan_request *request, struct distfft_plan_s 
         count = 1;
     }
     TRY(fastest_plan(comm, request, grids, count, &policy, &plan));
+    if (measuring && request_in->options.overlap == DISTFFT_OVERLAP_AUTO && options->batch > 1)
+        TRY(choose_overlap(comm, request, &policy, &plan));
     if (measuring) {
         plan->grids_measured = count > 1 ? count : 0;
         plan->tuning_seconds = MPI_Wtime() - start;
         plan_choice(plan, &choice);
+        char grid[64];
+        progress_grid_name(grid, sizeof grid, choice.grid_ndims, choice.grid_dims);
+        progress.grids = 0;
+        progress_say(&progress, "done in %.3g s: grid %s of %d candidate(s)", plan->tuning_seconds,
+                     grid, count);
         TRY(error_agree(comm, wisdom_store(key, &choice)));
     }
     *plan_out = plan;

@@ -9,6 +9,7 @@
  *   plan_tuning.c   a plan: wisdom, else every candidate grid built and
  *                   its forward+backward pair timed; the fastest kept
  *   timer.c         how one candidate is timed (timer.h)
+ *   progress.c      what is being measured, on stderr when verbose (progress.h)
  *   wisdom.c        the table of choices, as text and files (wisdom.h)
  */
 #ifndef DISTFFT_TUNE_H
@@ -18,6 +19,7 @@
 
 #include "../plan/plan.h"
 #include "../redist/redist.h"
+#include "progress.h"
 #include "wisdom.h"
 
 /* ---- exchange.c ---- */
@@ -25,17 +27,20 @@
 /* "auto" for one exchange: plan every method of the table on comm, time
  * each (timer.h; times reduced over tuning_comm, which contains comm, so
  * every rank of it picks alike), keep the fastest. A method that cannot be
- * planned somewhere is skipped everywhere. Collective on tuning_comm. */
+ * planned somewhere is skipped everywhere. Each time is reported to
+ * `progress` (may be NULL). Collective on tuning_comm. */
 int tune_exchange(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *geometry,
-                  distfft_redist *redist);
+                  const tune_progress *progress, distfft_redist *redist);
 
 /* How a plan's exchanges get their methods: `forced` (wisdom's choice,
  * or NULL), else `method` -- where AUTO is measured, or the paper's
- * alltoallw when rigor is DISTFFT_ESTIMATE. */
+ * alltoallw when rigor is DISTFFT_ESTIMATE. Measurements are reported to
+ * `progress` (NULL: silent). */
 typedef struct {
     distfft_method method;
     distfft_rigor rigor;
     const wisdom_choice *forced;
+    tune_progress *progress;
 } exchange_policy;
 
 /* The exchange_maker that applies `policy` (which must outlive it). */

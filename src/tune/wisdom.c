@@ -82,6 +82,8 @@ void wisdom_key(int ranks, int ndims, const int64_t *shape,
     for (int i = 0; i < options->grid_ndims; i++) append(key, size, i ? "x%d" : "%d", options->grid_dims[i]);
     append(key, size, " placement=%s node-size=%d", distfft_placement_name(options->placement),
            options->node_size);
+    /* Threads change the timings (keys of one-thread plans are as before). */
+    if (options->threads > 1) append(key, size, " threads=%d", options->threads);
 }
 
 /* ---- the table ------------------------------------------------------------- */

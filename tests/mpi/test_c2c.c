@@ -54,6 +54,7 @@ static const char *norm_name(distfft_norm norm)
     case DISTFFT_NORM_BACKWARD: return "backward";
     case DISTFFT_NORM_ORTHO: return "ortho";
     case DISTFFT_NORM_FORWARD: return "forward";
+    case DISTFFT_NORM_NONE: return "none";
     }
     return "?";
 }

@@ -7,7 +7,8 @@
  * STATIC library, so each MPI_Comm_dup, MPI_Type_create_subarray, MPI_Isend
  * ... that distfft makes is counted. After each create / execute / destroy
  * cycle the counts of live communicators, datatypes, groups and requests
- * must be back to zero on every rank, and the cycle must have created
+ * (and windows: the shm method's shared ones) must be back to zero on
+ * every rank, and the cycle must have created
  * something (so a counter that sees nothing cannot pass).
  * --quick (busy-polling MPIs, oversubscribed): no 4-D plans.
  */
@@ -25,18 +26,19 @@ static void check_clean(const mpi_handle_counts *before, int expect_created,
                         int call_ok, const char *name)
 {
     mpi_handle_counts now = mpi_handle_counts_now();
-    long left[4] = {now.comms - before->comms,
+    long left[5] = {now.comms - before->comms,
                     now.datatypes - before->datatypes,
                     now.groups - before->groups,
-                    now.requests - before->requests};
+                    now.requests - before->requests,
+                    now.windows - before->windows};
     long made = now.created - before->created;
     int ok = left[0] == 0 && left[1] == 0 && left[2] == 0 && left[3] == 0 &&
-             (!expect_created || made > 0) && call_ok;
+             left[4] == 0 && (!expect_created || made > 0) && call_ok;
     if (!ok)
         fprintf(stderr, "[rank %d] %s: left %ld comms, %ld datatypes, %ld "
-                "groups, %ld requests (%ld objects created); call %s\n", me,
-                name, left[0], left[1], left[2], left[3], made,
-                call_ok ? "behaved" : "failed");
+                "groups, %ld requests, %ld windows (%ld objects created); "
+                "call %s\n", me, name, left[0], left[1], left[2], left[3],
+                left[4], made, call_ok ? "behaved" : "failed");
     int all = ok;
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
     cases++;
@@ -236,21 +238,28 @@ static void counter_works(void)
     MPI_Comm comm;
     MPI_Datatype type;
     MPI_Request requests[2];
+    MPI_Win window;
+    double *slice = NULL;
     int value = me, got = -1;
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     MPI_Type_contiguous(2, MPI_INT, &type);
     MPI_Irecv(&got, 1, MPI_INT, me, 0, comm, &requests[0]);
     MPI_Isend(&value, 1, MPI_INT, me, 0, comm, &requests[1]);
+    MPI_Win_allocate_shared(sizeof(double), sizeof(double), MPI_INFO_NULL,
+                            MPI_COMM_SELF, &slice, &window);
     mpi_handle_counts live = mpi_handle_counts_now();
     int seen = live.comms - before.comms == 1 &&
                live.datatypes - before.datatypes == 1 &&
-               live.requests - before.requests == 2;
+               live.requests - before.requests == 2 &&
+               live.windows - before.windows == 1;
     MPI_Status statuses[2]; /* MPI_STATUSES_IGNORE: GCC warns with MPICH */
     MPI_Waitall(2, requests, statuses);
+    MPI_Win_free(&window);
     MPI_Type_free(&type);
     MPI_Comm_free(&comm);
     check_clean(&before, 1, seen && got == me,
-                "the counter sees a comm, a datatype and two requests");
+                "the counter sees a comm, a datatype, two requests and a "
+                "shared window");
 }
 
 int main(int argc, char **argv)
@@ -306,6 +315,17 @@ int main(int argc, char **argv)
     plan_cycle_placed(3, shape3, 2, DISTFFT_C2C, 1, DISTFFT_METHOD_ALLTOALLW,
                       DISTFFT_PLACEMENT_NODE, 2,
                       "placement node (nodes of 2 ranks): pencil");
+    /* The node-aware methods on pretended nodes (windows, node maps). */
+    for (int size = 1; size <= 3; size++) {
+        snprintf(name, sizeof name, "shm: pencil, nodes of %d ranks", size);
+        plan_cycle_placed(3, shape3, 2, DISTFFT_C2C, 1, DISTFFT_METHOD_SHM,
+                          DISTFFT_PLACEMENT_ROW, size, name);
+        snprintf(name, sizeof name, "hierarchical: slab, nodes of %d ranks",
+                 size);
+        plan_cycle_placed(3, shape3, 1, DISTFFT_C2C, 1,
+                          DISTFFT_METHOD_HIERARCHICAL, DISTFFT_PLACEMENT_NODE,
+                          size, name);
+    }
 
     mpi_handle_counts before = mpi_handle_counts_now();
     distfft_grid grid = NULL;

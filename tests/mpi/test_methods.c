@@ -25,7 +25,9 @@
  * distfft_method_name / distfft_method_from_name. Chunks beyond an MPI
  * count take derived datatypes (src/message.h); CTest also runs this
  * program with DISTFFT_MAX_MESSAGE=7, which sends every chunk of more than
- * 7 elements that way, and tests/large moves real ones.
+ * 7 elements that way, and tests/large moves real ones. --methods
+ * shm,hierarchical compares only those (CTest runs them on nodes of 1, 2
+ * and 3 ranks, pretended with DISTFFT_NODE_SIZE).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +45,12 @@ enum { IN_SENTINEL = 0xA5, OUT_SENTINEL = 0x5A };
 static int quick;
 static int rotation;
 
+/* --methods NAME,NAME,...: compare only these with alltoallw (the
+ * node-aware methods on pretended nodes, DISTFFT_NODE_SIZE, need no
+ * other). All by default. */
+static unsigned char selected[DISTFFT_MAX_METHODS];
+static int selected_list[DISTFFT_MAX_METHODS], selected_count;
+
 static const distfft_type types[] = {DISTFFT_COMPLEX_DOUBLE,
                                      DISTFFT_COMPLEX_FLOAT,
                                      DISTFFT_REAL_DOUBLE, DISTFFT_REAL_FLOAT};
@@ -54,6 +62,26 @@ static const char *const type_names[] = {"complex-double", "complex-float",
 static int method_count(void)
 {
     return distfft_method_count();
+}
+
+/* Parse --methods (0 on an unknown name); none given selects all but
+ * alltoallw, the reference. */
+static int select_methods(const char *list)
+{
+    char copy[512];
+    snprintf(copy, sizeof copy, "%s", list ? list : "");
+    for (char *name = strtok(copy, ","); name; name = strtok(NULL, ",")) {
+        distfft_method m;
+        if (distfft_method_from_name(name, &m) != DISTFFT_SUCCESS ||
+            (int)m < 0 || (int)m >= DISTFFT_MAX_METHODS)
+            return 0;
+        selected[m] = 1;
+    }
+    for (int m = 1; m < method_count() && m < DISTFFT_MAX_METHODS; m++) {
+        if (!list) selected[m] = 1;
+        if (selected[m]) selected_list[selected_count++] = m;
+    }
+    return selected_count > 0;
 }
 
 typedef struct {
@@ -253,6 +281,8 @@ static void run_exchange(test_suite *suite, const exchange *x, int type_index,
     }
 
     for (int m = first; m <= last; m++) {
+        if (!selected[m])
+            continue;
         const char *name = distfft_method_name((distfft_method)m);
         /* executed twice (once with --quick): the second must not differ */
         if (out) memset(out, OUT_SENTINEL, out_bytes);
@@ -319,8 +349,9 @@ static void run_grid(test_suite *suite, const shape_case *sc, int grid_ndims)
                 if (quick) {
                     /* one method per exchange; over 8 x methods exchanges
                      * every method meets every type and batch */
-                    int k = rotation++, m = 1 + k % methods;
-                    int combination = (k / methods) % 8;
+                    int k = rotation++;
+                    int m = selected_list[k % selected_count];
+                    int combination = (k / selected_count) % 8;
                     run_exchange(suite, &x, combination % 4,
                                  combination / 4 ? 3 : 1, m, m);
                 } else if (sc->every_combination) {
@@ -454,6 +485,8 @@ static void run_plan(test_suite *suite, const plan_case *pc)
               pc->precision == DISTFFT_FLOAT ? "float" : "double",
               (long long)pc->batch);
     for (int m = 1; m < method_count(); m++) {
+        if (!selected[m])
+            continue;
         const char *name = distfft_method_name((distfft_method)m);
         int refused = m == DISTFFT_METHOD_VECTOR &&
                       !vector_applies_to_plan(pc, grid_ndims, grid_dims);
@@ -534,8 +567,17 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     test_suite suite;
     test_suite_init(&suite, "test_methods", MPI_COMM_WORLD);
-    for (int i = 1; i < argc; i++)
+    const char *methods = NULL;
+    for (int i = 1; i < argc; i++) {
         quick |= strcmp(argv[i], "--quick") == 0;
+        if (strcmp(argv[i], "--methods") == 0 && i + 1 < argc)
+            methods = argv[++i];
+    }
+    if (!select_methods(methods)) {
+        fprintf(stderr, "test_methods: unknown method in --methods %s\n",
+                methods);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
 
     check_names(&suite);
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {

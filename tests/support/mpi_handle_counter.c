@@ -2,7 +2,7 @@
  * mpi_handle_counter.c -- PMPI wrappers that count MPI objects (see
  * mpi_handle_counter.h). For tests only; single-threaded programs.
  *
- * Every constructor of communicators, derived datatypes and groups that a
+ * Every constructor of communicators, derived datatypes, groups and windows that a
  * library like ours might call is wrapped, so a free of an object made by an
  * unwrapped constructor shows up as a negative count rather than going
  * unnoticed. Requests are remembered by handle, because completion calls
@@ -195,6 +195,50 @@ int MPI_Group_free(MPI_Group *group)
     MPI_Group old = *group;
     int rc = PMPI_Group_free(group);
     if (rc == MPI_SUCCESS && old != MPI_GROUP_EMPTY) counts.groups--;
+    return rc;
+}
+
+/* ---- windows ------------------------------------------------------------------ */
+
+static int window_made(int rc)
+{
+    if (rc == MPI_SUCCESS) {
+        counts.windows++;
+        counts.created++;
+    }
+    return rc;
+}
+
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
+                            MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+    return window_made(
+        PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win));
+}
+
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
+                     MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+    return window_made(
+        PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win));
+}
+
+int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+                   MPI_Comm comm, MPI_Win *win)
+{
+    return window_made(
+        PMPI_Win_create(base, size, disp_unit, info, comm, win));
+}
+
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    return window_made(PMPI_Win_create_dynamic(info, comm, win));
+}
+
+int MPI_Win_free(MPI_Win *win)
+{
+    int rc = PMPI_Win_free(win);
+    if (rc == MPI_SUCCESS) counts.windows--;
     return rc;
 }
 

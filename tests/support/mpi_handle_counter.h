@@ -2,7 +2,7 @@
  * mpi_handle_counter.h -- count the MPI objects a program creates and frees.
  *
  * mpi_handle_counter.c defines MPI_Comm_dup, MPI_Type_commit, MPI_Isend,
- * MPI_Comm_free, ... (the standard's profiling interface): each wrapper
+ * MPI_Win_allocate_shared, MPI_Comm_free, ... (the standard's profiling interface): each wrapper
  * calls the PMPI_ version and counts. Link it, with the STATIC distfft
  * library, into a test only: the library's calls then go through the
  * wrappers, and the counts say whether destroy freed everything create made.
@@ -19,7 +19,8 @@ typedef struct {
     long datatypes; /* derived datatypes created minus freed */
     long groups;    /* groups created minus freed */
     long requests;  /* requests started and not yet completed or freed */
-    long created;   /* every object ever created (all four kinds) */
+    long windows;   /* RMA windows (shared ones included) created minus freed */
+    long created;   /* every object ever created (all five kinds) */
 } mpi_handle_counts;
 
 /* This process's current counts. */

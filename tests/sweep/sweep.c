@@ -7,7 +7,8 @@
  * favoured, a few thousand elements at most so the direct-sum reference
  * stays cheap), per-axis kinds, precision, grid (automatic, or any
  * factorisation of the ranks, so some ranks may get no data), method,
- * batch, norm and destroy_input. Every rank draws the same configuration,
+ * batch, norm, destroy_input and node_size (0, or pretended nodes of 1-3
+ * ranks, which the node-aware methods shm and hierarchical follow). Every rank draws the same configuration,
  * so one mpiexec runs many of them without communicating the draw.
  *
  * Most draws respect the rules of distfft.h; about one in ten draws the
@@ -95,6 +96,7 @@ typedef struct {
     distfft_norm norm;
     int destroy_input;
     distfft_rigor rigor;
+    int node_size;
 } config;
 
 static const int primes[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37};
@@ -102,7 +104,8 @@ static const distfft_method methods[] = {
     DISTFFT_METHOD_ALLTOALLW, DISTFFT_METHOD_ALLTOALLV,
     DISTFFT_METHOD_ISEND_WAITALL, DISTFFT_METHOD_ISEND_WAITSOME,
     DISTFFT_METHOD_ISEND_WAITALL_BLOCKED, DISTFFT_METHOD_ISEND_WAITSOME_BLOCKED,
-    DISTFFT_METHOD_SENDRECV, DISTFFT_METHOD_VECTOR, DISTFFT_METHOD_AUTO};
+    DISTFFT_METHOD_SENDRECV, DISTFFT_METHOD_VECTOR, DISTFFT_METHOD_SHM,
+    DISTFFT_METHOD_HIERARCHICAL, DISTFFT_METHOD_AUTO};
 #define COUNT_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static int is_r2r(distfft_kind kind)
@@ -212,6 +215,7 @@ static void draw_config(uint64_t seed, int64_t index, config *c)
                                                                     : DISTFFT_ESTIMATE;
     if (c->method == DISTFFT_METHOD_VECTOR && rng_int(&r, 0, 2) != 0)
         make_divisible(c);
+    c->node_size = rng_int(&r, 0, 3);
 }
 
 static void describe(const config *c, char *text, size_t size)
@@ -228,10 +232,10 @@ static void describe(const config *c, char *text, size_t size)
             used += snprintf(grid + used, sizeof grid - used, d ? "x%d" : "%d", c->grid_dims[d]);
     }
     snprintf(text, size, "ranks=%d shape=%s kinds=%s %s grid=%s method=%s batch=%lld "
-             "norm=%d destroy_input=%d rigor=%d", c->ranks, shape, kinds,
+             "norm=%d destroy_input=%d rigor=%d node_size=%d", c->ranks, shape, kinds,
              c->precision == DISTFFT_FLOAT ? "float" : "double", grid,
              distfft_method_name(c->method), (long long)c->batch, (int)c->norm,
-             c->destroy_input, (int)c->rigor);
+             c->destroy_input, (int)c->rigor, c->node_size);
 }
 
 /* ---- the rules, restated independently of the library -------------------- */
@@ -377,6 +381,7 @@ static void run_config(verdict *v, const config *c)
     options.rigor = c->rigor;
     options.batch = c->batch;
     options.destroy_input = c->destroy_input;
+    options.node_size = c->node_size;
 
     unsigned failures = expected_failures(c);
     int refused = !failures && c->method == DISTFFT_METHOD_VECTOR &&

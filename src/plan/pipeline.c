@@ -1,0 +1,142 @@
+/*
+ * pipeline.c -- running a batched plan field by field, with each exchange
+ * of field k in flight while the FFTs of field k-1 after it run
+ * (options.overlap ON; see distfft_overlap).
+ *
+ * The plan's steps are then those of ONE field (the algebra with batch 1),
+ * and field k of the array a slot holds starts k strides into it. The one
+ * thing to know: every slot has ONE stride, the largest per-field array it
+ * ever holds (the work sizes of one field, rounded up to 64 bytes), so
+ * field k of any array placed in a slot never overlaps field j != k of
+ * another -- which is what lets field k-1's FFTs (in place, or out of
+ * place into the other buffer) run while field k's exchange reads and
+ * writes its own regions.
+ *
+ * For exchange level j (exchanges e_1 < e_2 < ... in the list; segment j
+ * the local steps after e_j, segment 0 those before e_1):
+ *   for k = 0..B-1:  [j = 1: segment 0 of field k]; start e_j of field k;
+ *                    if k > 0: wait e_j of field k-1, segment j of k-1
+ *   wait e_j of field B-1, segment j of B-1
+ * so at most two exchanges are in flight, each on its own field's regions.
+ */
+#include <string.h>
+
+#include "../error.h"
+#include "plan.h"
+
+static size_t round_up(size_t bytes)
+{
+    return (bytes + 63) & ~(size_t)63;
+}
+
+bool pipeline_possible(const algebra_steps *algebra)
+{
+    const step_spec *first = &algebra->forward[0];
+    const step_spec *last = &algebra->forward[algebra->forward_count - 1];
+    size_t in = (size_t)first->in_count * distfft_type_size(first->in_type);
+    size_t out = (size_t)last->out_count * distfft_type_size(last->out_type);
+    return in % 64 == 0 && out % 64 == 0;
+}
+
+void pipeline_strides(struct distfft_plan_s *plan)
+{
+    const algebra_steps *a = &plan->algebra;
+    const step_spec *first = &a->forward[0], *last = &a->forward[a->forward_count - 1];
+    /* Forward: INPUT holds the input, OUTPUT the output; backward swaps
+     * them, and run_step picks the list's own. */
+    plan->field_stride[PLAN_FORWARD][SLOT_INPUT] = (size_t)first->in_count * distfft_type_size(first->in_type);
+    plan->field_stride[PLAN_FORWARD][SLOT_OUTPUT] = (size_t)last->out_count * distfft_type_size(last->out_type);
+    plan->field_stride[PLAN_BACKWARD][SLOT_INPUT] = plan->field_stride[PLAN_FORWARD][SLOT_OUTPUT];
+    plan->field_stride[PLAN_BACKWARD][SLOT_OUTPUT] = plan->field_stride[PLAN_FORWARD][SLOT_INPUT];
+    for (int l = 0; l < 2; l++) {
+        plan->field_stride[l][SLOT_WORK0] = round_up(a->work_bytes[0]);
+        plan->field_stride[l][SLOT_WORK1] = round_up(a->work_bytes[1]);
+    }
+}
+
+static void *field_of(const struct distfft_plan_s *plan, int list, void *const *slots, step_slot slot,
+                      int64_t field)
+{
+    char *base = slots[slot];
+    return base ? base + (size_t)field * plan->field_stride[list][slot] : NULL;
+}
+
+/* Run step s (local, or an exchange started and left in flight) on field k. */
+static int run_step(struct distfft_plan_s *plan, int list, void *const *slots, int s, int64_t k,
+                    MPI_Request *request)
+{
+    const step *current = plan->steps[list][s];
+    const void *in = field_of(plan, list, slots, current->spec.src, k);
+    void *out = field_of(plan, list, slots, current->spec.dst, k);
+    double start = MPI_Wtime();
+    int rc = request ? current->ops->start(current, in, out, request)
+                     : current->ops->execute(current, in, out);
+    double elapsed = MPI_Wtime() - start;
+    plan->step_seconds[list][s] += elapsed;
+    if (current->spec.kind == STEP_EXCHANGE) plan->timings.redistribute_seconds += elapsed;
+    else plan->timings.fft_seconds += elapsed;
+    return rc;
+}
+
+static int run_segment(struct distfft_plan_s *plan, int list, void *const *slots, int first, int end,
+                       int64_t k)
+{
+    for (int s = first; s < end; s++) {
+        int rc = run_step(plan, list, slots, s, k, NULL);
+        if (rc != DISTFFT_SUCCESS) return rc;
+    }
+    return DISTFFT_SUCCESS;
+}
+
+/* Complete an exchange in flight (its wait counts as redistribution). */
+static int finish(struct distfft_plan_s *plan, MPI_Request *request)
+{
+    double start = MPI_Wtime();
+    int code = MPI_Wait(request, MPI_STATUS_IGNORE);
+    plan->timings.redistribute_seconds += MPI_Wtime() - start;
+    return code == MPI_SUCCESS ? DISTFFT_SUCCESS : error_mpi(code, "MPI_Wait");
+}
+
+/* One exchange level j (see the top): fields through exchange e[j] and
+ * the segment after it. */
+static int run_level(struct distfft_plan_s *plan, int list, void *const *slots, const int *e, int j,
+                     int m, int count)
+{
+    int rc = DISTFFT_SUCCESS;
+    int64_t fields = plan->fields;
+    int after = e[j] + 1, end = j + 1 < m ? e[j + 1] : count;
+    MPI_Request pending[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    for (int64_t k = 0; k < fields; k++) {
+        if (j == 0) TRY(run_segment(plan, list, slots, 0, e[0], k));
+        TRY(run_step(plan, list, slots, e[j], k, &pending[k % 2]));
+        if (k > 0) {
+            TRY(finish(plan, &pending[(k - 1) % 2]));
+            TRY(run_segment(plan, list, slots, after, end, k - 1));
+        }
+    }
+    TRY(finish(plan, &pending[(fields - 1) % 2]));
+    return run_segment(plan, list, slots, after, end, fields - 1);
+fail:
+    for (int i = 0; i < 2; i++) MPI_Wait(&pending[i], MPI_STATUS_IGNORE);
+    return rc;
+}
+
+int pipeline_run(struct distfft_plan_s *plan, int list, void *const *slots)
+{
+    int count = list == PLAN_FORWARD ? plan->algebra.forward_count : plan->algebra.backward_count;
+    int e[ALGEBRA_MAX_STEPS], m = 0;
+    for (int s = 0; s < count; s++)
+        if (plan->steps[list][s]->spec.kind == STEP_EXCHANGE) e[m++] = s;
+    if (m == 0) {
+        for (int64_t k = 0; k < plan->fields; k++) {
+            int rc = run_segment(plan, list, slots, 0, count, k);
+            if (rc != DISTFFT_SUCCESS) return rc;
+        }
+        return DISTFFT_SUCCESS;
+    }
+    for (int j = 0; j < m; j++) {
+        int rc = run_level(plan, list, slots, e, j, m, count);
+        if (rc != DISTFFT_SUCCESS) return rc;
+    }
+    return DISTFFT_SUCCESS;
+}

@@ -1,0 +1,97 @@
+/*
+ * nodes.c -- the nodes of a redistribution's group (see nodes.h).
+ *
+ * Finding them is collective (an MPI_Comm_split_type, an MPI_Allgather),
+ * so the node-aware methods' create is collective on the group, as every
+ * caller of a method's create runs it on the whole group at once.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../error.h"
+#include "nodes.h"
+
+/* DISTFFT_NODE_SIZE, or 0 when unset or not a positive number. */
+static int environment_node_size(void)
+{
+    const char *text = getenv("DISTFFT_NODE_SIZE");
+    if (!text) return 0;
+    char *end = NULL;
+    long value = strtol(text, &end, 10);
+    return end != text && *end == '\0' && value > 0 && value < (1L << 30) ? (int)value : 0;
+}
+
+int node_label(MPI_Comm comm, const redist_geometry *g, int *label)
+{
+    int rc = DISTFFT_SUCCESS, rank, size = environment_node_size();
+    MPI_Comm shared = MPI_COMM_NULL;
+    TRY_MPI(MPI_Comm_rank(comm, &rank));
+    if (g->node > 0) {
+        *label = g->node;
+    } else if (size > 0) {
+        *label = rank / size + 1;
+    } else {
+        /* the lowest rank of the group on this rank's node, plus one */
+        TRY_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared));
+        TRY_MPI(MPI_Allreduce(&rank, label, 1, MPI_INT, MPI_MIN, shared));
+        *label += 1;
+    }
+fail:
+    if (shared != MPI_COMM_NULL) MPI_Comm_free(&shared);
+    return rc;
+}
+
+void node_map_free(node_map *map)
+{
+    free(map->node_of);
+    free(map->first);
+    free(map->members);
+    memset(map, 0, sizeof *map);
+}
+
+/* Number the nodes by first appearance and list their members. */
+static void build_map(const int *labels, node_map *map)
+{
+    int parts = map->parts;
+    map->nodes = 0;
+    for (int p = 0; p < parts; p++) {
+        int q = 0;
+        while (labels[q] != labels[p]) q++; /* the node's lowest rank */
+        map->node_of[p] = q == p ? map->nodes++ : map->node_of[q];
+    }
+    memset(map->first, 0, (size_t)(map->nodes + 1) * sizeof *map->first);
+    for (int p = 0; p < parts; p++) map->first[map->node_of[p] + 1]++;
+    for (int n = 0; n < map->nodes; n++) map->first[n + 1] += map->first[n];
+    int *fill = map->first + map->nodes + 1; /* scratch after the offsets */
+    memcpy(fill, map->first, (size_t)map->nodes * sizeof *fill);
+    for (int p = 0; p < parts; p++) map->members[fill[map->node_of[p]]++] = p;
+}
+
+int node_map_create(MPI_Comm comm, int label, const char *method, node_map *map)
+{
+    int rc = DISTFFT_SUCCESS, parts;
+    memset(map, 0, sizeof *map);
+    TRY_MPI(MPI_Comm_size(comm, &parts));
+    map->parts = parts;
+    map->node_of = malloc((size_t)parts * sizeof *map->node_of);
+    map->first = malloc((2 * (size_t)parts + 1) * sizeof *map->first);
+    map->members = malloc((size_t)parts * sizeof *map->members);
+    int *labels = map->members; /* gathered here, then replaced */
+    rc = map->node_of && map->first && map->members
+             ? DISTFFT_SUCCESS
+             : error_fail(DISTFFT_ERR_MEMORY, "%s: node tables", method);
+    TRY(error_agree(comm, rc));
+    TRY_MPI(MPI_Allgather(&label, 1, MPI_INT, labels, 1, MPI_INT, comm));
+    build_map(labels, map); /* reads the labels before it lists members */
+    return DISTFFT_SUCCESS;
+fail:
+    node_map_free(map);
+    return rc;
+}
+
+int node_index_of(const node_map *map, int rank)
+{
+    int node = map->node_of[rank], index = 0;
+    while (map->members[map->first[node] + index] != rank) index++;
+    return index;
+}

@@ -1,0 +1,248 @@
+/*
+ * shm.c -- the intra-node part of an exchange through MPI-3 shared memory
+ * (MPI_Comm_split_type(MPI_COMM_TYPE_SHARED), MPI_Win_allocate_shared):
+ * no MPI message between ranks that share memory.
+ *
+ * Each rank owns a slice of a shared window, sized at create time for its
+ * chunks to the peers of its domain (the ranks of its node that share its
+ * memory). An execution: a node barrier (the peers have finished reading
+ * the slice last time), pack those chunks into the slice, MPI_Win_sync and
+ * a second node barrier, then copy each peer's chunk for this rank straight
+ * out of the peer's slice into this rank's output.
+ *
+ * "One copy" here: no MPI message, so nothing is copied in between; each
+ * element is copied twice (into the slice, out of it) -- as the pack and
+ * unpack of alltoallv and the isend family, which copy at least once more
+ * inside MPI. The user's `in` and `out` are not in a window, so this is
+ * the least a redistribution object can do; a plan whose previous step
+ * wrote straight into the slice (in the input's own layout) would leave one
+ * copy only. That is not possible through the redistribution interface
+ * today (future work).
+ *
+ * Peers outside the domain -- other nodes, or other parts of a pretended
+ * node (nodes.h) that share no memory -- get point-to-point messages
+ * (MPI_Irecv / MPI_Isend, as isend-waitall), so the method serves every
+ * group; where no two ranks share memory it is isend-waitall.
+ *
+ * Create is collective on the group (it finds the nodes and allocates the
+ * window); every failure that can happen on some ranks only is agreed
+ * before the window is made, so either every rank has one or none.
+ */
+#include <stdlib.h>
+
+#include "../error.h"
+#include "chunks.h"
+#include "nodes.h"
+#include "redist.h"
+
+typedef struct {
+    chunk_exchange exchange;     /* buffers for the peers outside the domain */
+    node_map domains;            /* each rank's domain */
+    MPI_Comm shared;             /* this rank's domain */
+    MPI_Win window;              /* MPI_WIN_NULL when the domain is this rank */
+    int locked;                  /* inside MPI_Win_lock_all */
+    char *slice;                 /* this rank's slice of the window */
+    char **peer_slices;          /* [parts] a domain peer's slice, else NULL */
+    int64_t *write_offsets;      /* [parts] peer's chunk in this slice (elements) */
+    int64_t *read_offsets;       /* [parts] this rank's chunk in the peer's slice */
+    unsigned char *buffered;     /* [parts] outside the domain */
+    MPI_Request *requests;       /* [2 * parts] receives, then sends */
+    MPI_Status *statuses;        /* [2 * parts] */
+} shm_state;
+
+static void shm_destroy(void *opaque)
+{
+    shm_state *state = opaque;
+    if (!state) return;
+    if (state->locked) MPI_Win_unlock_all(state->window);
+    if (state->window != MPI_WIN_NULL) MPI_Win_free(&state->window);
+    if (state->shared != MPI_COMM_NULL) MPI_Comm_free(&state->shared);
+    chunk_exchange_free(&state->exchange);
+    node_map_free(&state->domains);
+    free(state->peer_slices);
+    free(state->write_offsets);
+    free(state->read_offsets);
+    free(state->buffered);
+    free(state->requests);
+    free(state->statuses);
+    free(state);
+}
+
+/* The domain: the ranks of this rank's node that share its memory, as a
+ * communicator (ranks in group order) and a label (its lowest rank + 1). */
+static int find_domain(MPI_Comm comm, const redist_geometry *g, shm_state *state)
+{
+    int rc = DISTFFT_SUCCESS, rank, label;
+    MPI_Comm node = MPI_COMM_NULL;
+    TRY_MPI(MPI_Comm_rank(comm, &rank));
+    TRY(node_label(comm, g, &label));
+    TRY_MPI(MPI_Comm_split(comm, label, rank, &node));
+    TRY_MPI(MPI_Comm_split_type(node, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &state->shared));
+    TRY_MPI(MPI_Allreduce(&rank, &label, 1, MPI_INT, MPI_MIN, state->shared));
+    TRY(node_map_create(comm, label + 1, "shm", &state->domains));
+fail:
+    if (node != MPI_COMM_NULL) MPI_Comm_free(&node);
+    return rc;
+}
+
+/* Where each chunk between domain members sits: a slice holds its owner's
+ * chunks for the other members, in rank order. Returns this slice's size. */
+static int64_t place_chunks(const redist_geometry *g, shm_state *state)
+{
+    const node_map *d = &state->domains;
+    int me = g->part, domain = d->node_of[me];
+    int64_t mine = 0;
+    for (int i = d->first[domain]; i < d->first[domain + 1]; i++) {
+        int peer = d->members[i];
+        if (peer == me) continue;
+        state->write_offsets[peer] = mine;
+        mine += chunk_count_between(g, me, peer);
+        int64_t before = 0; /* in peer's slice, ahead of this rank's chunk */
+        for (int j = d->first[domain]; j < d->first[domain + 1] && d->members[j] < me; j++)
+            if (d->members[j] != peer) before += chunk_count_between(g, peer, d->members[j]);
+        state->read_offsets[peer] = before;
+    }
+    return mine;
+}
+
+/* Allocate the window (collective on the domain) and find the slices. */
+static int make_window(const redist_geometry *g, int64_t elements, shm_state *state)
+{
+    int rc = DISTFFT_SUCCESS, size;
+    MPI_Info info = MPI_INFO_NULL;
+    TRY_MPI(MPI_Comm_size(state->shared, &size));
+    if (size == 1) return DISTFFT_SUCCESS;
+    int element = (int)distfft_type_size(g->type);
+    TRY_MPI(MPI_Info_create(&info));
+    TRY_MPI(MPI_Info_set(info, "alloc_shared_noncontig", "true")); /* memory near each owner */
+    TRY_MPI(MPI_Win_allocate_shared((MPI_Aint)elements * element, element, info, state->shared,
+                                    &state->slice, &state->window));
+    TRY_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, state->window));
+    state->locked = 1;
+    const node_map *d = &state->domains;
+    int domain = d->node_of[g->part];
+    for (int i = d->first[domain]; i < d->first[domain + 1]; i++) {
+        MPI_Aint bytes;
+        int unit;
+        char *base;
+        TRY_MPI(MPI_Win_shared_query(state->window, i - d->first[domain], &bytes, &unit, &base));
+        state->peer_slices[d->members[i]] = base;
+    }
+fail:
+    if (info != MPI_INFO_NULL) MPI_Info_free(&info);
+    return rc;
+}
+
+static int shm_create(MPI_Comm comm, const redist_geometry *g, const void *parameters,
+                      void **opaque)
+{
+    (void)parameters;
+    *opaque = NULL;
+    int rc = DISTFFT_SUCCESS, parts = g->parts;
+    shm_state *state = calloc(1, sizeof *state);
+    /* every rank reaches the collectives below, or none does */
+    rc = error_agree(comm, state ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "shm state"));
+    if (rc != DISTFFT_SUCCESS) {
+        free(state);
+        return rc;
+    }
+    state->shared = MPI_COMM_NULL;
+    state->window = MPI_WIN_NULL;
+    TRY(find_domain(comm, g, state));
+    state->peer_slices = calloc(parts, sizeof *state->peer_slices);
+    state->write_offsets = calloc(parts, sizeof *state->write_offsets);
+    state->read_offsets = calloc(parts, sizeof *state->read_offsets);
+    state->buffered = calloc(parts, 1);
+    state->requests = calloc(2 * (size_t)parts, sizeof *state->requests);
+    state->statuses = calloc(2 * (size_t)parts, sizeof *state->statuses);
+    int local = state->peer_slices && state->write_offsets && state->read_offsets &&
+                        state->buffered && state->requests && state->statuses
+                    ? DISTFFT_SUCCESS
+                    : error_fail(DISTFFT_ERR_MEMORY, "shm tables");
+    if (local == DISTFFT_SUCCESS) {
+        for (int p = 0; p < parts; p++)
+            state->buffered[p] = state->domains.node_of[p] != state->domains.node_of[g->part];
+        local = chunk_exchange_init_some(g, "shm", state->buffered, &state->exchange);
+    }
+    TRY(error_agree(comm, local)); /* before the collective window */
+    TRY(make_window(g, place_chunks(g, state), state));
+    *opaque = state;
+    return DISTFFT_SUCCESS;
+fail:
+    shm_destroy(state);
+    return rc;
+}
+
+/* Post the messages to and from the peers outside the domain. */
+static int post_messages(shm_state *state, MPI_Comm comm, const void *in)
+{
+    const chunk_exchange *x = &state->exchange;
+    int rc = DISTFFT_SUCCESS, parts = x->parts;
+    for (int k = 1; k < parts; k++) {
+        int source = (x->part - k + parts) % parts, target = (x->part + k) % parts;
+        MPI_Request *receive = &state->requests[k], *send = &state->requests[parts + k];
+        *receive = *send = MPI_REQUEST_NULL;
+        if (x->receive_counts[source] > 0)
+            TRY_MPI(MPI_Irecv(chunk_receive_region(x, source), x->receive_messages[source].count,
+                              x->receive_messages[source].type, source, CHUNK_TAG, comm, receive));
+        if (x->send_counts[target] > 0) {
+            chunk_pack(x, target, in);
+            TRY_MPI(MPI_Isend(chunk_send_region(x, target), x->send_messages[target].count,
+                              x->send_messages[target].type, target, CHUNK_TAG, comm, send));
+        }
+    }
+fail:
+    return rc;
+}
+
+/* The domain's part: pack into this slice, then copy out of the peers'. */
+static int exchange_shared(shm_state *state, const void *in, void *out)
+{
+    const chunk_exchange *x = &state->exchange;
+    const node_map *d = &state->domains;
+    int rc = DISTFFT_SUCCESS, domain = d->node_of[x->part];
+    /* The peers have read this slice's previous contents. */
+    TRY_MPI(MPI_Win_sync(state->window));
+    TRY_MPI(MPI_Barrier(state->shared));
+    for (int i = d->first[domain]; i < d->first[domain + 1]; i++) {
+        int peer = d->members[i];
+        if (peer != x->part && chunk_elements(&x->send_chunks[peer]) > 0)
+            chunk_pack_to(x, peer, in, state->slice + state->write_offsets[peer] * (int64_t)x->element);
+    }
+    TRY_MPI(MPI_Win_sync(state->window));
+    TRY_MPI(MPI_Barrier(state->shared));
+    TRY_MPI(MPI_Win_sync(state->window));
+    for (int i = d->first[domain]; i < d->first[domain + 1]; i++) {
+        int peer = d->members[i];
+        if (peer != x->part && chunk_elements(&x->receive_chunks[peer]) > 0)
+            chunk_unpack_from(x, peer, state->peer_slices[peer] + state->read_offsets[peer] * (int64_t)x->element,
+                              out);
+    }
+fail:
+    return rc;
+}
+
+static int shm_execute(void *opaque, MPI_Comm comm, const void *in, void *out)
+{
+    shm_state *state = opaque;
+    const chunk_exchange *x = &state->exchange;
+    int rc = DISTFFT_SUCCESS, parts = x->parts;
+    state->requests[0] = state->requests[parts] = MPI_REQUEST_NULL; /* this rank */
+    TRY(post_messages(state, comm, in));
+    if (state->window != MPI_WIN_NULL) TRY(exchange_shared(state, in, out));
+    chunk_copy_own(x, in, out);
+    TRY_MPI(MPI_Waitall(parts, state->requests, state->statuses));
+    for (int p = 0; p < parts; p++)
+        if (x->receive_counts[p] > 0) chunk_unpack(x, p, out);
+    TRY_MPI(MPI_Waitall(parts, state->requests + parts, state->statuses + parts));
+    return DISTFFT_SUCCESS;
+fail:
+    return rc;
+}
+
+const redist_method redist_shm = {
+    .name = "shm",
+    .create = shm_create,
+    .execute = shm_execute,
+    .destroy = shm_destroy,
+};
