@@ -35,6 +35,7 @@
 extern "C" {
 #endif
 
+/* The library's version, "MAJOR.MINOR.PATCH". */
 #define DISTFFT_VERSION "0.1.0"
 
 /* Largest array dimensionality accepted anywhere in the API. */
@@ -47,6 +48,9 @@ extern "C" {
 /* Errors                                                                    */
 /* ------------------------------------------------------------------------ */
 
+/* Return codes of every function that returns int: DISTFFT_SUCCESS (0), or
+ * one of these errors (distfft_error_string describes it, distfft_last_error
+ * has the message). */
 enum {
     DISTFFT_SUCCESS = 0,
     DISTFFT_ERR_ARGUMENT,    /* an argument is out of range or NULL */
@@ -71,6 +75,8 @@ const char *distfft_last_error(void);
 /* Element types and memory                                                  */
 /* ------------------------------------------------------------------------ */
 
+/* The element type of an array: complex or real, double or single
+ * precision. Complex elements are C99's _Complex, FFTW's layout. */
 typedef enum {
     DISTFFT_COMPLEX_DOUBLE = 0, /* double _Complex / fftw_complex */
     DISTFFT_COMPLEX_FLOAT,      /* float _Complex / fftwf_complex */
@@ -78,6 +84,7 @@ typedef enum {
     DISTFFT_REAL_FLOAT          /* float */
 } distfft_type;
 
+/* Floating-point precision of a plan (its arrays are real or complex in it). */
 typedef enum {
     DISTFFT_DOUBLE = 0,
     DISTFFT_FLOAT
@@ -118,6 +125,8 @@ void distfft_decompose(int64_t n, int parts, int part, int64_t *local_n,
 /* Cartesian process grids (paper Sec. 3.4, Listing 4)                       */
 /* ------------------------------------------------------------------------ */
 
+/* A Cartesian process grid (opaque handle): made by distfft_grid_create,
+ * freed by distfft_grid_destroy. */
 typedef struct distfft_grid_s *distfft_grid;
 
 /* Create an ndims-dimensional Cartesian grid over the ranks of comm, and one
@@ -233,6 +242,8 @@ const char *distfft_method_name(distfft_method method);
 /* Method from its name; DISTFFT_ERR_ARGUMENT if unknown. Local. */
 int distfft_method_from_name(const char *name, distfft_method *method);
 
+/* A planned redistribution (opaque handle): made by distfft_redist_create,
+ * run by distfft_redist_execute, freed by distfft_redist_destroy. */
 typedef struct distfft_redist_s *distfft_redist;
 
 /* Plan the redistribution of a distributed array within the process group
@@ -269,6 +280,7 @@ int distfft_redist_destroy(distfft_redist *redist);
 /* Parallel FFT plans (paper Sec. 3.3-3.6)                                   */
 /* ------------------------------------------------------------------------ */
 
+/* Transform direction (FFTW's sign convention), for the step queries. */
 enum { DISTFFT_FORWARD = -1, DISTFFT_BACKWARD = +1 };
 
 /* Normalisation, as numpy's `norm`: BACKWARD (default) leaves the forward
@@ -294,7 +306,7 @@ const char *distfft_norm_name(distfft_norm norm);
 int distfft_norm_from_name(const char *name, distfft_norm *norm);
 
 /* The transform along one axis. Definitions (N = the axis length, all
- * unnormalised as FFTW computes them; see README "Transform kinds"):
+ * unnormalised as FFTW computes them; see the manual, docs/guide/kinds.md):
  *   C2C      complex DFT, sign -1 forward.
  *   R2C      real-to-complex DFT: N reals -> N/2+1 complex (Hermitian half);
  *            only on the last transformed axis (the one transformed first),
@@ -357,6 +369,8 @@ typedef enum {
 const char *distfft_overlap_name(distfft_overlap overlap);
 int distfft_overlap_from_name(const char *name, distfft_overlap *overlap);
 
+/* What distfft_plan_create is asked for besides the shape and precision.
+ * Fill it with distfft_options_init, then change the fields you need. */
 typedef struct {
     /* Process grid dimensionality r, 1 <= r <= ndims-1; 0 chooses. With
      * method AUTO and a measuring rigor, the choice is measured: every
@@ -369,9 +383,9 @@ typedef struct {
     /* Grid extents when grid_ndims > 0; a 0 entry is chosen by
      * MPI_Dims_create. The product must equal the communicator size. */
     int grid_dims[DISTFFT_MAX_DIMS];
-    distfft_method method;
-    distfft_norm norm;
-    distfft_rigor rigor;
+    distfft_method method;   /* of every exchange; default AUTO (measured) */
+    distfft_norm norm;       /* default DISTFFT_NORM_BACKWARD, as numpy */
+    distfft_rigor rigor;     /* FFTW's planning; default DISTFFT_MEASURE */
     /* Nonzero allows forward/backward to overwrite their input, which saves
      * one work buffer (see distfft_plan_work_bytes). */
     int destroy_input;
@@ -454,6 +468,8 @@ typedef struct {
  * Local. */
 void distfft_options_init(distfft_options *options);
 
+/* A parallel FFT plan (opaque handle): made by distfft_plan_create, freed
+ * by distfft_plan_destroy. */
 typedef struct distfft_plan_s *distfft_plan;
 
 /* Plan a forward and backward transform of a global array of `ndims`
@@ -550,9 +566,9 @@ int distfft_plan_describe(const struct distfft_plan_s *plan, char *buf,
 /* Time accumulated by this rank inside forward/backward, split into serial
  * FFTs (and scaling) and redistributions, since create or the last reset. */
 typedef struct {
-    double fft_seconds;
-    double redistribute_seconds;
-    int64_t executions;
+    double fft_seconds;           /* serial FFTs and scaling */
+    double redistribute_seconds;  /* exchanges */
+    int64_t executions;           /* forward and backward calls */
 } distfft_timings;
 
 int distfft_plan_timings(const struct distfft_plan_s *plan,
@@ -725,6 +741,8 @@ const char *distfft_halo_variant_name(distfft_halo_variant variant);
 int distfft_halo_variant_from_name(const char *name,
                                    distfft_halo_variant *variant);
 
+/* A planned halo exchange (opaque handle): made by distfft_halo_create, run
+ * by distfft_halo_execute, freed by distfft_halo_destroy. */
 typedef struct distfft_halo_s *distfft_halo;
 
 /* Plan the ghost-cell exchange of a global array of `ndims` (1..16) axes of

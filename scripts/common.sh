@@ -9,7 +9,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PACKAGES="build-essential cmake ninja-build pkg-config gfortran \
   libopenmpi-dev openmpi-bin libmpich-dev mpich libfftw3-dev python3-numpy python3-scipy valgrind \
   libfftw3-mpi-dev python3-matplotlib \
-  python3-mpi4py python3-pytest python3-h5py-mpi python3-mpi4py-fft python3-pip python3-venv"
+  python3-mpi4py python3-pytest python3-h5py-mpi python3-mpi4py-fft python3-pip python3-venv \
+  python3-sphinx python3-myst-parser"
 
 # OpenMPI refuses to run as root and to oversubscribe unless told.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -56,7 +57,7 @@ build_mpich() {
     -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich
 }
 
-# AddressSanitizer + UBSan build (README "Reliability"), Open MPI only.
+# AddressSanitizer + UBSan build (docs/reliability.md), Open MPI only.
 build_asan() {
   say "building with AddressSanitizer + UBSan (OpenMPI) in build-asan/"
   build_with build-asan -DDISTFFT_SANITIZE=ON -DMPI_C_COMPILER=mpicc.openmpi \
@@ -94,4 +95,15 @@ test_python() {
         -q --color=no -p no:cacheprovider python/tests) || { say "pytest on $ranks rank(s) FAILED"; status=1; }
   done
   return $status
+}
+
+# build_docs: the manual (docs/, Sphinx + MyST from Debian) into
+# docs/_build/html, warnings as errors: an undocumented public declaration of
+# include/distfft.h or of the Fortran module, an unresolved reference, a
+# docstring Sphinx cannot read, a path or README link that does not exist.
+# -E re-reads every page, so a second run finds what the first did. Needs
+# the package in .venv (the Python reference imports distfft); ~10 s.
+build_docs() {
+  say "docs: sphinx-build -W into docs/_build/html"
+  (cd "$ROOT" && "$VENV_PYTHON" -m sphinx -E -W --keep-going -q -b html docs docs/_build/html)
 }

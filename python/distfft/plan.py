@@ -107,7 +107,7 @@ class Plan(_lifetime.Handle):
     kinds   None, one kind name for every transformed axis ("r2c" alone is
             numpy's rfftn), a comma-separated string or a sequence with one
             name per transformed axis: c2c, r2c, dct1..dct4, dst1..dst4,
-            cheb, none (see README "Transform kinds").
+            cheb, none (see the manual, docs/guide/kinds.md).
     axes    the transformed axes (default all); the others are not
             transformed. r2c always goes on the highest transformed axis.
     grid    None/"auto" (slab while the ranks fit, then pencil, ...),

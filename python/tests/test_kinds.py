@@ -1,6 +1,6 @@
 """
 test_kinds.py -- every transform kind against scipy.fft / numpy.fft on the
-gathered global array (README "Transform kinds": DCT/DST types 1-4 are
+gathered global array (docs/guide/kinds.md: DCT/DST types 1-4 are
 scipy.fft.dct/dst with norm=None, cheb gives Chebyshev coefficients on the
 Gauss-Lobatto points, none leaves an axis alone), alone and mixed with
 r2c, in both precisions, and each backward transform undoes its forward.

@@ -82,6 +82,9 @@ module distfft
     integer(c_int) :: in_place
   end type distfft_options
 
+  ! A plan: made by distfft_plan_create, freed by distfft_plan_destroy. Its
+  ! fields are the module's bookkeeping (the C handle, the element kinds and
+  ! block sizes the arrays are checked against); do not set them.
   type, public :: distfft_plan
     type(c_ptr) :: handle = c_null_ptr
     integer :: comm = 0                   ! the module's duplicate, for its agreements
@@ -90,6 +93,8 @@ module distfft
     integer(c_int64_t) :: input_count = 0, output_count = 0   ! elements, batch included
   end type distfft_plan
 
+  ! A redistribution: made by distfft_redist_create, run by
+  ! distfft_redist_execute, freed by distfft_redist_destroy.
   type, public :: distfft_redist
     type(c_ptr) :: handle = c_null_ptr
     integer :: comm = 0
@@ -108,15 +113,24 @@ module distfft
   interface distfft_plan_create
     module procedure plan_create_i8, plan_create_i4
   end interface distfft_plan_create
-  ! (input kind, output kind): c2c, r2c and real-to-real plans.
+  ! Forward transform of in (this rank's input block) into out (its output
+  ! block): contiguous arrays of any rank, of exactly the block sizes (batch
+  ! included), checked and agreed on every rank first. One specific per
+  ! (input kind, output kind): c2c, r2c and real-to-real plans. in is
+  ! changed only with options%destroy_input. Collective.
   interface distfft_plan_forward
     module procedure forward_c16_c16, forward_c8_c8, forward_f8_c16, forward_f4_c8, &
       forward_f8_f8, forward_f4_f4
   end interface distfft_plan_forward
+  ! The reverse of distfft_plan_forward: in is the output block, out the
+  ! input block, (output kind, input kind).
   interface distfft_plan_backward
     module procedure backward_c16_c16, backward_c8_c8, backward_c16_f8, backward_c8_f4, &
       backward_f8_f8, backward_f4_f4
   end interface distfft_plan_backward
+  ! Move in into out: contiguous arrays of the redistribution's element kind
+  ! and exactly this rank's block sizes (batch included), checked and agreed
+  ! on every rank first. Collective on the sub-communicator.
   interface distfft_redist_execute
     module procedure redist_c16, redist_c8, redist_f8, redist_f4
   end interface distfft_redist_execute
@@ -124,6 +138,8 @@ module distfft
   interface distfft_array_write
     module procedure array_write_c16, array_write_c8, array_write_f8, array_write_f4
   end interface distfft_array_write
+  ! Read this rank's block of a .npy file written by distfft_array_write
+  ! (same arguments). Collective on comm.
   interface distfft_array_read
     module procedure array_read_c16, array_read_c8, array_read_f8, array_read_f4
   end interface distfft_array_read
@@ -158,6 +174,7 @@ contains
     message = c_string(c_last_error())
   end function distfft_last_error
 
+  ! The static description of an error code. Local.
   function distfft_error_string(code) result(text)
     integer, intent(in) :: code
     character(len=:), allocatable :: text
@@ -186,6 +203,7 @@ contains
 
   ! --- options --------------------------------------------------------------
 
+  ! Fill options with the C library's defaults (distfft_options_init). Local.
   subroutine distfft_options_init(options)
     type(distfft_options), intent(out) :: options
     call c_options_init(options)

@@ -303,8 +303,8 @@ static int check_execute(const struct distfft_plan_s *plan, const char *where, c
  * pointers repeat would be a local decision, and one rank skipping while
  * another reduces deadlocks. On a communicator of one rank the local
  * verdict is the collective one, and the reduction is skipped. Measured
- * (README "Fixed costs"): a few microseconds, against milliseconds for
- * the smallest benchmarked transform. */
+ * (docs/guide/node.md, "Fixed costs"): a few microseconds, against
+ * milliseconds for the smallest benchmarked transform. */
 static int execute(distfft_plan plan, int list, void *in, void *out)
 {
     error_clear();

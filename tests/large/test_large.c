@@ -1,6 +1,6 @@
 /*
  * test_large.c -- opt-in test of arrays beyond 32-bit sizes (not in the
- * default suite: it needs ~16 GiB of memory; see README "Large arrays").
+ * default suite: it needs ~16 GiB of memory; see docs/reliability.md, "Large arrays").
  *
  *   mpiexec -n 2 test_large transform   (default)
  *     A 2-D DCT-II of real floats, 32800 x 65536 = 2^31 + 2^21 + ... global

@@ -7,8 +7,8 @@ A program written for mpi4py-fft runs on distfft by changing its import:
     from distfft.mpi4py_fft import PFFT, newDistArray    # after
 
 and gives the same numbers (normalisation included) on the same blocks of
-the same ranks. What is mapped, what is refused and why: README, section
-"mpi4py-fft programs on distfft". Arguments distfft cannot honour raise
+the same ranks. What is mapped, what is refused and why: the manual,
+docs/python.md, section "mpi4py-fft programs on distfft". Arguments distfft cannot honour raise
 the same exception on every rank (NotImplementedError for what mpi4py-fft
 has and distfft lacks, ValueError/TypeError for what neither accepts).
 """

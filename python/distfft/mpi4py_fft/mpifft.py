@@ -36,7 +36,7 @@ from .transforms import Kinds
 _RIGORS = {"FFTW_ESTIMATE": "estimate", "FFTW_MEASURE": "measure",
            "FFTW_PATIENT": "patient", "FFTW_EXHAUSTIVE": "exhaustive"}
 # Serial-transform options mpi4py-fft passes to its planners: accepted, and
-# what they mean here (README "mpi4py-fft programs on distfft").
+# what they mean here (docs/python.md, "mpi4py-fft programs on distfft").
 _ACCEPTED = ("planner_effort", "threads", "overwrite_input", "method", "verbose")
 
 
@@ -59,7 +59,7 @@ class Transform:
 
 
 class PFFT:
-    """mpi4py-fft's PFFT on distfft (see the module text and the README).
+    """mpi4py-fft's PFFT on distfft (see the module text and docs/python.md).
 
     PFFT(comm, shape=None, axes=None, dtype=float, grid=None, padding=False,
          collapse=False, backend='fftw', transforms=None, darray=None,
