@@ -72,3 +72,19 @@ def test_corrupted_wisdom_is_refused(comm, shared_tmp_path):
         distfft.wisdom.import_file(comm, path)
     with pytest.raises(distfft.DistfftError):
         distfft.wisdom.import_text("hello")
+
+
+def test_padded_plans_have_wisdom_of_their_own(comm):
+    """Padding changes every exchange's shape: a padded plan's wisdom key
+    names the padded lengths, so an unpadded plan's choice (a method that
+    may not fit the padded blocks) is never applied to it."""
+    distfft.wisdom.forget()
+    shape = (8, 6, 4)
+    with distfft.Plan(comm, shape, method="auto", rigor="measure"):
+        pass
+    with distfft.Plan(comm, shape, method="auto", rigor="measure", padding=1.5) as padded:
+        assert "(wisdom)" not in padded.describe()
+    text = distfft.wisdom.export_text()
+    assert "padded=12x9x6" in text
+    assert sum(1 for line in text.splitlines() if "shape=8x6x4" in line) == 2
+    distfft.wisdom.forget()

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "../error.h"
+#include "../plan/algebra.h"
 #include "../types.h"
 #include "wisdom.h"
 
@@ -84,6 +85,17 @@ void wisdom_key(int ranks, int ndims, const int64_t *shape,
            options->node_size);
     /* Threads change the timings (keys of one-thread plans are as before). */
     if (options->threads > 1) append(key, size, " threads=%d", options->threads);
+    /* Padding changes every exchange's shape (a method that fits the
+     * unpadded blocks may not fit these); keys of unpadded plans are as
+     * before. */
+    bool padded = false;
+    for (int i = 0; i < ndims; i++) padded |= options->padding[i] != 1.0;
+    if (padded) {
+        append(key, size, " padded=");
+        for (int i = 0; i < ndims; i++)
+            append(key, size, i ? "x%lld" : "%lld", (long long)algebra_padded_length(shape[i], options->padding[i]));
+    }
+    if (options->complex_data) append(key, size, " complex-data");
 }
 
 /* ---- the table ------------------------------------------------------------- */
