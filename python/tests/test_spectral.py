@@ -15,6 +15,7 @@ import pytest
 import scipy.fft
 
 import distfft
+from mpi4py import MPI
 from helpers import random_global
 
 GRIDS = ["slab", "pencil"]
@@ -234,22 +235,30 @@ def test_real_to_real_on_complex_data_matches_scipy(comm, kinds):
     ("r2c", numpy.float64, 1.5), (("cheb", "c2c", "r2c"), numpy.float64, None),
     ("c2c", numpy.complex64, 1.5)])
 @pytest.mark.parametrize("grid", GRIDS)
-def test_in_place_is_bit_identical_to_out_of_place(comm, kinds, dtype, padding, grid):
+def test_in_place_matches_out_of_place(comm, kinds, dtype, padding, grid):
+    """Same steps, same FFTW kinds: equal to within a few rounding errors.
+    Not bit-identical in general: where the in-place chain runs an FFT between
+    other buffers (alignment, in place or not), FFTW may pick another
+    algorithm (seen on 1 rank for r2c: 1 ulp)."""
     shape = (8, 6, 10)
     args = dict(dtype=dtype, kinds=kinds, grid=grid, padding=padding, rigor="estimate",
                 method="alltoallw", batch=2)
     with distfft.Plan(comm, shape, **args) as out_of_place, \
             distfft.Plan(comm, shape, inplace=True, **args) as in_place:
         assert in_place.input_shape == out_of_place.input_shape
+        eps = numpy.finfo(in_place.output_dtype).eps
+        bound = 4 * eps * numpy.log2(numpy.prod(shape))
         u, u_hat = in_place.inplace_arrays()
         x = random_global(out_of_place.global_input_shape, dtype, seed=9)
         u[...] = x[out_of_place.input_slice]
         expected = out_of_place.forward(u.copy())
         in_place.forward(u, u_hat)
-        assert numpy.array_equal(u_hat, expected)
+        scale = comm.allreduce(maxabs(expected), op=MPI.MAX)
+        assert maxabs(numpy.asarray(u_hat) - numpy.asarray(expected)) <= bound * scale
         back = out_of_place.backward(expected)
         in_place.backward(u_hat, u)
-        assert numpy.array_equal(u, back)
+        scale = comm.allreduce(maxabs(back), op=MPI.MAX)
+        assert maxabs(numpy.asarray(u) - numpy.asarray(back)) <= bound * scale
         nbytes = in_place.local_size * in_place.output_dtype.itemsize
         assert nbytes >= max(u.nbytes, u_hat.nbytes)
 

@@ -31,19 +31,20 @@ static int run_pair(void *context)
 /* Seconds of a forward+backward pair on scratch arrays. Collective. */
 static int time_pair(struct distfft_plan_s *plan, double *seconds)
 {
-    size_t in_bytes = plan_in_bytes(plan, PLAN_FORWARD) + 64;
-    size_t out_bytes = plan_out_bytes(plan, PLAN_FORWARD) + 64;
-    void *in = distfft_malloc(in_bytes), *out = distfft_malloc(out_bytes);
+    int in_place = plan->request.options.in_place; /* one buffer holding both blocks */
+    size_t in_bytes = (in_place ? plan->algebra.local_bytes : plan_in_bytes(plan, PLAN_FORWARD)) + 64;
+    size_t out_bytes = in_place ? 0 : plan_out_bytes(plan, PLAN_FORWARD) + 64;
+    void *in = distfft_malloc(in_bytes), *out = in_place ? in : distfft_malloc(out_bytes);
     int rc = error_agree(plan->comm, in && out ? DISTFFT_SUCCESS
                                                : error_fail(DISTFFT_ERR_MEMORY, "timing arrays"));
     if (rc == DISTFFT_SUCCESS) {
         memset(in, 0, in_bytes);
-        memset(out, 0, out_bytes);
+        if (!in_place) memset(out, 0, out_bytes);
         pair_run run = {plan, in, out};
         rc = tuning_time(plan->comm, run_pair, &run, seconds);
     }
     distfft_free(in);
-    distfft_free(out);
+    if (!in_place) distfft_free(out);
     distfft_plan_reset_timings(plan);
     return rc;
 }
