@@ -3,7 +3,8 @@ test_drop_in.py -- distfft.mpi4py_fft against mpi4py-fft itself (Debian's
 python3-mpi4py-fft): the same program with either library gives the same
 blocks on the same ranks, the same spectral shapes and dtypes, and the same
 numbers with every normalize flag, forward and backward; slab and pencil,
-real and complex, uneven shapes, collapse, subsets of axes, transforms=.
+real and complex, uneven shapes, collapse, subsets of axes, transforms=,
+padding (the halved axis with N//2 + 1 even and odd).
 Then a whole mpi4py-fft program whose import line alone is rewritten, the
 arrays' methods (get, redistribute, HDF5 files both ways), and the
 arguments distfft refuses, which must raise on every rank.
@@ -59,6 +60,15 @@ CASES = [
                                  "transforms": _pairs(scipy.fftpack, "dct", 3, (0, 1, 2))}),
     ((8, 9, 10), numpy.complex128, {"backend": "numpy"}),
     ((8, 9, 10), numpy.complex128, {"backend": "scipy"}),
+    # padding: the halved axis with N0 = N//2 + 1 even (10), odd (12: mpi4py-fft
+    # keeps the last mode whole) and N odd with N0 even (7: it halves it)
+    ((8, 9, 10), numpy.float64, {"padding": [1.5, 1.5, 1.5]}),
+    ((8, 9, 12), numpy.float64, {"padding": [1.5, 1.5, 1.5]}),
+    ((6, 7, 7), numpy.float64, {"padding": [1.5, 2.0, 1.5], "grid": (-1,)}),
+    ((8, 9, 10), numpy.complex128, {"padding": [1.5, 1.5, 1.5]}),
+    ((8, 9, 10), numpy.float64, {"padding": [1.0, 1.5, 1.0]}),
+    ((12, 10), numpy.complex64, {"padding": [1.5, 1.0], "grid": (-1,)}),
+    ((8, 9, 10), numpy.float64, {"padding": [1.5, 1.5, 1.5], "backend": "numpy"}),
 ]
 
 
@@ -67,7 +77,7 @@ def _run(library, comm, shape, dtype, kw):
     every normalize flag. Returns the metadata and the four results."""
     fft = library.PFFT(comm, shape, dtype=dtype, **kw)
     u = library.newDistArray(fft, False)
-    u[...] = random_global(shape, dtype, seed=7)[u.local_slice()]
+    u[...] = random_global(fft.global_shape(False), dtype, seed=7)[u.local_slice()]
     results = [fft.forward(u).copy(), fft.forward(u, normalize=False).copy()]
     u_hat = library.newDistArray(fft, True)
     u_hat[...] = results[0]
@@ -208,7 +218,10 @@ def test_distarray_methods(comm, shared_tmp_path):
 
 
 REFUSED = [
-    ({"padding": [1.5, 1.5, 1.5]}, NotImplementedError),
+    ({"padding": [1.5, 1.5]}, ValueError),
+    ({"padding": [1.5, 1.0, 1.0], "transforms": _pairs(planners, "dct", 2, (0,))},
+     NotImplementedError),
+    ({"padding": [1.0, 1.5, 1.0], "axes": ((0, 1), (2,))}, ValueError),
     ({"backend": "cufft"}, ValueError),
     ({"axes": (0, 2, 1)}, NotImplementedError),
     ({"transforms": {(0,): (lambda x: x, lambda x: x)}}, NotImplementedError),

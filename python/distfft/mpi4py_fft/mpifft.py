@@ -31,6 +31,7 @@ from .._arrays import empty_aligned, is_aligned, pointer, zeros_aligned
 from .._collective import Agreement
 from .. import _lib
 from . import layout
+from .padding import check_padded_groups, padding_lengths, plan_padding
 from .transforms import Kinds
 
 _RIGORS = {"FFTW_ESTIMATE": "estimate", "FFTW_MEASURE": "measure",
@@ -84,11 +85,12 @@ class PFFT:
         grid_extents, key = self._pencils.distfft_grid(order)
         self._plan_comm = comm.Split(0, key)
         try:
-            self._plan = Plan(self._plan_comm, self._input_shape, dtype=setup["dtype"],
+            self._plan = Plan(self._plan_comm, self._plan_shape, dtype=setup["dtype"],
                               kinds=[self._kinds.kinds[a] for a in order if
                                      self._kinds.kinds[a] != "none"],
                               axes=[a for a in order if self._kinds.kinds[a] != "none"],
                               grid=grid_extents, method=setup["method"], norm="forward",
+                              padding=self._padding,
                               rigor=setup["rigor"], verbose=setup["verbose"])
             self._match_layout(agree)
         except DistfftError as e:   # raised on every rank alike
@@ -120,10 +122,6 @@ class PFFT:
         if dtype.char not in "fdFD":
             raise TypeError(f"distfft.mpi4py_fft: dtype {dtype} is not float32/64 or "
                             "complex64/128 (distfft has no long double)")
-        if padding not in (False, None, 0) and not numpy.all(numpy.asarray(padding) == 1):
-            raise NotImplementedError(
-                "distfft.mpi4py_fft: padding (dealiasing) is not available: distfft has no "
-                "padded transforms yet; only padding=False works")
         unknown = sorted(set(kw) - set(_ACCEPTED))
         if unknown:
             raise TypeError(f"distfft.mpi4py_fft: PFFT got unexpected keyword(s) {unknown}")
@@ -138,19 +136,22 @@ class PFFT:
                 f"distfft.mpi4py_fft: axes {axes}: distfft transforms the axes in decreasing "
                 "order (the last axis first); an order that is not increasing (after groups "
                 "are flattened) is not available")
+        padded = padding_lengths(shape, groups, padding, darray is not None)
         dims = layout.grid_dims(comm.Get_size(), len(shape), groups, grid, slab)
         if collapse:
             groups = layout.collapse_groups(groups, dims)
         self.axes = tuple(tuple(g) for g in groups)
         self.collapse = bool(collapse)
         self.backend = backend
-        self._kinds = Kinds(shape, groups, dtype, backend, transforms)
-        self._input_shape = tuple(shape)
+        self._kinds = Kinds(padded, groups, dtype, backend, transforms)
+        check_padded_groups(shape, padded, groups, self._kinds.kinds)
+        self._input_shape = tuple(padded)
         out = list(shape)
         for axis, kind in enumerate(self._kinds.kinds):
             if kind == "r2c":
                 out[axis] = shape[axis] // 2 + 1
         self._output_shape = tuple(out)
+        self._plan_shape, self._padding = plan_padding(shape, padded, self._kinds.kinds)
         return {"dims": dims, "dtype": dtype, "rigor": _RIGORS[effort],
                 "method": kw.get("method", "alltoallw"), "verbose": kw.get("verbose", False)}
 
