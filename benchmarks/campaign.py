@@ -6,10 +6,13 @@ installs the packages and builds first:
     /usr/bin/python3 benchmarks/campaign.py quick --build build [--out DIR]
     ... scaling --ranks 1,2,4,8 --sizes 128,256 [--kinds c2c]
     ... --report DIR     (summary and plots again from DIR/results.jsonl)
+    scripts/benchmark methods [--mpi mpich]
 
 Presets (benchmarks/suite/presets.py): smoke (seconds, for the test),
 quick (64^3 and 128^3, 1-2 ranks, c2c and r2c), full (up to 256^3, 512^3
-c2c and 64^4 r2c, up to the machine's cores), scaling (--ranks, --sizes).
+c2c and 64^4 r2c, up to the machine's cores), scaling (--ranks, --sizes),
+methods (every redistribution method and the halo exchange's two variants,
+no peers; with --mpi mpich under MPICH, where only distfft is built).
 Writes DIR/results.jsonl (one line per run), DIR/summary.md and PNG plots.
 The machine is assumed shared and noisy: read ratios within one campaign.
 """
@@ -36,13 +39,17 @@ def parse(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("preset", nargs="?", default="quick",
-                        choices=["smoke", "quick", "full", "scaling"])
+                        choices=["smoke", "quick", "full", "scaling", "methods"])
+    parser.add_argument("--mpi", choices=["openmpi", "mpich"], default="openmpi",
+                        help="the MPI of the build (mpich: the methods and halo "
+                             "phases only; Debian's FFTW-MPI and mpi4py-fft are "
+                             "OpenMPI's)")
     parser.add_argument("--out", help="results folder (default "
                         "benchmark-results/<preset>-<UTC time>)")
     parser.add_argument("--build", default=os.path.join(ROOT, "build"),
                         help="CMake build folder with bin/distfft-bench and "
                              "bin/fftw-mpi-bench (default build/)")
-    parser.add_argument("--mpiexec", default="mpiexec.openmpi")
+    parser.add_argument("--mpiexec", help="default mpiexec.openmpi, or mpiexec.mpich")
     parser.add_argument("--python", default="/usr/bin/python3",
                         help="Python with mpi4py-fft for the same MPI")
     parser.add_argument("--ranks", type=integer_list, help="rank counts, e.g. 1,2,4")
@@ -145,6 +152,9 @@ def main(argv):
             setattr(preset, name, getattr(options, name))
     if options.rounds:
         preset.method_rounds = options.rounds
+    if options.mpi == "mpich":
+        preset.phases = tuple(p for p in preset.phases if p in ("methods", "halo"))
+    options.mpiexec = options.mpiexec or f"mpiexec.{options.mpi}"
     shown = list(argv)  # as typed: scripts/benchmark adds --build
     if "--build" in shown[:-1] and os.environ.get("DISTFFT_BENCHMARK_WRAPPER"):
         index = shown.index("--build")
@@ -163,17 +173,18 @@ def main(argv):
         return 2
     if options.list:
         campaign = runs.Campaign(preset, tools, ".")
-        for phase, plan, rounds in (
-                ("methods", campaign.method_plan(), preset.method_rounds or preset.rounds),
-                ("comparison", campaign.comparison_plan({}), preset.rounds),
-                ("node", campaign.node_plan(), preset.rounds)):
+        for phase, plan, rounds in campaign.plans():
+            plan = plan()
             print(f"{phase}: {len(plan)} runs x {rounds} rounds")
             for case, system in plan:
                 print(f"  {case.label():24} {system}")
         for case in campaign.skipped:
             print(f"skipped (memory): {case.label()}")
         return 0
-    problems = tools.missing()
+    programs = ["distfft-bench"]
+    programs += ["fftw-mpi-bench"] if {"comparison", "node"} & set(preset.phases) else []
+    programs += ["halo_timing"] if "halo" in preset.phases and preset.halo_shapes else []
+    problems = tools.missing(programs)
     if problems:
         print("campaign.py: cannot run:\n  " + "\n  ".join(problems), file=sys.stderr)
         return 2

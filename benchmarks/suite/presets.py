@@ -13,7 +13,13 @@ phases over them:
   node        one node's cores C used every way: distfft and FFTW-MPI
               (transposed) at every P ranks x T threads with P T = C, beside
               FFTW's threaded serial transform with C threads on one rank
-              (the single-node baseline).
+              (the single-node baseline);
+  halo        one halo exchange of a distributed real array (width 1,
+              periodic, slab blocks), zero-copy datatypes against
+              pack/unpack (paper 004; examples/halo_timing.c).
+The `methods` preset runs the methods and halo phases only, on shapes where
+every method applies (the vector method needs equal blocks): the campaign
+of issue 14, also under MPICH (--mpi mpich), where the peers are not built.
 Nothing here assumes a core count: `full` goes up to the machine's cores,
 `scaling` takes the rank counts and sizes it is given.
 """
@@ -47,6 +53,8 @@ class Preset:
     one_rank_peers: list = None  # peers also run on 1 rank (None: all)
     node_cores: int = None      # cores of the node phase (None: the machine's; 0: no phase)
     node_shapes: list = None    # shapes of the node phase (None: all)
+    halo_shapes: list = dataclasses.field(default_factory=list)  # shapes of the halo phase
+    phases: tuple = ("methods", "comparison", "node", "halo")
 
 
 def machine_cores():
@@ -77,7 +85,8 @@ def make(name, ranks=None, sizes=None, kinds=None):
     if name == "smoke":
         preset = Preset("smoke", [(cube(16), "c2c")], [1, 2], rounds=1,
                         outer=2, inner=1, rigor="estimate",
-                        methods=["alltoallw", "alltoallv"], node_cores=2)
+                        methods=["alltoallw", "alltoallv"], node_cores=2,
+                        halo_shapes=[cube(16)])
     elif name == "quick":
         preset = Preset("quick",
                         [(cube(n), kind) for n in (64, 128) for kind in ("c2c", "r2c")],
@@ -86,10 +95,19 @@ def make(name, ranks=None, sizes=None, kinds=None):
         # On one rank FFTW-MPI's layouts and mpi4py-fft's modes differ only
         # in serial work; the minutes go to the parallel cases instead.
         preset.one_rank_peers = ["FFTW-MPI transposed", "mpi4py-fft slab"]
+        preset.halo_shapes = [cube(128)]
+    elif name == "methods":
+        # 64^3 and 128^3 c2c split evenly on 2 and 4 ranks, so the vector
+        # method applies; r2c's halved axis (65) splits evenly on no rank
+        # count: there vector is not applicable and says so.
+        preset = Preset("methods", [(cube(n), kind) for n in (64, 128) for kind in ("c2c", "r2c")],
+                        [2], rounds=3, outer=4, phases=("methods", "halo"),
+                        halo_shapes=[cube(64), cube(128)])
     elif name == "full":
         shapes = [(cube(n), kind) for n in (64, 128, 256) for kind in ("c2c", "r2c")]
         shapes += [(cube(512), "c2c"), (cube(64, 4), "r2c")]
-        preset = Preset("full", shapes, ranks_up_to(cores), rounds=3, outer=10)
+        preset = Preset("full", shapes, ranks_up_to(cores), rounds=3, outer=10,
+                        halo_shapes=[cube(128), cube(256)])
     elif name == "scaling":
         preset = Preset("scaling",
                         [(cube(n), kind) for n in (128, 256) for kind in ("c2c", "r2c")],
@@ -101,6 +119,7 @@ def make(name, ranks=None, sizes=None, kinds=None):
     if sizes:
         preset.shapes = [(cube(n), kind) for n in sizes for kind in kinds_wanted]
         preset.method_shapes = None if name != "scaling" else []
+        preset.halo_shapes = [cube(n) for n in sizes] if preset.halo_shapes else []
     elif kinds:
         preset.shapes = [(shape, kind) for shape, kind in preset.shapes if kind in kinds]
     if ranks:

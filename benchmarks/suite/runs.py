@@ -97,7 +97,9 @@ class Campaign:
                      if line.startswith("{")]
             if lines:
                 record = json.loads(lines[-1])
-            if finished.returncode != 0 or not lines:
+            if finished.returncode == 0 and not lines and "not applicable" in finished.stderr:
+                record["not_applicable"] = error_text(finished.stderr)
+            elif finished.returncode != 0 or not lines:
                 record["error"] = f"exit status {finished.returncode}: " + error_text(finished.stderr)
         except subprocess.TimeoutExpired:
             record["error"] = f"timed out after {self.run_timeout} s"
@@ -123,7 +125,8 @@ class Campaign:
                 record = self.run_one(phase, round_index, case, system)
                 done += 1
                 elapsed = time.time() - self.started
-                outcome = (f"{record['pair_seconds'] * 1e3:9.3f} ms"
+                outcome = (f"not applicable" if "not_applicable" in record else
+                           f"{record['pair_seconds'] * 1e3:9.3f} ms"
                            if "error" not in record else f"FAILED ({record['error']})")
                 print(f"[{phase} {done}/{total} r{round_index}] {case.label():22} "
                       f"{system:26} {outcome}  ({elapsed:.0f} s)",
@@ -133,7 +136,7 @@ class Campaign:
         """distfft's fastest method per case in the methods phase."""
         best = {}
         for record in self.records:
-            if record["phase"] != "methods" or "error" in record:
+            if record["phase"] != "methods" or "error" in record or "not_applicable" in record:
                 continue
             case = presets.Case(tuple(record["case_shape"]), record["case_kind"],
                                 record["case_ranks"])
@@ -181,13 +184,27 @@ class Campaign:
                 plan.append((case, systems.threaded(systems.FFTW_TRANSPOSED, threads)))
         return plan
 
+    def halo_plan(self):
+        """The halo phase: both variants of one exchange, on every rank
+        count above one."""
+        return [(presets.Case(tuple(shape), "halo", ranks), system)
+                for shape in self.preset.halo_shapes for ranks in self.preset.ranks
+                if ranks > 1 for system in systems.HALO_SYSTEMS]
+
+    def plans(self):
+        """(phase, plan, rounds) of every phase the preset runs, in order;
+        the comparison's plan waits for the methods phase (its best method)."""
+        rounds = self.preset.rounds
+        return [(phase, plan, count) for phase, plan, count in (
+            ("methods", self.method_plan, self.preset.method_rounds or rounds),
+            ("comparison", lambda: self.comparison_plan(self.best_methods()), rounds),
+            ("node", self.node_plan, rounds),
+            ("halo", self.halo_plan, rounds)) if phase in self.preset.phases]
+
     def run(self):
         self.started = time.time()
         os.makedirs(self.out_dir, exist_ok=True)
         open(self.results_path, "w").close()
-        self.run_phase("methods", self.method_plan(),
-                       self.preset.method_rounds or self.preset.rounds)
-        self.run_phase("comparison", self.comparison_plan(self.best_methods()),
-                       self.preset.rounds)
-        self.run_phase("node", self.node_plan(), self.preset.rounds)
+        for phase, plan, rounds in self.plans():
+            self.run_phase(phase, plan(), rounds)
         return time.time() - self.started

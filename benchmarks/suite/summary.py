@@ -20,9 +20,12 @@ class Stats:
     def __init__(self):
         self.runs = []
         self.failures = []
+        self.not_applicable = None   # why, when the method does not apply to the case
 
     def add(self, record):
-        if "error" in record or record.get("pair_seconds") is None:
+        if "not_applicable" in record:
+            self.not_applicable = record["not_applicable"]
+        elif "error" in record or record.get("pair_seconds") is None:
             self.failures.append(record.get("error", "no time"))
         else:
             self.runs.append(record)
@@ -192,19 +195,49 @@ def noise_table(results):
 
 
 def methods_table(results):
-    head = ["shape kind", "P", "method", "pair (ms)", "serial FFT (ms)",
-            "redistribution (ms)", "median pair (ms)", "spread"]
+    head = ["shape kind", "P", "method", "pair (ms)", "/ alltoallw", "serial FFT (ms)",
+            "redistribution (ms)", "redistribution / alltoallw's", "median pair (ms)", "spread"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for case in results.cases("methods"):
-        rows = []
+        rows, skipped = [], []
         for (phase, name, c), stats in results.stats.items():
             if phase == "methods" and c == case and stats.ok:
                 rows.append((stats.fastest, name, stats))
+            elif phase == "methods" and c == case and stats.not_applicable:
+                skipped.append(name.split(" ", 1)[1])
+        base = results.get("methods", systems.distfft_name("alltoallw"), case)
+
+        def ratio(value, reference):
+            return f"{value / reference:.3g}" if value and reference else "–"
         for _, name, stats in sorted(rows):
             lines.append(f"| {case_cell(case)} | {name.split(' ', 1)[1]} | "
-                         f"{milliseconds(stats.fastest)} | {milliseconds(stats.fft)} | "
-                         f"{milliseconds(stats.redistribute)} | {milliseconds(stats.median)} | "
-                         f"{percent(stats.spread)} |")
+                         f"{milliseconds(stats.fastest)} | "
+                         f"{ratio(stats.fastest, base.fastest if base else None)} | "
+                         f"{milliseconds(stats.fft)} | {milliseconds(stats.redistribute)} | "
+                         f"{ratio(stats.redistribute, base.redistribute if base else None)} | "
+                         f"{milliseconds(stats.median)} | {percent(stats.spread)} |")
+        for name in sorted(skipped):
+            lines.append(f"| {case_cell(case)} | {name} | not applicable (unequal blocks) |"
+                         + " |" * (len(head) - 4))
+    return lines
+
+
+def halo_table(results):
+    """The halo phase: zero-copy datatypes against pack/unpack."""
+    head = ["shape", "P", "datatypes (µs)", "pack (µs)", "datatypes / pack",
+            "median datatypes / pack (µs)", "spread datatypes / pack"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for case in results.cases("halo"):
+        zero_copy = results.get("halo", systems.HALO_DATATYPES, case)
+        packed = results.get("halo", systems.HALO_PACK, case)
+
+        def micro(stats, median=False):
+            return "–" if stats is None else f"{(stats.median if median else stats.fastest) * 1e6:.1f}"
+        ratio = number(zero_copy.fastest / packed.fastest) if zero_copy and packed else "–"
+        lines.append(f"| {'×'.join(map(str, case.shape))} | {case.ranks} | {micro(zero_copy)} | "
+                     f"{micro(packed)} | {ratio} | {micro(zero_copy, True)} / "
+                     f"{micro(packed, True)} | {percent(zero_copy.spread if zero_copy else None)}"
+                     f" / {percent(packed.spread if packed else None)} |")
     return lines
 
 
@@ -261,27 +294,30 @@ def node_table(results):
 
 def write(path, results, header_lines, preset, skipped):
     lines = list(header_lines)
-    lines += ["", "## distfft against the peers", "",
-              "Fastest forward+backward pair in milliseconds (the paper's number: "
-              f"fastest of {preset.outer} repetitions × {preset.rounds} interleaved rounds, "
-              f"each repetition {preset.inner} pairs timed together, max over ranks). "
-              "Ratios below 1 mean distfft is faster.", ""]
-    lines += comparison_table(results)
-    lines += ["", "## Targets of issue 7 (benchmarks, not tests)", ""]
-    lines += target_lines(results)
-    lines += ["", "## Parallel efficiency", "",
-              "T_serial / (P · T_P); T_serial is serial FFTW (fftw-mpi-bench "
-              "--layout serial: plain fftw_plan_dft / r2c on one core) for the same "
-              "global transform. Values above 1 on one rank mean the system's plan "
-              "beat the plain serial plan (planner noise, or a different algorithm).", ""]
-    lines += efficiency_table(results)
-    lines += ["", "## Median and spread (how noisy the machine was)", ""]
-    lines += noise_table(results)
+    if results.cases("comparison"):
+        lines += ["", "## distfft against the peers", "",
+                  "Fastest forward+backward pair in milliseconds (the paper's number: "
+                  f"fastest of {preset.outer} repetitions × {preset.rounds} interleaved rounds, "
+                  f"each repetition {preset.inner} pairs timed together, max over ranks). "
+                  "Ratios below 1 mean distfft is faster.", ""]
+        lines += comparison_table(results)
+        lines += ["", "## Targets of issue 7 (benchmarks, not tests)", ""]
+        lines += target_lines(results)
+        lines += ["", "## Parallel efficiency", "",
+                  "T_serial / (P · T_P); T_serial is serial FFTW (fftw-mpi-bench "
+                  "--layout serial: plain fftw_plan_dft / r2c on one core) for the same "
+                  "global transform. Values above 1 on one rank mean the system's plan "
+                  "beat the plain serial plan (planner noise, or a different algorithm).", ""]
+        lines += efficiency_table(results)
+        lines += ["", "## Median and spread (how noisy the machine was)", ""]
+        lines += noise_table(results)
     if results.cases("methods"):
         lines += ["", "## distfft's redistribution methods", "",
                   "Fastest pair per method, with its split into serial FFTs and "
-                  "redistribution (distfft's own timers, max over ranks); the fastest "
-                  "method was then measured against the peers.", ""]
+                  "redistribution (distfft's own timers, max over ranks), and each over "
+                  "alltoallw's (the paper's subarray MPI_Alltoallw)"
+                  + ("; the fastest method was then measured against the peers."
+                     if results.cases("comparison") else "."), ""]
         lines += methods_table(results)
     if any(phase == "node" for (phase, _, _) in results.stats):
         lines += ["", "## One node: P ranks × T threads", "",
@@ -291,6 +327,13 @@ def write(path, results, header_lines, preset, skipped):
                   "--layout serial --threads C). Fastest pair in milliseconds; ratios below 1 "
                   "mean the first is faster.", ""]
         lines += node_table(results)
+    if results.cases("halo"):
+        lines += ["", "## Halo exchange: zero-copy datatypes against pack/unpack", "",
+                  "One exchange of a real double array, width 1 on every side, periodic, "
+                  "slab blocks (examples/halo_timing.c --variant V --json): fastest of "
+                  f"{10 * preset.outer} exchanges per run (each the slowest rank's, a "
+                  f"barrier before each) over {preset.rounds} interleaved rounds.", ""]
+        lines += halo_table(results)
     if skipped:
         lines += ["", "## Skipped", ""]
         lines += [f"- {case.label()}: does not fit in memory here" for case in skipped]

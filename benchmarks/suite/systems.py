@@ -31,6 +31,10 @@ PEER_NAMES = [FFTW_TRANSPOSED, FFTW_NATURAL, MPI4PY_SLAB, MPI4PY_PENCIL]
 # FFTW's threaded serial transform on one rank (fftw-mpi-bench --layout
 # serial --threads T): the node phase's baseline.
 SERIAL_THREADED = "serial FFTW threaded"
+# One halo exchange (examples/halo_timing.c), by distfft_halo variant.
+HALO_DATATYPES = "halo datatypes"
+HALO_PACK = "halo pack"
+HALO_SYSTEMS = [HALO_DATATYPES, HALO_PACK]
 
 
 def threaded(system, threads):
@@ -75,10 +79,10 @@ class Tools:
                                f"{finished.returncode}): {finished.stderr.strip()[:300]}")
         return names + ["auto"]
 
-    def missing(self):
+    def missing(self, programs=("distfft-bench", "fftw-mpi-bench")):
         """What cannot run here, as a list of messages."""
         problems = []
-        for name in ("distfft-bench", "fftw-mpi-bench"):
+        for name in programs:
             if not os.access(self.program(name), os.X_OK):
                 problems.append(f"{self.program(name)} is not built")
         if shutil.which(self.mpiexec) is None:
@@ -99,6 +103,11 @@ def common_arguments(case, preset):
 def command(tools, system, case, preset):
     """The command line running `system` on `case` (ranks included)."""
     launch = [tools.mpiexec, "-n", str(case.ranks)]
+    if system in HALO_SYSTEMS:
+        return launch + [tools.program("halo_timing"), "--shape",
+                         "x".join(str(n) for n in case.shape), "--grid", "1", "--width", "1",
+                         "--repeat", str(10 * preset.outer), "--variant",
+                         system.split(" ", 1)[1], "--json"]
     arguments = common_arguments(case, preset)
     system, threads = split_threads(system)
     if threads > 1 or system == SERIAL_THREADED:
