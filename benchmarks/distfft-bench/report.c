@@ -151,8 +151,10 @@ static void print_json_steps(FILE *stream, const bench_steps *steps)
         fputs(", \"seconds\": ", stream);
         print_json_number(stream, step->seconds);
         fprintf(stream, ", \"bytes_sent_max\": %lld, \"bytes_total\": %lld, "
-                        "\"bytes_theory\": %lld}",
+                        "\"bytes_theory\": %lld, \"copy_seconds\": ",
                 step->bytes_sent_max, step->bytes_total, step->bytes_theory);
+        print_json_number(stream, step->copy_seconds);
+        fputc('}', stream);
     }
     fprintf(stream, "], \"volume_bytes\": %lld, \"volume_theory_bytes\": %lld",
             steps->volume_bytes, steps->volume_theory_bytes);
@@ -292,14 +294,16 @@ void bench_report_text(FILE *stream, const bench_options *options,
     fprintf(stream, "%s\n", results->plan_description);
     if (results->steps != NULL) {
         const bench_steps *steps = results->steps;
-        fprintf(stream, "steps (per execution; seconds of the slowest rank, bytes over all ranks):\n");
-        fprintf(stream, "  %-9s %-40s %12s %14s %14s\n", "direction", "step", "seconds",
-                "bytes sent", "theory");
+        fprintf(stream, "steps (per execution; seconds of the slowest rank, bytes over all ranks; "
+                        "/copy: an exchange over one memcpy of a rank's share):\n");
+        fprintf(stream, "  %-9s %-40s %12s %14s %14s %8s\n", "direction", "step", "seconds",
+                "bytes sent", "theory", "/copy");
         for (int i = 0; i < steps->count; ++i) {
             const bench_step *step = &steps->steps[i];
-            fprintf(stream, "  %-9s %-40s %12.4e %14lld %14lld\n",
-                    step->forward ? "forward" : "backward", step->description,
-                    step->seconds, step->bytes_total, step->bytes_theory);
+            fprintf(stream, "  %-9s %-40s %12.4e %14lld %14lld", step->forward ? "forward" : "backward",
+                    step->description, step->seconds, step->bytes_total, step->bytes_theory);
+            if (step->copy_seconds > 0) fprintf(stream, " %8.2f\n", step->seconds / step->copy_seconds);
+            else fputc('\n', stream);
         }
         print_key(stream, "volume_bytes");
         fprintf(stream, "%lld per pair (theory %lld)\n", steps->volume_bytes,

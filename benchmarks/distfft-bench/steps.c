@@ -8,7 +8,34 @@
  */
 #include "steps.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+/* Seconds of one memcpy of `bytes` on every rank at once: the slowest
+ * rank's, fastest of 5 (the first touches the pages). 0 if it cannot
+ * allocate on some rank. Collective. */
+static double copy_floor(MPI_Comm comm, long long bytes)
+{
+    char *from = bytes > 0 ? malloc((size_t)bytes) : NULL, *to = bytes > 0 ? malloc((size_t)bytes) : NULL;
+    int mine = bytes <= 0 || (from && to), all;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm);
+    double best = 0.0;
+    if (all && bytes > 0) {
+        memset(from, 1, (size_t)bytes);
+        memset(to, 0, (size_t)bytes);
+        for (int k = 0; k < 6; ++k) {
+            MPI_Barrier(comm);
+            double start = MPI_Wtime();
+            memcpy(to, from, (size_t)bytes);
+            double seconds = MPI_Wtime() - start, slowest;
+            MPI_Allreduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm);
+            if (k == 1 || (k > 1 && slowest < best)) best = slowest;
+        }
+    }
+    free(from);
+    free(to);
+    return best;
+}
 
 static void collect_direction(MPI_Comm comm, distfft_plan plan, int direction,
                               bench_steps *steps)
@@ -33,6 +60,14 @@ static void collect_direction(MPI_Comm comm, distfft_plan plan, int direction,
         step->bytes_total = total;
         step->bytes_theory = info.is_redistribution
             ? (long long)((double)info.global_bytes * (1.0 - 1.0 / info.group_size) + 0.5) : 0;
+        if (info.is_redistribution) {
+            int ranks;
+            MPI_Comm_size(comm, &ranks);
+            long long share = (long long)((info.global_bytes + ranks - 1) / ranks);
+            step->copy_seconds = share == steps->copy_bytes ? steps->copy_floor
+                                                            : copy_floor(comm, share);
+            steps->copy_bytes = share, steps->copy_floor = step->copy_seconds;
+        }
         steps->volume_bytes += total;
         steps->volume_theory_bytes += step->bytes_theory;
     }

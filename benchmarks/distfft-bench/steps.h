@@ -3,7 +3,8 @@
  * each step of the plan (serial FFTs, exchanges) with its time, the bytes
  * its exchange sends, and the communication volume against the theory
  * (paper 001, Fig. 6: an exchange on groups of M ranks sends a fraction
- * 1 - 1/M of the whole array).
+ * 1 - 1/M of the whole array), and each exchange's time against a memcpy
+ * of the local block (the copy floor).
  */
 #ifndef BENCH_STEPS_H
 #define BENCH_STEPS_H
@@ -22,6 +23,10 @@ typedef struct {
     long long bytes_sent_max;   /* per execution, largest over ranks */
     long long bytes_total;      /* per execution, all ranks */
     long long bytes_theory;     /* global_bytes * (1 - 1/M) */
+    /* An exchange's copy floor: one memcpy of a rank's share of the array
+     * (global_bytes / ranks), every rank copying at once, slowest rank,
+     * fastest of 5; 0 for transforms. The exchange cannot beat it by much. */
+    double copy_seconds;
 } bench_step;
 
 typedef struct {
@@ -29,6 +34,8 @@ typedef struct {
     bench_step steps[BENCH_MAX_STEPS];
     long long volume_bytes;        /* one pair, all ranks */
     long long volume_theory_bytes; /* the same, in theory */
+    long long copy_bytes;          /* the last copy floor measured, and its bytes */
+    double copy_floor;
 } bench_steps;
 
 /* Run `inner` more pairs with fresh step timers and collect the plan's

@@ -110,6 +110,14 @@ def main():
     if not report["plan"].startswith("("):
         fail("plan description %r does not look like a tree" % report["plan"])
 
+    # Every exchange step carries its copy floor (one memcpy of a rank's
+    # share): positive where the step moves bytes, 0 for transforms.
+    for step in report.get("steps", []):
+        copy = step.get("copy_seconds")
+        if not is_number(copy) or copy < 0:
+            fail("step %r has copy_seconds %r" % (step.get("step"), copy))
+        if step["step"].startswith("redist") and step["bytes_theory"] > 0 and copy <= 0:
+            fail("exchange step %r has no copy floor" % step["step"])
     if report.get("check_passed") is False:
         fail("check_passed is false but the run exited 0")
     if report.get("check_passed") is True and report["roundtrip_error"] is None:
