@@ -2,12 +2,13 @@
 (issue 15's target: batch 3 at 128^3 <= 0.95 x three separate transforms).
 
     /usr/bin/python3 benchmarks/batch_overlap.py [--build build] [--ranks 2]
-        [--shape 128x128x128] [--batch 3] [--rounds 3] [--outer 10]
+        [--shape 128x128x128] [--kind c2c] [--batch 3] [--rounds 3] [--outer 10]
         [--method alltoallw] [--mpiexec mpiexec.openmpi]
 
 Runs distfft-bench on the same shape as: --batch B --overlap on (field k's
 exchange in flight while field k-1's FFTs run), --batch B --overlap off
-(all fields in one exchange per step), and --batch 1 (one field; times B
+(all fields in one exchange per step), --batch B --overlap fields (each
+field through the whole transform in turn), and --batch 1 (one field; times B
 for B separate transforms), interleaved over `rounds` rounds. Prints the
 fastest pair of each (fastest of rounds x outer repetitions), the spread
 between rounds, and the ratios to B separate transforms.
@@ -25,7 +26,7 @@ from suite import systems  # noqa: E402
 def run(arguments, options):
     command = [options.mpiexec, "-n", str(options.ranks),
                os.path.join(options.build, "bin", "distfft-bench"), "--shape", options.shape,
-               "--method", options.method, "--outer", str(options.outer), "--json",
+               "--kind", options.kind, "--method", options.method, "--outer", str(options.outer), "--json",
                "--quiet"] + arguments
     finished = subprocess.run(command, capture_output=True, text=True, check=True,
                               env=dict(os.environ, **systems.MPI_ENVIRONMENT))
@@ -40,11 +41,14 @@ def main(argv):
     parser.add_argument("--batch", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--outer", type=int, default=10)
+    parser.add_argument("--kind", default="c2c")
     parser.add_argument("--method", default="alltoallw")
     parser.add_argument("--mpiexec", default="mpiexec.openmpi")
     options = parser.parse_args(argv)
     variants = {f"batch {options.batch}, overlap on": ["--batch", str(options.batch), "--overlap", "on"],
                 f"batch {options.batch}, overlap off": ["--batch", str(options.batch), "--overlap", "off"],
+                f"batch {options.batch}, overlap fields": ["--batch", str(options.batch), "--overlap",
+                                                           "fields"],
                 f"{options.batch} x batch 1": ["--batch", "1"]}
     times = {name: [] for name in variants}
     for _ in range(options.rounds):
@@ -52,7 +56,7 @@ def main(argv):
             seconds = run(arguments, options)
             times[name].append(seconds * (options.batch if name.endswith("batch 1") else 1))
     separate = min(times[f"{options.batch} x batch 1"])
-    print(f"{options.shape} c2c double, {options.ranks} ranks, method {options.method}: fastest "
+    print(f"{options.shape} {options.kind} double, {options.ranks} ranks, method {options.method}: fastest "
           f"forward+backward of {options.rounds} rounds x {options.outer} repetitions (ms)")
     print(f"| variant | pair (ms) | spread between rounds | / {options.batch} separate |")
     print("|---|---|---|---|")

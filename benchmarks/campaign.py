@@ -104,10 +104,13 @@ def header(preset, records, command_line, seconds, loads):
         f"- finished {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
         f"took {seconds / 60:.1f} min" if seconds else "- (summary rewritten from results.jsonl)",
         f"- machine: {cpu_model()}, {presets.machine_cores()} cores, "
-        f"load average at start / end: {loads[0]} / {loads[1]} (shared: other jobs ran)",
-        f"- distfft revision {versions.get('git_revision', '?')}; FFTW "
-        f"{versions.get('fftw_version', '?')}; mpi4py-fft "
-        f"{versions.get('mpi4py_fft_version', '?')}; {versions.get('mpi_library', '?')}",
+        f"load average at start / end: {loads[0]} / {loads[1]}"
+        + (" (other jobs were running at the start)"
+           if isinstance(loads[0], float) and loads[0] >= 0.5 else ""),
+        "- " + "; ".join(label + versions[key] for label, key in (
+            ("distfft revision ", "git_revision"), ("FFTW ", "fftw_version"),
+            ("mpi4py-fft ", "mpi4py_fft_version"), ("", "mpi_library"))
+            if key in versions),
         f"- every system: precision {preset.precision}, FFTW planning "
         f"{preset.rigor}, {preset.inner} forward+backward pairs per repetition, "
         f"{preset.outer} repetitions per run, {preset.rounds} rounds interleaved "

@@ -348,24 +348,30 @@ typedef enum {
 const char *distfft_rigor_name(distfft_rigor rigor);
 int distfft_rigor_from_name(const char *name, distfft_rigor *rigor);
 
-/* Pipelining of batched plans (batch > 1): with ON, the fields go through
- * the steps one by one, and each exchange of field k is started
- * non-blocking (MPI_Ialltoallw with the alltoallw method; the other
- * methods run blocking) while the FFTs of field k-1 after it run; OFF moves
- * all fields in one exchange per step. AUTO (the default): measured when
- * the plan measures (method auto, a measuring rigor, batch > 1): both are
- * built on the chosen grid and methods and their forward+backward pairs
- * timed, the faster kept; otherwise OFF. ON needs every field's block to
- * start aligned (its bytes a multiple of 64, true for the usual sizes);
- * otherwise the plan runs OFF. Results may differ from OFF in the last
- * bits (FFTW plans one field instead of the batch). */
+/* How a batched plan (batch > 1) runs its fields. OFF moves all fields in
+ * one exchange per step. ON pipelines them: the fields go through the
+ * steps one by one, and each exchange of field k is started non-blocking
+ * (MPI_Ialltoallw with the alltoallw method, MPI_Ialltoall with vector;
+ * the other methods run blocking) while the FFTs of field k-1 after it
+ * run. FIELDS runs each field through the whole transform in turn, as a
+ * loop over one-field transforms would, reusing one field's work buffers
+ * (the least memory; on few cores, where nothing progresses an exchange
+ * in the background, often the fastest). AUTO (the default): measured when
+ * the plan measures (method auto, a measuring rigor, batch > 1): the three
+ * are built on the chosen grid and methods and their forward+backward
+ * pairs timed, the fastest kept; otherwise OFF. ON and FIELDS need every
+ * field's block to start aligned (its bytes a multiple of 64, true for
+ * the usual sizes); otherwise the plan runs OFF. Results may differ from
+ * OFF in the last bits (FFTW plans one field instead of the batch).
+ * Identifiers never shift: a new value is added with the next number. */
 typedef enum {
     DISTFFT_OVERLAP_AUTO = -1,
     DISTFFT_OVERLAP_OFF = 0,
-    DISTFFT_OVERLAP_ON = 1
+    DISTFFT_OVERLAP_ON = 1,
+    DISTFFT_OVERLAP_FIELDS = 2
 } distfft_overlap;
 
-/* "auto", "off", "on". Local. */
+/* "auto", "off", "on", "fields". Local. */
 const char *distfft_overlap_name(distfft_overlap overlap);
 int distfft_overlap_from_name(const char *name, distfft_overlap *overlap);
 

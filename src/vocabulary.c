@@ -33,6 +33,7 @@ static const word norm_words[] = {
 };
 static const word overlap_words[] = {
     {DISTFFT_OVERLAP_AUTO, "auto"}, {DISTFFT_OVERLAP_OFF, "off"}, {DISTFFT_OVERLAP_ON, "on"},
+    {DISTFFT_OVERLAP_FIELDS, "fields"},
 };
 static const word rigor_words[] = {
     {DISTFFT_ESTIMATE, "estimate"}, {DISTFFT_MEASURE, "measure"},

@@ -336,7 +336,9 @@ static const option_row option_table[] = {
      "@ (none: FFTW's convention, no scaling at all)"},
     {"--overlap", "O", parse_overlap, 0, overlap_at, "auto",
      "with --batch N > 1: @; on pipelines the fields (field k's exchange "
-     "in flight while field k-1's FFTs run), auto measures on and off"},
+     "in flight while field k-1's FFTs run), fields runs each field through "
+     "the whole transform in turn (one field's work memory), auto measures "
+     "the three"},
     {"--threads", "T", parse_non_negative, FIELD(threads), NULL, "1",
      "threads per rank (FFTW's threaded plans and OpenMP in distfft's own "
      "passes); compare P x T layouts of the same cores with "

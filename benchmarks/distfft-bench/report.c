@@ -7,9 +7,11 @@
  * of N elements (counted as complex whatever the kinds), two transforms per
  * pair, times the batch.
  *
- * Build with -DDISTFFT_GIT_REVISION="\"<rev>\"" to record the revision.
+ * The build writes distfft_git_revision.h (cmake/GitRevision.cmake) so the
+ * JSON names the revision the program was built from.
  */
 #include "report.h"
+#include "distfft_git_revision.h" /* generated at build time */
 
 #include <math.h>
 #include <stdint.h>

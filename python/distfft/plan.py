@@ -135,8 +135,10 @@ class Plan(_lifetime.Handle):
             in the last bits (FFTW's threaded plans split the sums).
     overlap with batch > 1: "on" pipelines the fields (field k's exchange
             in flight while field k-1's FFTs run), "off" moves all fields
-            in one exchange per step, "auto" (default) measures both when
-            the plan measures (method "auto", a measuring rigor).
+            in one exchange per step, "fields" runs each field through the
+            whole transform in turn (one field's work memory), "auto"
+            (default) measures the three when the plan measures (method
+            "auto", a measuring rigor).
     padding  None, one factor >= 1 for every transformed axis (1.5: the
             3/2 rule), or one per array axis: `shape` is then the spectral
             (retained) shape and the physical arrays have floor(factor * N)

@@ -151,9 +151,9 @@ def test_bad_threads_refused(comm, threads):
         distfft.Plan(comm, (4, 4), threads=threads)
 
 
-@pytest.mark.parametrize("overlap", ["on", "off", "auto"])
+@pytest.mark.parametrize("overlap", ["on", "off", "fields", "auto"])
 def test_overlap_batch_matches_numpy(comm, overlap):
-    """A batch of 3 fields, pipelined or not, transforms each field alone."""
+    """A batch of 3 fields, pipelined, one by one or not, transforms each field alone."""
     shape = (16, 12, 8)
     u = numpy.stack([random_global(shape, numpy.complex128, seed=10 + k) for k in range(3)])
     with distfft.Plan(comm, shape, batch=3, overlap=overlap, method="alltoallw",

@@ -51,7 +51,7 @@ module distfft
   integer, parameter, public :: DISTFFT_NORM_BACKWARD = 0, DISTFFT_NORM_ORTHO = 1, &
     DISTFFT_NORM_FORWARD = 2, DISTFFT_NORM_NONE = 3
   integer, parameter, public :: DISTFFT_OVERLAP_AUTO = -1, DISTFFT_OVERLAP_OFF = 0, &
-    DISTFFT_OVERLAP_ON = 1
+    DISTFFT_OVERLAP_ON = 1, DISTFFT_OVERLAP_FIELDS = 2
   integer, parameter, public :: DISTFFT_MAX_THREADS = 4096
   integer, parameter, public :: DISTFFT_C2C = 0, DISTFFT_R2C = 1, DISTFFT_DCT1 = 2, &
     DISTFFT_DCT2 = 3, DISTFFT_DCT3 = 4, DISTFFT_DCT4 = 5, DISTFFT_DST1 = 6, &

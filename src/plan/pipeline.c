@@ -18,6 +18,11 @@
  *                    if k > 0: wait e_j of field k-1, segment j of k-1
  *   wait e_j of field B-1, segment j of B-1
  * so at most two exchanges are in flight, each on its own field's regions.
+ *
+ * One by one (overlap FIELDS) is the plain loop: field k through every
+ * step, then field k+1; the work slots then have stride 0 (one field's
+ * work buffers, reused), so the memory touched is one field's, as in a
+ * loop over one-field plans.
  */
 #include <string.h>
 
@@ -49,8 +54,8 @@ void pipeline_strides(struct distfft_plan_s *plan)
     plan->field_stride[PLAN_BACKWARD][SLOT_INPUT] = plan->field_stride[PLAN_FORWARD][SLOT_OUTPUT];
     plan->field_stride[PLAN_BACKWARD][SLOT_OUTPUT] = plan->field_stride[PLAN_FORWARD][SLOT_INPUT];
     for (int l = 0; l < 2; l++) {
-        plan->field_stride[l][SLOT_WORK0] = round_up(a->work_bytes[0]);
-        plan->field_stride[l][SLOT_WORK1] = round_up(a->work_bytes[1]);
+        plan->field_stride[l][SLOT_WORK0] = plan->one_by_one ? 0 : round_up(a->work_bytes[0]);
+        plan->field_stride[l][SLOT_WORK1] = plan->one_by_one ? 0 : round_up(a->work_bytes[1]);
     }
 }
 
@@ -127,7 +132,7 @@ int pipeline_run(struct distfft_plan_s *plan, int list, void *const *slots)
     int e[ALGEBRA_MAX_STEPS], m = 0;
     for (int s = 0; s < count; s++)
         if (plan->steps[list][s]->spec.kind == STEP_EXCHANGE) e[m++] = s;
-    if (m == 0) {
+    if (m == 0 || plan->one_by_one) {
         for (int64_t k = 0; k < plan->fields; k++) {
             int rc = run_segment(plan, list, slots, 0, count, k);
             if (rc != DISTFFT_SUCCESS) return rc;

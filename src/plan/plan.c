@@ -40,8 +40,9 @@ static algebra_input algebra_input_of(const struct distfft_plan_s *plan)
 static int allocate_work(struct distfft_plan_s *plan)
 {
     for (int b = 0; b < 2; b++) {
-        size_t bytes = plan->fields > 1 ? plan->field_stride[0][SLOT_WORK0 + b] * (size_t)plan->fields
-                                        : plan->algebra.work_bytes[b];
+        size_t bytes = plan->fields > 1 && !plan->one_by_one
+                           ? plan->field_stride[0][SLOT_WORK0 + b] * (size_t)plan->fields
+                           : plan->algebra.work_bytes[b];
         plan->work_size[b] = bytes;
         if (!bytes) continue;
         plan->work[b] = distfft_malloc(bytes);
@@ -177,13 +178,15 @@ int plan_build(MPI_Comm comm, const plan_request *request, const exchange_maker 
                                    &plan->grid));
     algebra_input input = algebra_input_of(plan);
     plan->fields = 1;
-    if (options->overlap == DISTFFT_OVERLAP_ON && options->batch > 1 && !options->in_place) {
-        input.batch = 1; /* pipelined: the steps of one field (pipeline.c) */
+    bool by_field = options->overlap == DISTFFT_OVERLAP_ON || options->overlap == DISTFFT_OVERLAP_FIELDS;
+    if (by_field && options->batch > 1 && !options->in_place) {
+        input.batch = 1; /* pipelined or one by one: the steps of one field (pipeline.c) */
         algebra_build(&input, &plan->algebra);
         int possible = pipeline_possible(&plan->algebra), everywhere = 0; /* every rank alike */
         TRY_MPI(MPI_Allreduce(&possible, &everywhere, 1, MPI_INT, MPI_MIN, plan->comm));
         if (everywhere) {
             plan->fields = options->batch;
+            plan->one_by_one = options->overlap == DISTFFT_OVERLAP_FIELDS;
             pipeline_strides(plan);
         }
         input.batch = options->batch;

@@ -48,6 +48,8 @@ struct distfft_plan_s {
      * `fields` times; field k of a slot's array starts k strides in.
      * Otherwise fields = 1 and the steps move the whole batch. */
     int64_t fields;
+    bool one_by_one;                  /* overlap FIELDS: each field through every
+                                       * step in turn, one field's work buffers */
     size_t field_stride[2][4];        /* [list][slot] bytes */
     size_t work_size[2];              /* bytes allocated per work buffer */
     void *scratch;                    /* padded transforms' (algebra.scratch_bytes) */

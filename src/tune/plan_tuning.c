@@ -64,6 +64,8 @@ static void plan_choice(const struct distfft_plan_s *plan, wisdom_choice *choice
             distfft_plan_step(plan, direction, s, &info);
             if (info.is_redistribution) choice->methods[choice->exchanges++] = info.method;
         }
+    choice->overlap = plan->fields == 1 ? DISTFFT_OVERLAP_OFF
+                      : plan->one_by_one ? DISTFFT_OVERLAP_FIELDS : DISTFFT_OVERLAP_ON;
 }
 
 /* The number of exchanges (both directions) a plan on a grid makes. */
@@ -141,34 +143,40 @@ fail:
     return rc;
 }
 
-/* overlap AUTO on a measuring batched plan: the same grid pipelined
- * (overlap ON, each exchange's method measured for one field), both
- * pairs timed, the faster kept. A pipelined candidate that cannot be
- * built (on any rank: agreed) leaves the plan as it is. Collective. */
+/* overlap AUTO on a measuring batched plan: the same grid run field by
+ * field, pipelined (ON) and one by one (FIELDS), each exchange's method
+ * measured for one field; the pairs of the three timed, the fastest kept.
+ * A candidate that cannot be built field by field (on any rank: agreed)
+ * leaves the plan as it is. Collective. */
 static int choose_overlap(MPI_Comm comm, const plan_request *request, const exchange_policy *policy,
                           struct distfft_plan_s **plan)
 {
-    plan_request pipelined = *request;
-    pipelined.options.overlap = DISTFFT_OVERLAP_ON;
+    static const distfft_overlap modes[] = {DISTFFT_OVERLAP_ON, DISTFFT_OVERLAP_FIELDS};
     grid_candidate grid = {.ndims = (*plan)->grid->ndims};
     memcpy(grid.dims, (*plan)->grid->dims, sizeof grid.dims);
-    struct distfft_plan_s *candidate = NULL;
-    double off_seconds, on_seconds;
-    int rc = build_on(comm, &pipelined, &grid, policy, &candidate);
-    if (rc != DISTFFT_SUCCESS || candidate->fields == 1) { /* not pipelined: keep OFF */
-        plan_free(candidate);
-        error_clear();
-        return DISTFFT_SUCCESS;
-    }
-    rc = time_pair(*plan, &off_seconds);
-    if (rc == DISTFFT_SUCCESS) rc = time_pair(candidate, &on_seconds);
-    if (rc == DISTFFT_SUCCESS && on_seconds < off_seconds) { /* reduced times: alike everywhere */
-        candidate->tuning_seconds = (*plan)->tuning_seconds;
-        candidate->grids_measured = (*plan)->grids_measured;
-        plan_free(*plan);
-        *plan = candidate;
-    } else {
-        plan_free(candidate);
+    double best_seconds;
+    int rc = time_pair(*plan, &best_seconds);
+    for (size_t i = 0; rc == DISTFFT_SUCCESS && i < sizeof modes / sizeof modes[0]; i++) {
+        plan_request by_field = *request;
+        by_field.options.overlap = modes[i];
+        struct distfft_plan_s *candidate = NULL;
+        double seconds;
+        if (build_on(comm, &by_field, &grid, policy, &candidate) != DISTFFT_SUCCESS ||
+            candidate->fields == 1) { /* not run field by field: keep what we have */
+            plan_free(candidate);
+            error_clear();
+            return DISTFFT_SUCCESS;
+        }
+        rc = time_pair(candidate, &seconds);
+        if (rc == DISTFFT_SUCCESS && seconds < best_seconds) { /* reduced times: alike everywhere */
+            best_seconds = seconds;
+            candidate->tuning_seconds = (*plan)->tuning_seconds;
+            candidate->grids_measured = (*plan)->grids_measured;
+            plan_free(*plan);
+            *plan = candidate;
+        } else {
+            plan_free(candidate);
+        }
     }
     return rc;
 }
@@ -199,6 +207,7 @@ int tune_plan(MPI_Comm comm, const plan_request *request_in, struct distfft_plan
         grids[0] = (grid_candidate){.ndims = choice.grid_ndims};
         memcpy(grids[0].dims, choice.grid_dims, sizeof grids[0].dims);
         policy.forced = &choice;
+        if (request_in->options.overlap == DISTFFT_OVERLAP_AUTO) resolved.options.overlap = choice.overlap;
         TRY(build_on(comm, request, &grids[0], &policy, &plan));
         plan->from_wisdom = true;
         progress_say(&progress, "wisdom holds this configuration: nothing measured");

@@ -8,7 +8,8 @@
  *       precision=double batch=1 grid=auto placement=row node-size=0
  *       -> grid=2x2 methods=alltoallw,alltoallv,alltoallv,alltoallw
  *
- * (one line; wrapped here). Blank lines and lines starting with '#' are
+ * (one line; wrapped here). A batch run field by field ends its choice
+ * with " overlap=on" or " overlap=fields"; no overlap word means off. Blank lines and lines starting with '#' are
  * ignored. Import checks every line before it stores any: a corrupted text
  * is refused whole, and the table is left as it was.
  */
@@ -148,6 +149,8 @@ static void format_choice(const wisdom_choice *choice, char *text, size_t size)
     append(text, size, " methods=");
     for (int e = 0; e < choice->exchanges; e++)
         append(text, size, e ? ",%s" : "%s", distfft_method_name(choice->methods[e]));
+    if (choice->overlap != DISTFFT_OVERLAP_OFF)
+        append(text, size, " overlap=%s", distfft_overlap_name(choice->overlap));
 }
 
 char *distfft_wisdom_export(void)
@@ -194,9 +197,9 @@ static int parse_choice(const char *text, wisdom_choice *choice)
     } while (*p == 'x' && p++);
     if (strncmp(p, " methods=", 9) != 0) return 0;
     p += 9;
-    while (*p) {
+    while (*p && *p != ' ') {
         char name[64];
-        size_t length = strcspn(p, ",");
+        size_t length = strcspn(p, ", ");
         if (length == 0 || length >= sizeof name || choice->exchanges == WISDOM_MAX_EXCHANGES) return 0;
         memcpy(name, p, length);
         name[length] = '\0';
@@ -205,9 +208,17 @@ static int parse_choice(const char *text, wisdom_choice *choice)
             return 0;
         choice->methods[choice->exchanges++] = method;
         p += length;
-        if (*p == ',' && !*++p) return 0;
+        if (*p == ',' && (!*++p || *p == ' ')) return 0;
     }
-    return 1;
+    choice->overlap = DISTFFT_OVERLAP_OFF; /* unless named (older lines never are) */
+    if (strncmp(p, " overlap=", 9) == 0) {
+        p += 9;
+        if (distfft_overlap_from_name(p, &choice->overlap) != DISTFFT_SUCCESS ||
+            choice->overlap == DISTFFT_OVERLAP_AUTO)
+            return 0;
+        p += strlen(p);
+    }
+    return *p == '\0';
 }
 
 /* The key's fields, in order: mpi="...", then these, each name=value. */
@@ -267,7 +278,7 @@ int distfft_wisdom_import(const char *text)
         if (!arrow || (*arrow = '\0', !parse_key(line)) ||
             !parse_choice(arrow + strlen(ARROW), &choices[lines])) {
             rc = error_fail(DISTFFT_ERR_ARGUMENT, "distfft_wisdom_import: line %d is corrupted "
-                            "(expected KEY -> grid=... methods=...)", line_number);
+                            "(expected KEY -> grid=... methods=... [overlap=...])", line_number);
             goto done;
         }
         keys[lines++] = line;

@@ -1,7 +1,7 @@
 /*
  * wisdom.h -- what plan-time tuning learnt, kept so later plans skip it
- * (FFTW's wisdom, for the choices distfft measures: the process grid and
- * the method of every exchange).
+ * (FFTW's wisdom, for the choices distfft measures: the process grid, the
+ * method of every exchange and, for batches, how the fields run).
  *
  * Wisdom is a process-local table of lines "KEY -> CHOICE". The key names
  * everything the choice depends on: the MPI library, the number of ranks,
@@ -25,6 +25,7 @@ typedef struct {
     int grid_dims[DISTFFT_MAX_DIMS];
     int exchanges;                              /* forward, then backward */
     distfft_method methods[WISDOM_MAX_EXCHANGES];
+    distfft_overlap overlap;                    /* OFF (written only if not), ON, FIELDS */
 } wisdom_choice;
 
 /* The canonical key of a plan configuration (options as requested). */

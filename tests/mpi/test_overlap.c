@@ -1,14 +1,16 @@
 /*
  * test_overlap.c -- pipelined batched plans (options.overlap ON: the
  * fields one by one, each exchange of field k in flight while the FFTs of
- * field k-1 run) against the same plans with overlap OFF (all fields in
- * one exchange per step), for every method; and overlap AUTO, measured.
+ * field k-1 run) and FIELDS (each field through the whole transform in
+ * turn, one field's work buffers) against the same plans with overlap OFF
+ * (all fields in one exchange per step), for every method; and overlap
+ * AUTO, measured.
  *
  * FFTW plans one field instead of the batch, so results are compared to a
  * tolerance, C * eps * log2(N) relative to the largest value; inputs that
  * must be preserved come back bit-identical. A batch whose fields are not
- * all 64-byte multiples cannot be pipelined: such plans run OFF (their
- * description has no "overlap=on").
+ * all 64-byte multiples cannot be run field by field: such plans run OFF
+ * (their description has no "overlap=").
  */
 #include <complex.h>
 #include <math.h>
@@ -91,14 +93,23 @@ static void compare(const config *c, distfft_method m, distfft_overlap overlap)
         distfft_plan_destroy(&two);
         return;
     }
-    char description[512];
+    char description[512], what[128];
     distfft_plan_describe(two, description, sizeof description);
-    /* Pipelined exactly when every rank's fields are 64-byte multiples
-     * (agreed): the first config on 1, 2 and 4 ranks is. */
-    if (overlap == DISTFFT_OVERLAP_ON && c == &configs[0] && (suite.size == 1 || suite.size == 2 ||
-                                                              suite.size == 4))
-        test_case(&suite, strstr(description, "overlap=on") != NULL, "%s, %s: describe names overlap=on",
-                  c->name, distfft_method_name(m));
+    snprintf(what, sizeof what, "%s, %s, overlap %s", c->name, distfft_method_name(m),
+             distfft_overlap_name(overlap));
+    /* Field by field exactly when every rank's fields are 64-byte
+     * multiples (agreed): the first config on 1, 2 and 4 ranks is. */
+    if (overlap != DISTFFT_OVERLAP_AUTO && c == &configs[0] &&
+        (suite.size == 1 || suite.size == 2 || suite.size == 4)) {
+        char named[32];
+        snprintf(named, sizeof named, "overlap=%s", distfft_overlap_name(overlap));
+        test_case(&suite, strstr(description, named) != NULL, "%s: describe names %s", what, named);
+        /* One by one reuses one field's work buffers: less than OFF's. */
+        if (overlap == DISTFFT_OVERLAP_FIELDS)
+            test_case(&suite, distfft_plan_work_bytes(two) * (size_t)c->batch <= distfft_plan_work_bytes(one),
+                      "%s: work bytes %zu are one field's (off: %zu for %d)", what,
+                      distfft_plan_work_bytes(two), distfft_plan_work_bytes(one), (int)c->batch);
+    }
     int64_t in_shape[4], in_start[4], out_shape[4], global_out[4];
     distfft_type in_type, out_type;
     distfft_plan_input_block(one, in_shape, in_start);
@@ -119,19 +130,17 @@ static void compare(const config *c, distfft_method m, distfft_overlap overlap)
     int64_t n = test_product(c->ndims, c->shape);
     double tolerance = test_tolerance(c->precision, n);
     double forward = relative_difference(out_type, out_count, y1, y2);
-    test_case(&suite, ok && forward <= tolerance, "%s, %s: forward, overlap vs off (%.2g <= %.2g)", c->name,
-              distfft_method_name(m), forward, tolerance);
-    test_case(&suite, memcmp(x, x_copy, in_bytes) == 0, "%s, %s: forward input preserved", c->name,
-              distfft_method_name(m));
+    test_case(&suite, ok && forward <= tolerance, "%s: forward against off (%.2g <= %.2g)", what, forward,
+              tolerance);
+    test_case(&suite, memcmp(x, x_copy, in_bytes) == 0, "%s: forward input preserved", what);
     void *y_copy = test_guarded_alloc(out_bytes, 0);
     memcpy(y_copy, y1, out_bytes);
     ok = distfft_plan_backward(one, y1, z1) == DISTFFT_SUCCESS &&
          distfft_plan_backward(two, y1, z2) == DISTFFT_SUCCESS;
     double backward = relative_difference(in_type, in_count, z1, z2);
-    test_case(&suite, ok && backward <= tolerance, "%s, %s: backward, overlap vs off (%.2g <= %.2g)", c->name,
-              distfft_method_name(m), backward, tolerance);
-    test_case(&suite, memcmp(y1, y_copy, out_bytes) == 0, "%s, %s: backward input preserved", c->name,
-              distfft_method_name(m));
+    test_case(&suite, ok && backward <= tolerance, "%s: backward against off (%.2g <= %.2g)", what, backward,
+              tolerance);
+    test_case(&suite, memcmp(y1, y_copy, out_bytes) == 0, "%s: backward input preserved", what);
     /* The round trip: x, or N x under norm none (FFTW's convention). */
     double factor = c->norm == DISTFFT_NORM_NONE ? (double)n : 1.0;
     double local = 0, global;
@@ -140,8 +149,7 @@ static void compare(const config *c, distfft_method m, distfft_overlap overlap)
         if (!(e <= local)) local = e;
     }
     MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    test_case(&suite, global <= 8 * tolerance, "%s, %s: round trip with overlap", c->name,
-              distfft_method_name(m));
+    test_case(&suite, global <= 8 * tolerance, "%s: round trip", what);
     void *buffers[] = {x, x_copy, y1, y2, z1, z2, y_copy};
     for (size_t b = 0; b < sizeof buffers / sizeof buffers[0]; b++) distfft_free(buffers[b]);
     distfft_plan_destroy(&one);
@@ -155,6 +163,10 @@ int main(int argc, char **argv)
     for (int k = 0; k < CONFIG_COUNT; k++)
         for (int m = 0; m < distfft_method_count(); m++)
             compare(&configs[k], (distfft_method)m, DISTFFT_OVERLAP_ON);
+    for (int k = 0; k < CONFIG_COUNT; k++) {
+        compare(&configs[k], DISTFFT_METHOD_ALLTOALLW, DISTFFT_OVERLAP_FIELDS);
+        compare(&configs[k], DISTFFT_METHOD_ALLTOALLV, DISTFFT_OVERLAP_FIELDS);
+    }
     for (int k = 0; k < CONFIG_COUNT; k++) compare(&configs[k], DISTFFT_METHOD_AUTO, DISTFFT_OVERLAP_AUTO);
     int code = test_suite_finish(&suite);
     MPI_Finalize();
