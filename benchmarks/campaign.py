@@ -7,6 +7,7 @@ installs the packages and builds first:
     ... scaling --ranks 1,2,4,8 --sizes 128,256 [--kinds c2c]
     ... --report DIR     (summary and plots again from DIR/results.jsonl)
     scripts/benchmark methods [--mpi mpich]
+    scripts/benchmark quick --phases node      (one phase of a preset)
 
 Presets (benchmarks/suite/presets.py): smoke (seconds, for the test),
 quick (64^3 and 128^3, 1-2 ranks, c2c and r2c), full (up to 256^3, 512^3
@@ -15,6 +16,8 @@ methods (every redistribution method and the halo exchange's two variants,
 no peers; with --mpi mpich under MPICH, where only distfft is built).
 Writes DIR/results.jsonl (one line per run), DIR/summary.md and PNG plots.
 The machine is assumed shared and noisy: read ratios within one campaign.
+Runs with T > 1 threads per rank get T cores each (Open MPI otherwise
+binds a rank to one core: systems.binding).
 """
 import argparse
 import json
@@ -55,6 +58,10 @@ def parse(argv):
     parser.add_argument("--ranks", type=integer_list, help="rank counts, e.g. 1,2,4")
     parser.add_argument("--sizes", type=integer_list, help="cube edges, e.g. 128,256")
     parser.add_argument("--kinds", type=lambda t: t.split(","), help="c2c,r2c")
+    parser.add_argument("--phases", type=lambda t: tuple(t.split(",")),
+                        help="run only these of the preset's phases: methods, "
+                             "comparison, node, halo (comparison without methods "
+                             "runs distfft with method auto)")
     parser.add_argument("--rounds", type=int, help="interleaved rounds")
     parser.add_argument("--outer", type=int, help="repetitions per run")
     parser.add_argument("--precision", choices=["double", "float"])
@@ -155,6 +162,12 @@ def main(argv):
             setattr(preset, name, getattr(options, name))
     if options.rounds:
         preset.method_rounds = options.rounds
+    if options.phases:
+        unknown = set(options.phases) - {"methods", "comparison", "node", "halo"}
+        if unknown:
+            print(f"campaign: unknown phase(s) {', '.join(sorted(unknown))}", file=sys.stderr)
+            return 2
+        preset.phases = tuple(p for p in preset.phases if p in options.phases)
     if options.mpi == "mpich":
         preset.phases = tuple(p for p in preset.phases if p in ("methods", "halo"))
     options.mpiexec = options.mpiexec or f"mpiexec.{options.mpi}"

@@ -341,8 +341,9 @@ static const option_row option_table[] = {
      "the three"},
     {"--threads", "T", parse_non_negative, FIELD(threads), NULL, "1",
      "threads per rank (FFTW's threaded plans and OpenMP in distfft's own "
-     "passes); compare P x T layouts of the same cores with "
-     "'mpiexec -n P distfft-bench --threads T'"},
+     "passes); compare P x T layouts of the same cores with 'mpiexec -n P "
+     "--map-by slot:PE=T distfft-bench --threads T' (Open MPI binds a rank "
+     "to one core otherwise)"},
     {NULL, NULL, NULL, 0, NULL, NULL, "Decomposition and method:"},
     {"--grid", "G", parse_grid, 0, NULL, "auto",
      "auto | slab | pencil | AxB[xC...]; explicit extents must multiply to "

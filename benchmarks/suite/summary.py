@@ -324,8 +324,9 @@ def write(path, results, header_lines, preset, skipped):
                   f"The same {preset.node_cores} cores used as P ranks × T threads "
                   "(distfft-bench and fftw-mpi-bench --threads T), beside FFTW's threaded "
                   "serial transform on one rank with all of them as threads (fftw-mpi-bench "
-                  "--layout serial --threads C). Fastest pair in milliseconds; ratios below 1 "
-                  "mean the first is faster.", ""]
+                  "--layout serial --threads C), each rank given T cores (Open MPI: "
+                  "--map-by slot:PE=T --bind-to core). Fastest pair in milliseconds; ratios "
+                  "below 1 mean the first is faster.", ""]
         lines += node_table(results)
     if results.cases("halo"):
         lines += ["", "## Halo exchange: zero-copy datatypes against pack/unpack", "",

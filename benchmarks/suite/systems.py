@@ -100,9 +100,25 @@ def common_arguments(case, preset):
             "--json"]
 
 
+def binding(tools, ranks, threads):
+    """mpiexec options giving each of `ranks` ranks `threads` cores.
+
+    Open MPI binds every rank to ONE core when there are at most 2 ranks
+    (and to a socket beyond): a rank's threads would then share a core. With
+    threads > 1 each rank gets `threads` cores (--map-by slot:PE=T), or no
+    binding where the cores do not suffice. MPICH's mpiexec binds nothing
+    unless asked."""
+    if threads <= 1 or "mpich" in os.path.basename(tools.mpiexec):
+        return []
+    if ranks * threads <= (os.cpu_count() or 1):
+        return ["--map-by", f"slot:PE={threads}", "--bind-to", "core"]
+    return ["--bind-to", "none"]
+
+
 def command(tools, system, case, preset):
     """The command line running `system` on `case` (ranks included)."""
-    launch = [tools.mpiexec, "-n", str(case.ranks)]
+    threads = split_threads(system)[1] if system not in HALO_SYSTEMS else 1
+    launch = [tools.mpiexec, "-n", str(case.ranks)] + binding(tools, case.ranks, threads)
     if system in HALO_SYSTEMS:
         return launch + [tools.program("halo_timing"), "--shape",
                          "x".join(str(n) for n in case.shape), "--grid", "1", "--width", "1",
