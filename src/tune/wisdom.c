@@ -9,9 +9,10 @@
  *       -> grid=2x2 methods=alltoallw,alltoallv,alltoallv,alltoallw
  *
  * (one line; wrapped here). A batch run field by field ends its choice
- * with " overlap=on" or " overlap=fields"; no overlap word means off. Blank lines and lines starting with '#' are
- * ignored. Import checks every line before it stores any: a corrupted text
- * is refused whole, and the table is left as it was.
+ * with " overlap=on" or " overlap=fields"; no overlap word means off.
+ * Blank lines and lines starting with '#' are ignored. Import checks
+ * every line before it stores any: a corrupted text is refused whole, and
+ * the table is left as it was.
  */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 
