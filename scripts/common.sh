@@ -18,9 +18,14 @@ export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
 
 say() { printf '== %s\n' "$*"; }
 
+# SimGrid (SMPI: smpicc, smpirun) for the simulated-scale build and tests
+# (scripts/setup --smpi, scripts/test; docs/guide/scale.md).
+SMPI_PACKAGES="libsimgrid-dev"
+
+# install_packages [more packages...]: the Debian packages above and these.
 install_packages() {
   local missing=""
-  for package in $PACKAGES; do
+  for package in $PACKAGES "$@"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
       || missing="$missing $package"
   done
@@ -55,6 +60,23 @@ build_mpich() {
   say "building with MPICH in build-mpich/"
   build_with build-mpich -DMPI_C_COMPILER=mpicc.mpich -DMPI_Fortran_COMPILER=mpifort.mpich \
     -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich
+}
+
+# The library and distfft-bench for SimGrid's SMPI simulator (smpicc), in
+# build-smpi/: simulated ranks run the unchanged library (memory folding and
+# sampled computation in src/simulation.c, switched on at run time).
+build_smpi() {
+  say "building with SimGrid SMPI (smpicc) in build-smpi/"
+  BUILD_TARGETS=distfft-bench build_with build-smpi -DCMAKE_C_COMPILER=smpicc -DMPI_C_COMPILER=smpicc \
+    -DDISTFFT_SMPI=ON -DDISTFFT_BUILD_TESTS=OFF -DDISTFFT_BUILD_EXAMPLES=OFF -DDISTFFT_BUILD_BENCHMARKS=OFF \
+    -DDISTFFT_FORTRAN=OFF
+}
+
+# Correctness on 64, 256 and 1,024 simulated ranks, and byte-for-byte
+# agreement with Open MPI (tests/smpi/check_smpi.py); ~4 minutes.
+test_smpi() {
+  say "SMPI: --check on 64, 256 and 1024 simulated ranks (tests/smpi/check_smpi.py)"
+  /usr/bin/python3 "$ROOT/tests/smpi/check_smpi.py" --build-smpi "$ROOT/build-smpi" --build "$ROOT/build"
 }
 
 # AddressSanitizer + UBSan build (docs/reliability.md), Open MPI only.

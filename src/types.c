@@ -6,6 +6,8 @@
 
 #include "types.h"
 
+#include "simulation.h"
+
 bool type_is_valid(distfft_type type)
 {
     return type == DISTFFT_COMPLEX_DOUBLE || type == DISTFFT_COMPLEX_FLOAT ||
@@ -60,9 +62,10 @@ bool precision_is_valid(distfft_precision precision)
     return precision == DISTFFT_DOUBLE || precision == DISTFFT_FLOAT;
 }
 
-void *distfft_malloc(size_t bytes) { return fftw_malloc(bytes); }
+/* FFTW's aligned allocator; folded under SMPI when asked (simulation.h). */
+void *distfft_malloc(size_t bytes) { return simulation_malloc(bytes); }
 
-void distfft_free(void *pointer) { fftw_free(pointer); }
+void distfft_free(void *pointer) { simulation_free(pointer); }
 
 int64_t shape_product(int ndims, const int64_t *shape)
 {

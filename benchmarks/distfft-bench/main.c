@@ -55,6 +55,7 @@ typedef struct {
     void *input;     /* local input blocks */
     void *output;    /* local output blocks */
     void *roundtrip; /* backward(forward(input)), input blocks */
+    double plan_seconds; /* distfft_plan_create, tuning included, slowest rank */
 } bench_arrays;
 
 /* The global arrays gathered on rank 0 (NULL elsewhere), all fields. */
@@ -138,9 +139,13 @@ static int create_arrays(MPI_Comm comm, const bench_options *options,
     plan_options.threads = options->threads;
     plan_options.overlap = options->overlap;
 
+    MPI_Barrier(comm);
+    double plan_start = MPI_Wtime();
     int status = distfft_plan_create(comm, options->ndims, options->shape,
                                      options->precision, &plan_options,
                                      &arrays->plan);
+    double plan_seconds = MPI_Wtime() - plan_start;
+    MPI_Allreduce(&plan_seconds, &arrays->plan_seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
     if (status == DISTFFT_ERR_UNSUPPORTED && options->method_count) {
         if (is_root(comm))
             fprintf(stderr, "distfft-bench: %s not applicable here: %s\n",
@@ -481,6 +486,7 @@ static int run_method(MPI_Comm comm, const bench_options *options,
     MPI_Comm_size(comm, &results->ranks);
     distfft_plan_grid(arrays.plan, &results->grid_ndims, results->grid_dims);
     results->input_type = arrays.input_type;
+    results->plan_seconds = arrays.plan_seconds;
     results->output_type = arrays.output_type;
     unsigned long long work_bytes = distfft_plan_work_bytes(arrays.plan);
     unsigned long long largest_work_bytes;

@@ -175,6 +175,8 @@ void bench_report_json(FILE *stream, const bench_options *options,
     print_json_number(stream, results->timing.fft_seconds);
     fputs(", \"redistribute_seconds\": ", stream);
     print_json_number(stream, results->timing.redistribute_seconds);
+    fputs(", \"plan_seconds\": ", stream);
+    print_json_number(stream, results->plan_seconds);
     fputs(", \"gflops\": ", stream);
     print_json_number(stream, nominal_gflops(options, results));
     fprintf(stream, ", \"work_bytes\": %llu",
@@ -267,6 +269,7 @@ void bench_report_text(FILE *stream, const bench_options *options,
     print_seconds(stream, "pair_seconds", results->timing.pair_seconds);
     print_seconds(stream, "pair_seconds_median",
                   results->timing.pair_seconds_median);
+    print_seconds(stream, "plan_seconds", results->plan_seconds);
     print_seconds(stream, "fft_seconds", results->timing.fft_seconds);
     print_seconds(stream, "redistribute_seconds",
                   results->timing.redistribute_seconds);

@@ -24,6 +24,7 @@ typedef struct {
     distfft_type input_type, output_type; /* the plan's element types */
     bench_timing timing;
     size_t work_bytes;            /* largest on any rank */
+    double plan_seconds;          /* distfft_plan_create (tuning included), slowest rank */
     int checked;                  /* --check ran: the errors below are set */
     double roundtrip_error;
     int has_serial_error;         /* the serial reference was computed */

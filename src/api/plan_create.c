@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../error.h"
+#include "../simulation.h"
 #include "../plan/algebra.h"
 #include "../tune/tune.h"
 #include "../types.h"
@@ -100,6 +101,9 @@ static int check_threads(int threads, const char *where)
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: threads = %d must be in 1..%d (initialise options "
                           "with distfft_options_init)", where, threads, DISTFFT_MAX_THREADS);
     if (threads == 1) return DISTFFT_SUCCESS;
+    if (simulation_build())
+        return error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: threads = %d: SMPI simulates one thread per rank; "
+                          "an SMPI build runs threads = 1 only", where, threads);
     int provided = MPI_THREAD_SINGLE;
     MPI_Query_thread(&provided);
     if (provided < MPI_THREAD_FUNNELED)

@@ -75,7 +75,7 @@ static int run_step(struct distfft_plan_s *plan, int list, void *const *slots, i
     void *out = field_of(plan, list, slots, current->spec.dst, k);
     double start = MPI_Wtime();
     int rc = request ? current->ops->start(current, in, out, request)
-                     : current->ops->execute(current, in, out);
+                     : plan_run_step(current, in, out);
     double elapsed = MPI_Wtime() - start;
     plan->step_seconds[list][s] += elapsed;
     if (current->spec.kind == STEP_EXCHANGE) plan->timings.redistribute_seconds += elapsed;

@@ -13,6 +13,7 @@
 
 #include "../error.h"
 #include "../types.h"
+#include "../simulation.h"
 #include "plan.h"
 
 /* ---- building ----------------------------------------------------------------- */
@@ -230,6 +231,16 @@ size_t plan_out_bytes(const struct distfft_plan_s *plan, int list)
     return (size_t)plan->fields * (size_t)last->out_count * distfft_type_size(last->out_type);
 }
 
+/* Run one step: exchanges as they are, local steps through the simulator's
+ * sampling in an SMPI build (simulation.h; a direct call otherwise). */
+int plan_run_step(const step *current, const void *in, void *out)
+{
+    if (current->spec.kind == STEP_EXCHANGE) return current->ops->execute(current, in, out);
+    size_t in_bytes = (size_t)current->spec.in_count * distfft_type_size(current->spec.in_type);
+    size_t out_bytes = (size_t)current->spec.out_count * distfft_type_size(current->spec.out_type);
+    return simulation_run_local(current, in, out, in_bytes, out_bytes);
+}
+
 /* Run the steps of one direction, timing each: the exchanges count as
  * redistribution, the rest (with the final scaling) as FFT time. */
 int plan_run(struct distfft_plan_s *plan, int list, void *in, void *out)
@@ -246,7 +257,7 @@ int plan_run(struct distfft_plan_s *plan, int list, void *in, void *out)
     for (int s = 0; s < count; s++) {
         const step *current = plan->steps[list][s];
         double start = MPI_Wtime();
-        int rc = current->ops->execute(current, slots[current->spec.src], slots[current->spec.dst]);
+        int rc = plan_run_step(current, slots[current->spec.src], slots[current->spec.dst]);
         double elapsed = MPI_Wtime() - start;
         plan->step_seconds[list][s] += elapsed;
         if (current->spec.kind == STEP_EXCHANGE) plan->timings.redistribute_seconds += elapsed;

@@ -69,6 +69,10 @@ int plan_build(MPI_Comm comm, const plan_request *request, const exchange_maker 
 /* Run one direction on arrays the caller has checked. Collective. */
 int plan_run(struct distfft_plan_s *plan, int list, void *in, void *out);
 
+/* Run one step of a plan on its in and out arrays (local steps through
+ * the simulator's sampling in an SMPI build). */
+int plan_run_step(const step *current, const void *in, void *out);
+
 /* Local block sizes in bytes of the input and output of a direction. */
 size_t plan_in_bytes(const struct distfft_plan_s *plan, int list);
 size_t plan_out_bytes(const struct distfft_plan_s *plan, int list);

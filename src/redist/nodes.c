@@ -49,22 +49,42 @@ void node_map_free(node_map *map)
     memset(map, 0, sizeof *map);
 }
 
-/* Number the nodes by first appearance and list their members. */
-static void build_map(const int *labels, node_map *map)
+typedef struct {
+    int label, part;
+} labelled;
+
+static int by_label_then_part(const void *a, const void *b)
+{
+    const labelled *x = a, *y = b;
+    if (x->label != y->label) return x->label < y->label ? -1 : 1;
+    return (x->part > y->part) - (x->part < y->part);
+}
+
+/* Number the nodes by first appearance and list their members: a sort, so
+ * O(p log p) for a group of p ranks (a scan per rank for its node's lowest
+ * rank was O(p^2): 10^8 steps per rank on a slab of 16,384 ranks). */
+int node_map_build(const int *labels, node_map *map)
 {
     int parts = map->parts;
-    map->nodes = 0;
-    for (int p = 0; p < parts; p++) {
-        int q = 0;
-        while (labels[q] != labels[p]) q++; /* the node's lowest rank */
-        map->node_of[p] = q == p ? map->nodes++ : map->node_of[q];
+    labelled *order = malloc((size_t)(parts > 0 ? parts : 1) * sizeof *order);
+    if (!order) return error_fail(DISTFFT_ERR_MEMORY, "node tables");
+    for (int p = 0; p < parts; p++) order[p] = (labelled){labels[p], p};
+    qsort(order, (size_t)parts, sizeof *order, by_label_then_part);
+    for (int i = 0, lowest = 0; i < parts; i++) { /* node_of[p]: the lowest rank of p's node */
+        if (i == 0 || order[i].label != order[i - 1].label) lowest = order[i].part;
+        map->node_of[order[i].part] = lowest;
     }
+    free(order);
+    map->nodes = 0;
+    for (int p = 0; p < parts; p++) /* a lower rank's entry is already its node's number */
+        map->node_of[p] = map->node_of[p] == p ? map->nodes++ : map->node_of[map->node_of[p]];
     memset(map->first, 0, (size_t)(map->nodes + 1) * sizeof *map->first);
     for (int p = 0; p < parts; p++) map->first[map->node_of[p] + 1]++;
     for (int n = 0; n < map->nodes; n++) map->first[n + 1] += map->first[n];
     int *fill = map->first + map->nodes + 1; /* scratch after the offsets */
     memcpy(fill, map->first, (size_t)map->nodes * sizeof *fill);
     for (int p = 0; p < parts; p++) map->members[fill[map->node_of[p]]++] = p;
+    return DISTFFT_SUCCESS;
 }
 
 int node_map_create(MPI_Comm comm, int label, const char *method, node_map *map)
@@ -82,7 +102,7 @@ int node_map_create(MPI_Comm comm, int label, const char *method, node_map *map)
              : error_fail(DISTFFT_ERR_MEMORY, "%s: node tables", method);
     TRY(error_agree(comm, rc));
     TRY_MPI(MPI_Allgather(&label, 1, MPI_INT, labels, 1, MPI_INT, comm));
-    build_map(labels, map); /* reads the labels before it lists members */
+    TRY(error_agree(comm, node_map_build(labels, map))); /* reads the labels before it lists members */
     return DISTFFT_SUCCESS;
 fail:
     node_map_free(map);

@@ -37,6 +37,11 @@ int node_map_create(MPI_Comm comm, int label, const char *method,
                     node_map *map);
 void node_map_free(node_map *map);
 
+/* The map of `labels` (one per rank of the group: equal labels, same node)
+ * into a map whose parts, node_of, first (2 parts + 1) and members (parts)
+ * are allocated; labels may be map->members. O(p log p). Local. */
+int node_map_build(const int *labels, node_map *map);
+
 /* The index of `rank` among the members of its node. */
 int node_index_of(const node_map *map, int rank);
 

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 
 #include "../error.h"
+#include "../simulation.h"
 #include "chunks.h"
 #include "nodes.h"
 #include "redist.h"
@@ -138,6 +139,9 @@ static int shm_create(MPI_Comm comm, const redist_geometry *g, const void *param
 {
     (void)parameters;
     *opaque = NULL;
+    if (simulation_build()) /* the same answer on every rank, before any collective */
+        return error_fail(DISTFFT_ERR_UNSUPPORTED, "method shm: SimGrid's SMPI does not emulate shared-memory "
+                          "windows (MPI_Win_allocate_shared, MPI_Win_sync); use another method");
     int rc = DISTFFT_SUCCESS, parts = g->parts;
     shm_state *state = calloc(1, sizeof *state);
     /* every rank reaches the collectives below, or none does */

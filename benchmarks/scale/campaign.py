@@ -1,0 +1,297 @@
+#!/usr/bin/python3
+"""The scale campaign: distfft on simulated clusters (SimGrid SMPI).
+
+    scripts/benchmark scale [small|medium|full] [--out DIR] [--list]
+                            [--model FILE] [--timeout S] [--only SERIES,...]
+
+Each point runs build-smpi/bin/distfft-bench (scripts/setup --smpi) under
+benchmarks/scale/smpi.py on a platform of benchmarks/scale/platforms/, with
+memory folding and sampled computation (src/simulation.h), FFTW estimate
+plans, 3 timed forward+backward pairs, and records one JSON line: the
+simulated pair time (fastest pair, slowest rank), per-step times and bytes,
+the plan time (tuning included), and the wall time the simulation took. A
+point that runs past --timeout is recorded as timed out. With --model FILE
+(distfft-bench --calibrate) each point also carries the model's prediction.
+Writes DIR/results.jsonl, DIR/summary.md (the tables of docs/guide/scale.md)
+and DIR/strong.png when matplotlib is there.
+
+Series: strong (fixed global shape, more ranks), weak (524,288 points per
+rank, paper 000 Fig. 9), placement (row, Morton and node placement on the
+Dragonfly, paper 003), auto (the tuned method beside the fixed ones).
+"""
+import argparse
+import dataclasses
+import datetime
+import json
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, HERE)
+import smpi  # noqa: E402
+
+
+@dataclasses.dataclass(frozen=True)
+class Point:
+    series: str
+    shape: tuple
+    ranks: int
+    grid: str = "pencil"
+    method: str = "alltoallw"
+    placement: str = "row"
+    platform: str = "fat-tree"
+    cores_per_node: int = 16
+    kind: str = "r2c"
+
+    def label(self):
+        return (f"{self.series}: {'x'.join(map(str, self.shape))} {self.kind} P={self.ranks} "
+                f"{self.grid} {self.method} {self.placement} on {self.platform}")
+
+
+def weak_shape(ranks, points_per_rank=524288):
+    """A 3-D shape of ranks * points_per_rank points, as cubic as powers of 2 allow."""
+    total = ranks * points_per_rank
+    exponent = total.bit_length() - 1
+    assert 1 << exponent == total, "weak scaling needs powers of two"
+    parts = [exponent // 3] * 3
+    for i in range(exponent % 3):
+        parts[2 - i] += 1
+    return tuple(1 << p for p in parts)
+
+
+def preset_points(name):
+    points = []
+    if name == "small":
+        ranks, size, methods = (64, 128, 256), 512, ("alltoallw", "sendrecv")
+    elif name == "medium":
+        ranks, size, methods = (64, 128, 256, 512, 1024), 1024, ("alltoallw", "sendrecv", "alltoallv")
+    elif name == "full":  # the issue's whole range: far beyond this machine's hours
+        ranks, size, methods = (64, 256, 1024, 4096, 16384), 2048, ("alltoallw", "sendrecv", "alltoallv",
+                                                                    "isend-waitall", "vector", "hierarchical")
+    else:
+        raise SystemExit(f"campaign: no preset '{name}' (small, medium, full)")
+    shape = (size,) * 3
+    for p in ranks:
+        for grid in ("slab", "pencil"):
+            if grid == "slab" and p > size:
+                continue  # a slab needs a plane per rank
+            for method in methods:
+                points.append(Point("strong", shape, p, grid, method))
+    for p in ranks:
+        points.append(Point("weak", weak_shape(p), p))
+    big = max(ranks) if name != "full" else 4096
+    for placement in ("row", "morton", "node"):
+        points.append(Point("placement", shape, big, placement=placement, platform="dragonfly"))
+    for p in (min(ranks), big):
+        points.append(Point("auto", shape, p, method="auto"))
+    return points
+
+
+def bench_command(point, bench, model):
+    command = [bench, "--shape", "x".join(map(str, point.shape)), "--kind", point.kind,
+               "--grid", point.grid, "--method", point.method, "--placement", point.placement,
+               "--rigor", "estimate", "--inner", "1", "--outer", "3", "--json", "--quiet"]
+    if point.placement == "node":
+        command += ["--node-size", "0"]
+    if model:
+        command += ["--model", model]
+    return command
+
+
+def run_point(point, bench, model, timeout):
+    environment = dict(os.environ, DISTFFT_SMPI_SAMPLE="3", DISTFFT_SMPI_FOLD="1")
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="distfft-scale-") as directory:
+        xml, hosts = smpi.write_platform(point.platform, point.ranks, point.cores_per_node, directory)
+        command = smpi.smpirun_command(xml, hosts, point.ranks, ["smpi/display-timing:no"]) \
+            + bench_command(point, bench, model)
+        start = time.monotonic()
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                                  env=environment, cwd=directory)
+            wall = time.monotonic() - start
+        except subprocess.TimeoutExpired:
+            return {"timed_out": True, "wall_seconds": time.monotonic() - start}
+    record = {"timed_out": False, "wall_seconds": wall, "exit_status": done.returncode}
+    for line in done.stdout.splitlines():
+        if line.startswith("{"):
+            try:
+                record["bench"] = json.loads(line)
+            except ValueError:
+                pass
+    if "bench" not in record:
+        record["error"] = (done.stdout + done.stderr).strip().splitlines()[-5:]
+    return record
+
+
+# ---- the summary --------------------------------------------------------------
+
+def milliseconds(value):
+    return f"{1e3 * value:.3g}" if isinstance(value, (int, float)) else "–"
+
+
+def pair_of(row):
+    bench = row.get("bench") or {}
+    return bench.get("pair_seconds")
+
+
+def cell(row):
+    if row is None:
+        return "–"
+    if row.get("timed_out"):
+        return f"timed out ({row['wall_seconds']:.0f} s)"
+    pair = pair_of(row)
+    if pair is None:
+        return "failed"
+    predicted = (row.get("bench") or {}).get("predicted_pair_seconds")
+    text = milliseconds(pair)
+    if isinstance(predicted, (int, float)) and predicted > 0:
+        text += f" (model {milliseconds(predicted)}, {pair / predicted:.2f})"
+    return text
+
+
+def summarize(rows, header):
+    lines = [f"# Scale campaign", "", header, "",
+             "Simulated forward+backward pair time in ms (fastest of 3 pairs, slowest rank);",
+             "with a model file, the prediction and measured/predicted beside it.", ""]
+    strong = [r for r in rows if r["point"]["series"] == "strong"]
+    if strong:
+        columns = sorted({(r["point"]["grid"], r["point"]["method"]) for r in strong})
+        ranks = sorted({r["point"]["ranks"] for r in strong})
+        shape = "x".join(map(str, strong[0]["point"]["shape"]))
+        lines += [f"## Strong scaling, {shape} r2c, fat tree", "",
+                  "| ranks | " + " | ".join(f"{g} {m}" for g, m in columns) + " | best efficiency |",
+                  "|---" * (len(columns) + 2) + "|"]
+        best_first = None
+        for p in ranks:
+            cells, best = [], None
+            for g, m in columns:
+                row = next((r for r in strong if r["point"]["ranks"] == p and r["point"]["grid"] == g
+                            and r["point"]["method"] == m), None)
+                cells.append(cell(row))
+                pair = pair_of(row) if row else None
+                if pair and (best is None or pair < best):
+                    best = pair
+            if best_first is None and best:
+                best_first = (p, best)
+            efficiency = f"{best_first[1] * best_first[0] / (best * p):.2f}" if best and best_first else "–"
+            lines.append(f"| {p} | " + " | ".join(cells) + f" | {efficiency} |")
+        lines.append("")
+    weak = [r for r in rows if r["point"]["series"] == "weak"]
+    if weak:
+        lines += ["## Weak scaling, 524,288 points per rank, r2c, pencil, alltoallw, fat tree", "",
+                  "| ranks | shape | pair ms | efficiency |", "|---|---|---|---|"]
+        first = None
+        for r in sorted(weak, key=lambda r: r["point"]["ranks"]):
+            pair = pair_of(r)
+            first = first or pair
+            efficiency = f"{first / pair:.2f}" if pair and first else "–"
+            lines.append(f"| {r['point']['ranks']} | {'x'.join(map(str, r['point']['shape']))} | "
+                         f"{cell(r)} | {efficiency} |")
+        lines.append("")
+    for series, title in (("placement", "Placement on the Dragonfly (pencil, alltoallw)"),
+                          ("auto", "auto (measured at plan time) beside the fixed methods")):
+        chosen = [r for r in rows if r["point"]["series"] == series]
+        if not chosen:
+            continue
+        lines += [f"## {title}", "", "| ranks | placement | method | pair ms | chosen plan | plan s |",
+                  "|---|---|---|---|---|---|"]
+        for r in chosen:
+            bench = r.get("bench") or {}
+            plan = bench.get("plan", "")
+            plan = plan[plan.find("grid="):].split(" ")[0] if "grid=" in plan else ""
+            methods = bench.get("plan", "")
+            used = sorted(set(part.split(" ")[0] for part in methods.split("(redist ")[1:]))
+            lines.append(f"| {r['point']['ranks']} | {r['point']['placement']} | {r['point']['method']} "
+                         f"({', '.join(used)}) | {cell(r)} | {plan} | "
+                         f"{bench.get('plan_seconds', float('nan')):.3g} |")
+        lines.append("")
+    lines += ["## What each point cost to simulate", "",
+              "| point | wall s | plan s (simulated) |", "|---|---|---|"]
+    for r in rows:
+        bench = r.get("bench") or {}
+        plan = bench.get("plan_seconds")
+        lines.append(f"| {r['label']} | {r['wall_seconds']:.1f} | "
+                     f"{plan if plan is None else f'{plan:.3g}'} |")
+    return "\n".join(lines) + "\n"
+
+
+def plot(rows, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    strong = [r for r in rows if r["point"]["series"] == "strong" and pair_of(r)]
+    if not strong:
+        return False
+    figure, axes = plt.subplots(figsize=(6, 4))
+    for key in sorted({(r["point"]["grid"], r["point"]["method"]) for r in strong}):
+        chosen = sorted((r for r in strong if (r["point"]["grid"], r["point"]["method"]) == key),
+                        key=lambda r: r["point"]["ranks"])
+        axes.loglog([r["point"]["ranks"] for r in chosen], [1e3 * pair_of(r) for r in chosen],
+                    marker="o", label=f"{key[0]} {key[1]}")
+    axes.set_xlabel("simulated ranks")
+    axes.set_ylabel("pair time (ms, simulated)")
+    axes.set_title("Strong scaling, " + "x".join(map(str, strong[0]["point"]["shape"])) + " r2c")
+    axes.legend(fontsize=7)
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    return True
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("preset", nargs="?", default="small")
+    parser.add_argument("--out")
+    parser.add_argument("--build-smpi", default=os.path.join(ROOT, "build-smpi"))
+    parser.add_argument("--model", help="a model file (distfft-bench --calibrate) for predictions")
+    parser.add_argument("--timeout", type=float, default=900.0, help="wall seconds per point")
+    parser.add_argument("--only", help="series to run (strong,weak,placement,auto)")
+    parser.add_argument("--list", action="store_true", help="print the points and exit")
+    args = parser.parse_args(argv)
+    points = preset_points(args.preset)
+    if args.only:
+        wanted = set(args.only.split(","))
+        points = [p for p in points if p.series in wanted]
+    if args.list:
+        for point in points:
+            print(point.label())
+        return 0
+    bench = os.path.join(args.build_smpi, "bin", "distfft-bench")
+    if not os.path.exists(bench):
+        raise SystemExit(f"campaign: {bench} is missing (scripts/setup --smpi)")
+    if args.model and not os.path.exists(args.model):
+        raise SystemExit(f"campaign: no model file {args.model}")
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    out = args.out or os.path.join(ROOT, f"benchmark-results/scale-{args.preset}-{stamp}")
+    os.makedirs(out, exist_ok=True)
+    revision = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True).stdout.strip()
+    header = (f"Preset `{args.preset}`, revision {revision}, {stamp}; SimGrid SMPI "
+              f"({smpi.HOST_SPEED} cores = this host's speed), memory folding, 3 samples per local step. "
+              f"Reproduce: `scripts/benchmark scale {args.preset}`.")
+    rows = []
+    with open(os.path.join(out, "results.jsonl"), "w") as stream:
+        for index, point in enumerate(points, 1):
+            print(f"[{index}/{len(points)}] {point.label()}", flush=True)
+            record = run_point(point, bench, args.model, args.timeout)
+            row = {"label": point.label(), "point": dataclasses.asdict(point), **record}
+            rows.append(row)
+            stream.write(json.dumps(row) + "\n")
+            stream.flush()
+            print(f"    pair {cell(row)} ms, simulated in {record['wall_seconds']:.1f} s", flush=True)
+    with open(os.path.join(out, "summary.md"), "w") as stream:
+        stream.write(summarize(rows, header))
+    plot(rows, os.path.join(out, "strong.png"))
+    print(f"campaign: {out}/summary.md")
+    failed = [r for r in rows if not r.get("timed_out") and pair_of(r) is None]
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

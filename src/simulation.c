@@ -1,0 +1,164 @@
+/*
+ * simulation.c -- memory folding and sampled computation for runs on
+ * SimGrid's SMPI (simulation.h; docs/guide/scale.md).
+ *
+ * The one thing to know: SMPI runs all simulated ranks as cooperative
+ * contexts of one process, one at a time, so the tables here are shared by
+ * every rank on purpose: a step measured on one rank is a sample for every
+ * rank whose step has the same key (same description, shapes and counts).
+ * Uneven blocks give different keys, so each is measured for itself.
+ */
+#include "simulation.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <fftw3.h>
+
+#include "text.h"
+
+#ifdef DISTFFT_SMPI
+#include <smpi/smpi.h>
+
+/* Folded buffers start at this size; smaller ones (tables, headers) stay
+ * private, so whatever the library keeps in them stays right. */
+#define FOLD_THRESHOLD ((size_t)1 << 20)
+#define MAX_FOLDED 65536
+
+static int environment_integer(const char *name)
+{
+    const char *value = getenv(name);
+    return value ? atoi(value) : 0;
+}
+
+/* The folded pointers, to free them with SMPI_SHARED_FREE (shared by all
+ * ranks: one process). A full table falls back to private allocations. */
+static void *folded[MAX_FOLDED];
+static int folded_count;
+
+bool simulation_build(void) { return true; }
+
+void *simulation_malloc(size_t bytes)
+{
+    if (bytes >= FOLD_THRESHOLD && folded_count < MAX_FOLDED && environment_integer("DISTFFT_SMPI_FOLD") > 0) {
+        void *pointer = SMPI_SHARED_MALLOC(bytes);
+        if (pointer) folded[folded_count++] = pointer;
+        return pointer;
+    }
+    return fftw_malloc(bytes);
+}
+
+void simulation_free(void *pointer)
+{
+    for (int i = folded_count - 1; i >= 0; i--)
+        if (folded[i] == pointer) {
+            folded[i] = folded[--folded_count];
+            SMPI_SHARED_FREE(pointer);
+            return;
+        }
+    fftw_free(pointer);
+}
+
+/* The sample's key: what the step does and on how much data. */
+static uint64_t step_key(const step *s, size_t in_bytes, size_t out_bytes)
+{
+    char key[1024];
+    text out = text_on(key, sizeof key);
+    s->ops->describe(s, &out);
+    text_append(&out, " %zu>%zu b%lld", in_bytes, out_bytes, (long long)s->spec.batch);
+    for (int i = 0; i < s->spec.ndims; i++) text_append(&out, ",%lld", (long long)s->spec.in_shape[i]);
+    uint64_t hash = 1469598103934665603ULL; /* FNV-1a */
+    for (const char *c = key; *c; c++) hash = (hash ^ (unsigned char)*c) * 1099511628211ULL;
+    return hash | 1; /* 0 marks a free slot */
+}
+
+/* One sample per distinct step, shared by all ranks: runs so far, and the
+ * host seconds of the runs after the first (which pays page faults and
+ * cold caches, as a real first run does, and is charged as it ran). */
+#define SAMPLE_SLOTS 8192
+typedef struct {
+    uint64_t key;
+    int runs;
+    double seconds;
+} sample;
+static sample samples[SAMPLE_SLOTS];
+
+static sample *sample_of(uint64_t key)
+{
+    for (size_t i = key % SAMPLE_SLOTS, probes = 0; probes < SAMPLE_SLOTS; i = (i + 1) % SAMPLE_SLOTS, probes++) {
+        if (samples[i].key == key) return &samples[i];
+        if (samples[i].key == 0) {
+            samples[i].key = key;
+            return &samples[i];
+        }
+    }
+    return NULL; /* full: run for real */
+}
+
+static double host_seconds(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
+}
+
+/* A sampled run on private buffers, touched before (the K sampled runs
+ * come from K different ranks, each on arrays it may not have touched yet;
+ * folded arrays would hit the same few cached pages). Preparing them is
+ * not charged to the simulated clock. Sampled runs are for timing: the
+ * caller's arrays are left as they were. */
+static int run_private(const step *s, const void *in, void *out, size_t in_bytes, size_t out_bytes,
+                       double *seconds)
+{
+    smpi_bench_end();
+    bool in_place = in == (const void *)out;
+    void *private_in = fftw_malloc(in_bytes ? in_bytes : 1);
+    void *private_out = in_place ? private_in : fftw_malloc(out_bytes ? out_bytes : 1);
+    if (private_in) memset(private_in, 0, in_bytes);
+    if (private_out && !in_place) memset(private_out, 0, out_bytes);
+    smpi_bench_begin();
+    double start = host_seconds();
+    int status = private_in && private_out ? s->ops->execute(s, private_in, private_out)
+                                           : s->ops->execute(s, in, out);
+    *seconds = host_seconds() - start;
+    smpi_bench_end();
+    if (!in_place) fftw_free(private_out);
+    fftw_free(private_in);
+    smpi_bench_begin();
+    return status;
+}
+
+int simulation_run_local(const step *s, const void *in, void *out, size_t in_bytes, size_t out_bytes)
+{
+    int wanted = environment_integer("DISTFFT_SMPI_SAMPLE");
+    sample *record = wanted > 0 ? sample_of(step_key(s, in_bytes, out_bytes)) : NULL;
+    if (!record) return s->ops->execute(s, in, out);
+    if (record->runs > wanted) { /* measured enough: charge the mean, run nothing */
+        smpi_execute_benched(record->seconds / (double)(record->runs - 1));
+        return 0;
+    }
+    double seconds;
+    int status = run_private(s, in, out, in_bytes, out_bytes, &seconds);
+    if (record->runs++ > 0) record->seconds += seconds;
+    return status;
+}
+
+#else /* not an SMPI build */
+
+bool simulation_build(void) { return false; }
+
+void *simulation_malloc(size_t bytes) { return fftw_malloc(bytes); }
+
+void simulation_free(void *pointer) { fftw_free(pointer); }
+
+int simulation_run_local(const step *s, const void *in, void *out, size_t in_bytes, size_t out_bytes)
+{
+    (void)in_bytes;
+    (void)out_bytes;
+    return s->ops->execute(s, in, out);
+}
+
+#endif

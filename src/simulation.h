@@ -1,0 +1,55 @@
+/*
+ * simulation.h -- what a run on SimGrid's SMPI simulator needs from the
+ * library (docs/guide/scale.md). Only a build configured with
+ * -DDISTFFT_SMPI=ON (C compiler smpicc) does anything here; in every other
+ * build these are the plain allocator and a direct call.
+ *
+ * SMPI runs every simulated rank inside one host process: the computation
+ * runs for real on the host and is charged to the simulated clock, the
+ * network is simulated. Two of SMPI's own tools keep thousands of ranks
+ * within one machine's memory and time, both switched on at run time by
+ * environment variables (all ranks see the same environment):
+ *
+ *   DISTFFT_SMPI_FOLD=1      memory folding: buffers of distfft_malloc of
+ *                            1 MiB and more come from SMPI_SHARED_MALLOC
+ *                            (run with --cfg=smpi/shared-malloc:global), so
+ *                            every rank's array maps the same few physical
+ *                            pages. The data are garbage: timing only.
+ *   DISTFFT_SMPI_SAMPLE=K    sampled computation: each distinct local step
+ *                            (same description, shapes and byte counts)
+ *                            runs for real 1 + K times over all ranks, then
+ *                            the mean host time of the last K is charged to
+ *                            the simulated clock (smpi_execute_benched)
+ *                            without running the step. The sampled runs
+ *                            read and write private buffers touched
+ *                            before, so they see warm pages but real memory
+ *                            traffic (not folded pages' cache hits); the
+ *                            results are garbage: timing only. Charged
+ *                            seconds are
+ *                            host seconds: the platform's core speed must
+ *                            equal smpi/host-speed (our platforms do).
+ *
+ * A checking run (distfft-bench --check, the SMPI tests) uses neither.
+ */
+#ifndef DISTFFT_SIMULATION_H
+#define DISTFFT_SIMULATION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "step.h"
+
+/* True in a build for SMPI (the library then refuses what SMPI lacks). */
+bool simulation_build(void);
+
+/* distfft_malloc / distfft_free (folded when DISTFFT_SMPI_FOLD is set). */
+void *simulation_malloc(size_t bytes);
+void simulation_free(void *pointer);
+
+/* Run a local (non-exchange) step: directly, or sampled when
+ * DISTFFT_SMPI_SAMPLE is set. `in_bytes` and `out_bytes` are what the step
+ * reads and writes (private buffers of these sizes stand in for folded
+ * arrays during sampled runs). */
+int simulation_run_local(const step *s, const void *in, void *out, size_t in_bytes, size_t out_bytes);
+
+#endif

@@ -1,0 +1,122 @@
+#!/usr/bin/python3
+"""Correctness at scale: distfft-bench --check on simulated ranks (SMPI).
+
+    tests/smpi/check_smpi.py [--build-smpi DIR] [--build DIR] [--only N,...]
+
+Runs the SMPI build's distfft-bench (build-smpi/, scripts/setup --smpi) on
+64, 256 and 1,024 simulated ranks, on pencil grids of 3-D arrays and 3-D
+grids of 4-D arrays, with --check (round trip and the serial FFTW reference
+on the gathered array); then, where Open MPI can run the same rank count
+here (16 and 64 ranks, oversubscribed), the same configuration under both
+and the forward outputs compared byte for byte (--save, FFTW estimate plans
+on both sides). Also that an SMPI build refuses what SMPI lacks (threads,
+the shm method) with a message, not a hang. Prints one line per case with
+the wall time the simulation took; exits 1 if any case fails.
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+SMPI = [sys.executable, os.path.join(ROOT, "benchmarks", "scale", "smpi.py"), "run"]
+OPENMPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+               "OMPI_MCA_rmaps_base_oversubscribe": "1", "OMPI_MCA_mpi_yield_when_idle": "1"}
+
+# (ranks, platform, cores per node, distfft-bench arguments)
+CHECKS = [
+    (64, "nodes", 16, "--shape 48x40x36 --kind r2c --grid pencil --method alltoallw"),
+    (64, "fat-tree", 16, "--shape 12x10x9x8 --grid 4x4x4 --method alltoallw"),
+    (64, "dragonfly", 16, "--shape 30x28x26 --grid pencil --method auto --precision float"),
+    (256, "fat-tree", 32, "--shape 64x64x64 --kind r2c --grid pencil --method alltoallw"),
+    (256, "dragonfly", 32, "--shape 16x16x16x16 --grid 8x8x4 --method sendrecv"),
+    (1024, "nodes", 32, "--shape 64x64x64 --grid pencil --method sendrecv"),
+    (1024, "fat-tree", 32, "--shape 16x16x16x16 --grid 8x8x16 --method alltoallw"),
+]
+# Same configuration under SMPI and Open MPI: forward outputs byte for byte.
+IDENTICAL = [
+    (16, "--shape 24x20x18 --kind r2c --grid pencil --method alltoallw"),
+    (64, "--shape 20x16x12x10 --grid 4x4x4 --method alltoallw"),
+]
+# What an SMPI build refuses, and the words its message must contain.
+REFUSED = [
+    ("--shape 32x32x32 --grid pencil --method shm", "SMPI does not emulate shared-memory windows"),
+    ("--shape 32x32x32 --grid pencil --threads 2 --method alltoallw", "SMPI simulates one thread per rank"),
+]
+COMMON = ["--rigor", "estimate", "--inner", "1", "--outer", "1"]
+
+
+def run(command, timeout, env=None):
+    start = time.monotonic()
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                              env=dict(os.environ, **(env or {})))
+        return done.returncode, done.stdout + done.stderr, time.monotonic() - start
+    except subprocess.TimeoutExpired as expired:
+        output = (expired.stdout or b"").decode(errors="replace") if isinstance(expired.stdout, bytes) \
+            else (expired.stdout or "")
+        return None, output, time.monotonic() - start
+
+
+def simulated(bench, ranks, platform, cores, arguments):
+    return SMPI + [platform, "--ranks", str(ranks), "--cores-per-node", str(cores), "--", bench] \
+        + arguments.split() + COMMON
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--build-smpi", default=os.path.join(ROOT, "build-smpi"))
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--timeout", type=int, default=600, help="seconds per case")
+    args = parser.parse_args()
+    bench = os.path.join(args.build_smpi, "bin", "distfft-bench")
+    if not os.path.exists(bench):
+        print(f"check_smpi: {bench} is missing (scripts/setup --smpi builds it)")
+        return 1
+    failures = 0
+
+    def verdict(name, ok, wall, output):
+        nonlocal failures
+        print(f"{'ok  ' if ok else 'FAIL'} {name}  ({wall:.1f} s wall)", flush=True)
+        if not ok:
+            failures += 1
+            print("\n".join("    " + line for line in output.strip().splitlines()[-15:]), flush=True)
+
+    for ranks, platform, cores, arguments in CHECKS:
+        status, output, wall = run(simulated(bench, ranks, platform, cores, arguments + " --check"),
+                                   args.timeout)
+        verdict(f"{ranks} ranks, {platform}: {arguments} --check",
+                status == 0 and "check                 : passed" in output, wall, output)
+
+    openmpi_bench = os.path.join(args.build, "bin", "distfft-bench")
+    for ranks, arguments in IDENTICAL:
+        name = f"{ranks} ranks, SMPI and Open MPI byte for byte: {arguments}"
+        if not os.path.exists(openmpi_bench):
+            verdict(name + f" ({openmpi_bench} missing)", False, 0.0, "")
+            continue
+        with tempfile.TemporaryDirectory(prefix="distfft-identical-") as directory:
+            smpi_prefix, ompi_prefix = os.path.join(directory, "smpi"), os.path.join(directory, "ompi")
+            status_s, output_s, wall = run(simulated(bench, ranks, "nodes", 16, arguments)
+                                           + ["--save", smpi_prefix], args.timeout)
+            status_o, output_o, _ = run(["mpiexec.openmpi", "-n", str(ranks), openmpi_bench]
+                                        + arguments.split() + COMMON + ["--save", ompi_prefix],
+                                        args.timeout, OPENMPI_ENV)
+            same = False
+            if status_s == 0 and status_o == 0:
+                with open(smpi_prefix + ".output.npy", "rb") as a, open(ompi_prefix + ".output.npy", "rb") as b:
+                    same = a.read() == b.read()
+            verdict(name, same, wall, output_s + output_o + ("" if same else "\n(outputs differ)"))
+
+    for arguments, words in REFUSED:
+        status, output, wall = run(simulated(bench, 16, "nodes", 4, arguments), 120)
+        verdict(f"refused under SMPI: {arguments}", status not in (0, None) and words in output,
+                wall, output)
+
+    print(f"check_smpi: {failures} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
