@@ -127,6 +127,61 @@ def run_point(point, bench, model, timeout):
     return record
 
 
+# ---- heFFTe, the peer ------------------------------------------------------------
+# heFFTe (its speed3d_r2c benchmark, FFTW backend) built with smpicxx from a
+# source checkout the campaign is pointed at (--heffte-source or
+# HEFFTE_SOURCE; heFFTe is in no package registry reachable here), run on
+# the same platforms and points as distfft's strong series. Its local FFTs
+# run for real on every rank (no sampling), its arrays are not folded, and
+# it reports the mean of its runs where distfft reports the fastest pair.
+
+def build_heffte(source, build_smpi):
+    build = os.path.join(build_smpi, "heffte")
+    program = os.path.join(build, "benchmarks", "speed3d_r2c")
+    if not os.path.exists(os.path.join(build, "build.ninja")):
+        subprocess.run(["cmake", "-S", source, "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+                        "-DCMAKE_CXX_COMPILER=smpicxx", "-DCMAKE_C_COMPILER=smpicc",
+                        "-DMPI_CXX_COMPILER=smpicxx", "-DMPI_C_COMPILER=smpicc", "-DHeffte_ENABLE_FFTW=ON",
+                        "-DHeffte_ENABLE_TESTING=ON", "-DBUILD_SHARED_LIBS=ON"], check=True,
+                       stdout=subprocess.DEVNULL)
+    subprocess.run(["cmake", "--build", build, "--target", "speed3d_r2c"], check=True,
+                   stdout=subprocess.DEVNULL)
+    return program
+
+
+def heffte_points(points):
+    seen, chosen = set(), []
+    for point in points:
+        key = (point.shape, point.ranks, point.grid)
+        if point.series == "strong" and key not in seen:
+            seen.add(key)
+            chosen.append(dataclasses.replace(point, series="heffte", method="heffte"))
+    return chosen
+
+
+def run_heffte(point, program, timeout):
+    import tempfile
+    arguments = [program, "fftw", "double"] + [str(n) for n in point.shape]
+    arguments += ["-pencils", "-io_pencils"] if point.grid == "pencil" else ["-slabs"]
+    arguments += ["-nruns3", "-no-error"]
+    with tempfile.TemporaryDirectory(prefix="distfft-scale-") as directory:
+        xml, hosts = smpi.write_platform(point.platform, point.ranks, point.cores_per_node, directory)
+        command = smpi.smpirun_command(xml, hosts, point.ranks, []) + arguments
+        start = time.monotonic()
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=directory)
+        except subprocess.TimeoutExpired:
+            return {"timed_out": True, "wall_seconds": time.monotonic() - start}
+    record = {"timed_out": False, "wall_seconds": time.monotonic() - start, "exit_status": done.returncode,
+              "command": " ".join(arguments[1:])}
+    for line in done.stdout.splitlines():
+        if line.startswith("Time per run:"):  # one transform, mean of forward and backward runs
+            record["bench"] = {"pair_seconds": 2.0 * float(line.split()[3])}
+    if "bench" not in record:
+        record["error"] = (done.stdout + done.stderr).strip().splitlines()[-5:]
+    return record
+
+
 # ---- the summary --------------------------------------------------------------
 
 def milliseconds(value):
@@ -157,7 +212,7 @@ def summarize(rows, header):
     lines = [f"# Scale campaign", "", header, "",
              "Simulated forward+backward pair time in ms (fastest of 3 pairs, slowest rank);",
              "with a model file, the prediction and measured/predicted beside it.", ""]
-    strong = [r for r in rows if r["point"]["series"] == "strong"]
+    strong = [r for r in rows if r["point"]["series"] in ("strong", "heffte")]
     if strong:
         columns = sorted({(r["point"]["grid"], r["point"]["method"]) for r in strong})
         ranks = sorted({r["point"]["ranks"] for r in strong})
@@ -226,7 +281,7 @@ def plot(rows, path):
         import matplotlib.pyplot as plt
     except ImportError:
         return False
-    strong = [r for r in rows if r["point"]["series"] == "strong" and pair_of(r)]
+    strong = [r for r in rows if r["point"]["series"] in ("strong", "heffte") and pair_of(r)]
     if not strong:
         return False
     figure, axes = plt.subplots(figsize=(6, 4))
@@ -253,6 +308,9 @@ def main(argv):
     parser.add_argument("--timeout", type=float, default=900.0, help="wall seconds per point")
     parser.add_argument("--only", help="series to run (strong,weak,placement,auto)")
     parser.add_argument("--list", action="store_true", help="print the points and exit")
+    parser.add_argument("--heffte-source", default=os.environ.get("HEFFTE_SOURCE"),
+                        help="a heFFTe source checkout to build with smpicxx and run as the peer "
+                             "(default: $HEFFTE_SOURCE; skipped when absent)")
     args = parser.parse_args(argv)
     points = preset_points(args.preset)
     if args.only:
@@ -275,11 +333,20 @@ def main(argv):
     header = (f"Preset `{args.preset}`, revision {revision}, {stamp}; SimGrid SMPI "
               f"({smpi.HOST_SPEED} cores = this host's speed), memory folding, 3 samples per local step. "
               f"Reproduce: `scripts/benchmark scale {args.preset}`.")
+    heffte = None
+    if args.heffte_source and os.path.exists(os.path.join(args.heffte_source, "benchmarks", "speed3d.h")):
+        print(f"campaign: building heFFTe from {args.heffte_source} with smpicxx", flush=True)
+        heffte = build_heffte(args.heffte_source, args.build_smpi)
+        points = points + heffte_points(points)
+    else:
+        print("campaign: heFFTe peer skipped: point --heffte-source (or HEFFTE_SOURCE) at a heFFTe "
+              "source checkout to run it", flush=True)
     rows = []
     with open(os.path.join(out, "results.jsonl"), "w") as stream:
         for index, point in enumerate(points, 1):
             print(f"[{index}/{len(points)}] {point.label()}", flush=True)
-            record = run_point(point, bench, args.model, args.timeout)
+            record = run_heffte(point, heffte, args.timeout) if point.series == "heffte" \
+                else run_point(point, bench, args.model, args.timeout)
             row = {"label": point.label(), "point": dataclasses.asdict(point), **record}
             rows.append(row)
             stream.write(json.dumps(row) + "\n")

@@ -113,7 +113,10 @@ def write_platform(kind, ranks, cores_per_node, directory):
 
 
 def smpirun_command(xml_path, hosts_path, ranks, configuration):
+    # Each run's per-rank copies of the program (SMPI's dlopen privatization)
+    # go to the run's own scratch directory, beside the platform file.
     command = ["smpirun", "-np", str(ranks), "-platform", xml_path, "-hostfile", hosts_path,
+               f"--cfg=smpi/tmpdir:{os.path.dirname(xml_path)}",
                f"--cfg=smpi/host-speed:{HOST_SPEED}", "--cfg=smpi/shared-malloc:global",
                "--log=root.thres:warning", "--log=smpi_config.thres:error"]
     return command + [f"--cfg={item}" for item in configuration]

@@ -103,11 +103,16 @@ def main():
             status_o, output_o, _ = run(["mpiexec.openmpi", "-n", str(ranks), openmpi_bench]
                                         + arguments.split() + COMMON + ["--save", ompi_prefix],
                                         args.timeout, OPENMPI_ENV)
-            same = False
+            same, difference = False, ""
             if status_s == 0 and status_o == 0:
                 with open(smpi_prefix + ".output.npy", "rb") as a, open(ompi_prefix + ".output.npy", "rb") as b:
-                    same = a.read() == b.read()
-            verdict(name, same, wall, output_s + output_o + ("" if same else "\n(outputs differ)"))
+                    first, second = a.read(), b.read()
+                same = first == second
+                if not same:
+                    differing = sum(x != y for x, y in zip(first, second))
+                    difference = (f"\n(outputs differ: {len(first)} and {len(second)} bytes, "
+                                  f"{differing} bytes differ)")
+            verdict(name, same, wall, output_s + output_o + difference)
 
     for arguments, words in REFUSED:
         status, output, wall = run(simulated(bench, 16, "nodes", 4, arguments), 120)
