@@ -1,0 +1,112 @@
+/*
+ * distfft_f_layout.c -- the C side of the Fortran module's layouts,
+ * reshapes and plans in layouts (distfft_layout.inc): shapes and starts in
+ * Fortran order reversed at the boundary (a Fortran a(n1, n2, n3) is the C
+ * array [n3][n2][n1]), communicators as MPI_Fint, and a duplicate
+ * communicator for the module's own agreements on array sizes.
+ */
+#include <string.h>
+
+#include "../error.h"
+#include "../layouts/layout_value.h"
+
+/* Prototypes: the module's interface, not the C API. */
+int distfft_f_layout_from_box(MPI_Fint comm, int ndims, const int64_t *global_shape, const int64_t *start,
+                              const int64_t *shape, distfft_layout *layout);
+int distfft_f_layout_box(const struct distfft_layout_s *layout, int rank, int64_t *start, int64_t *shape);
+int distfft_f_reshape_create(const struct distfft_layout_s *in, const struct distfft_layout_s *out, int type,
+                             int64_t batch, int method, distfft_reshape *reshape, MPI_Fint *reshape_comm,
+                             int64_t *in_count, int64_t *out_count);
+int distfft_f_plan_create_layouts(MPI_Fint comm, int ndims, const int64_t *shape, int precision,
+                                  const distfft_options *options, const struct distfft_layout_s *layout_in,
+                                  const struct distfft_layout_s *layout_out, distfft_plan *plan,
+                                  MPI_Fint *plan_comm);
+int distfft_f_comm_free(MPI_Fint *comm);
+
+static void reverse(int ndims, const int64_t *from, int64_t *to)
+{
+    for (int i = 0; i < ndims; i++) to[i] = from[ndims - 1 - i];
+}
+
+int distfft_f_layout_from_box(MPI_Fint comm, int ndims, const int64_t *global_shape, const int64_t *start,
+                              const int64_t *shape, distfft_layout *layout)
+{
+    int64_t g[DISTFFT_MAX_DIMS], s[DISTFFT_MAX_DIMS], n[DISTFFT_MAX_DIMS];
+    int valid = ndims >= 1 && ndims <= DISTFFT_MAX_DIMS && global_shape && start && shape;
+    if (valid) {
+        reverse(ndims, global_shape, g);
+        reverse(ndims, start, s);
+        reverse(ndims, shape, n);
+    }
+    return distfft_layout_from_box(MPI_Comm_f2c(comm), ndims, valid ? g : NULL, valid ? s : NULL,
+                                   valid ? n : NULL, layout);
+}
+
+/* Rank `rank`'s box (0-based rank), Fortran order. Local. */
+int distfft_f_layout_box(const struct distfft_layout_s *layout, int rank, int64_t *start, int64_t *shape)
+{
+    int64_t s[DISTFFT_MAX_DIMS], n[DISTFFT_MAX_DIMS];
+    int rc = distfft_layout_box(layout, rank, s, n);
+    if (rc != DISTFFT_SUCCESS) return rc;
+    reverse(layout->ndims, s, start);
+    reverse(layout->ndims, n, shape);
+    return DISTFFT_SUCCESS;
+}
+
+static int duplicate(MPI_Comm comm, MPI_Fint *handle)
+{
+    MPI_Comm copy;
+    int mpi_code = MPI_Comm_dup(comm, &copy);
+    if (mpi_code != MPI_SUCCESS) return error_mpi(mpi_code, "MPI_Comm_dup");
+    *handle = MPI_Comm_c2f(copy);
+    return DISTFFT_SUCCESS;
+}
+
+int distfft_f_reshape_create(const struct distfft_layout_s *in, const struct distfft_layout_s *out, int type,
+                             int64_t batch, int method, distfft_reshape *reshape, MPI_Fint *reshape_comm,
+                             int64_t *in_count, int64_t *out_count)
+{
+    *reshape = NULL;
+    *reshape_comm = MPI_Comm_c2f(MPI_COMM_NULL);
+    if (!in || !out) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_reshape_create: a layout was not created");
+    distfft_options options;
+    distfft_options_init(&options);
+    options.method = (distfft_method)method;
+    int rc = duplicate(in->comm, reshape_comm);
+    if (rc == DISTFFT_SUCCESS)
+        rc = distfft_reshape_create(in, out, (distfft_type)type, batch, &options, reshape);
+    if (rc != DISTFFT_SUCCESS) {
+        distfft_f_comm_free(reshape_comm);
+        return rc;
+    }
+    *in_count = batch * distfft_layout_count(in, in->rank);
+    *out_count = batch * distfft_layout_count(out, out->rank);
+    return DISTFFT_SUCCESS;
+}
+
+/* Shape, kinds and padding in Fortran order, as distfft_f_plan_create. */
+int distfft_f_plan_create_layouts(MPI_Fint comm, int ndims, const int64_t *shape, int precision,
+                                  const distfft_options *options, const struct distfft_layout_s *layout_in,
+                                  const struct distfft_layout_s *layout_out, distfft_plan *plan,
+                                  MPI_Fint *plan_comm)
+{
+    int64_t c_shape[DISTFFT_MAX_DIMS];
+    distfft_options c_options;
+    *plan = NULL;
+    *plan_comm = MPI_Comm_c2f(MPI_COMM_NULL);
+    int valid = ndims >= 1 && ndims <= DISTFFT_MAX_DIMS;
+    if (valid && shape) reverse(ndims, shape, c_shape);
+    if (options) c_options = *options;
+    if (options && valid)
+        for (int i = 0; i < ndims; i++) {
+            c_options.kinds[i] = options->kinds[ndims - 1 - i];
+            c_options.padding[i] = options->padding[ndims - 1 - i];
+        }
+    MPI_Comm c_comm = MPI_Comm_f2c(comm);
+    int rc = duplicate(c_comm, plan_comm);
+    if (rc == DISTFFT_SUCCESS)
+        rc = distfft_plan_create_layouts(c_comm, ndims, shape ? c_shape : NULL, (distfft_precision)precision,
+                                         options ? &c_options : NULL, layout_in, layout_out, plan);
+    if (rc != DISTFFT_SUCCESS) distfft_f_comm_free(plan_comm);
+    return rc;
+}
