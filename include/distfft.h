@@ -773,8 +773,9 @@ int distfft_reshape_destroy(distfft_reshape *reshape);
  * "(reshape in alltoallw)" / "(reshape out alltoallw)", the step table
  * counts (is_redistribution 1, grid_direction -1) and work memory holds (a
  * buffer of the plan's own block at each such end). Its method follows
- * options->method as for the exchanges (AUTO: measured between the two
- * that apply). distfft_plan_input_block / _output_block then report this
+ * options->method where it applies to boxes (AUTO: alltoallw and
+ * isend-waitall timed; isend-waitall; any other method: alltoallw).
+ * distfft_plan_input_block / _output_block then report this
  * rank's box of the caller's layouts. Not with options->in_place
  * (DISTFFT_ERR_UNSUPPORTED). Errors as distfft_plan_create's, and
  * DISTFFT_ERR_SHAPE for a layout of another global shape,

@@ -259,7 +259,12 @@ static int attach_layouts(struct distfft_plan_s *plan, const struct distfft_layo
         if (distfft_layout_equal(given[e], own[e])) continue;
         const struct distfft_layout_s *from = e == PLAN_END_INPUT ? given[e] : own[e];
         const struct distfft_layout_s *to = e == PLAN_END_INPUT ? own[e] : given[e];
-        TRY(reshape_choose(from, to, types[e], options->batch, options->method, options->rigor, &reshapes[e]));
+        /* The plan's method where it applies to boxes; alltoallw for the pencil-only methods. */
+        distfft_method method = options->method == DISTFFT_METHOD_AUTO ||
+                                        options->method == DISTFFT_METHOD_ISEND_WAITALL
+                                    ? options->method
+                                    : DISTFFT_METHOD_ALLTOALLW;
+        TRY(reshape_choose(from, to, types[e], options->batch, method, options->rigor, &reshapes[e]));
     }
     local = plan_attach_ends(plan, kept, reshapes); /* owns them from here */
     kept[0] = kept[1] = NULL;

@@ -26,6 +26,10 @@ int distfft_f_check_buffer(int local_code, const char *where, const char *name, 
                            int want_type, int64_t want_count);
 int distfft_f_plan_create(MPI_Fint comm, int ndims, const int64_t *shape, int precision,
                           const distfft_options *options, distfft_plan *plan, MPI_Fint *plan_comm);
+int distfft_f_plan_create_layouts(MPI_Fint comm, int ndims, const int64_t *shape, int precision,
+                                  const distfft_options *options, const struct distfft_layout_s *layout_in,
+                                  const struct distfft_layout_s *layout_out, distfft_plan *plan,
+                                  MPI_Fint *plan_comm);
 int distfft_f_plan_block(const struct distfft_plan_s *plan, int output, int64_t *local_shape,
                          int64_t *global_start);
 int distfft_f_plan_output_shape(const struct distfft_plan_s *plan, int64_t *global_shape);
@@ -109,9 +113,11 @@ int distfft_f_comm_free(MPI_Fint *handle)
 }
 
 /* Shape, options.kinds and options.padding in Fortran order; options may
- * be NULL. */
-int distfft_f_plan_create(MPI_Fint comm, int ndims, const int64_t *shape, int precision,
-                          const distfft_options *options, distfft_plan *plan, MPI_Fint *plan_comm)
+ * be NULL. layout_in / layout_out (may be NULL) as distfft_plan_create_layouts. */
+int distfft_f_plan_create_layouts(MPI_Fint comm, int ndims, const int64_t *shape, int precision,
+                                  const distfft_options *options, const struct distfft_layout_s *layout_in,
+                                  const struct distfft_layout_s *layout_out, distfft_plan *plan,
+                                  MPI_Fint *plan_comm)
 {
     int64_t c_shape[DISTFFT_MAX_DIMS];
     distfft_options c_options;
@@ -126,11 +132,20 @@ int distfft_f_plan_create(MPI_Fint comm, int ndims, const int64_t *shape, int pr
         }
     MPI_Comm c_comm = MPI_Comm_f2c(comm);
     int rc = duplicate(c_comm, plan_comm);
-    if (rc == DISTFFT_SUCCESS)
+    if (rc == DISTFFT_SUCCESS && !layout_in && !layout_out)
         rc = distfft_plan_create(c_comm, ndims, shape ? c_shape : NULL, (distfft_precision)precision,
                                  options ? &c_options : NULL, plan);
+    else if (rc == DISTFFT_SUCCESS)
+        rc = distfft_plan_create_layouts(c_comm, ndims, shape ? c_shape : NULL, (distfft_precision)precision,
+                                         options ? &c_options : NULL, layout_in, layout_out, plan);
     if (rc != DISTFFT_SUCCESS) distfft_f_comm_free(plan_comm);
     return rc;
+}
+
+int distfft_f_plan_create(MPI_Fint comm, int ndims, const int64_t *shape, int precision,
+                          const distfft_options *options, distfft_plan *plan, MPI_Fint *plan_comm)
+{
+    return distfft_f_plan_create_layouts(comm, ndims, shape, precision, options, NULL, NULL, plan, plan_comm);
 }
 
 /* The input (output = 0) or output block, in Fortran order. Local. */

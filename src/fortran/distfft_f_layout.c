@@ -3,7 +3,8 @@
  * reshapes and plans in layouts (distfft_layout.inc): shapes and starts in
  * Fortran order reversed at the boundary (a Fortran a(n1, n2, n3) is the C
  * array [n3][n2][n1]), communicators as MPI_Fint, and a duplicate
- * communicator for the module's own agreements on array sizes.
+ * communicator for the module's own agreements on array sizes. Plans in
+ * layouts are made by distfft_f.c's distfft_f_plan_create_layouts.
  */
 #include <string.h>
 
@@ -17,10 +18,6 @@ int distfft_f_layout_box(const struct distfft_layout_s *layout, int rank, int64_
 int distfft_f_reshape_create(const struct distfft_layout_s *in, const struct distfft_layout_s *out, int type,
                              int64_t batch, int method, distfft_reshape *reshape, MPI_Fint *reshape_comm,
                              int64_t *in_count, int64_t *out_count);
-int distfft_f_plan_create_layouts(MPI_Fint comm, int ndims, const int64_t *shape, int precision,
-                                  const distfft_options *options, const struct distfft_layout_s *layout_in,
-                                  const struct distfft_layout_s *layout_out, distfft_plan *plan,
-                                  MPI_Fint *plan_comm);
 int distfft_f_comm_free(MPI_Fint *comm);
 
 static void reverse(int ndims, const int64_t *from, int64_t *to)
@@ -82,31 +79,4 @@ int distfft_f_reshape_create(const struct distfft_layout_s *in, const struct dis
     *in_count = batch * distfft_layout_count(in, in->rank);
     *out_count = batch * distfft_layout_count(out, out->rank);
     return DISTFFT_SUCCESS;
-}
-
-/* Shape, kinds and padding in Fortran order, as distfft_f_plan_create. */
-int distfft_f_plan_create_layouts(MPI_Fint comm, int ndims, const int64_t *shape, int precision,
-                                  const distfft_options *options, const struct distfft_layout_s *layout_in,
-                                  const struct distfft_layout_s *layout_out, distfft_plan *plan,
-                                  MPI_Fint *plan_comm)
-{
-    int64_t c_shape[DISTFFT_MAX_DIMS];
-    distfft_options c_options;
-    *plan = NULL;
-    *plan_comm = MPI_Comm_c2f(MPI_COMM_NULL);
-    int valid = ndims >= 1 && ndims <= DISTFFT_MAX_DIMS;
-    if (valid && shape) reverse(ndims, shape, c_shape);
-    if (options) c_options = *options;
-    if (options && valid)
-        for (int i = 0; i < ndims; i++) {
-            c_options.kinds[i] = options->kinds[ndims - 1 - i];
-            c_options.padding[i] = options->padding[ndims - 1 - i];
-        }
-    MPI_Comm c_comm = MPI_Comm_f2c(comm);
-    int rc = duplicate(c_comm, plan_comm);
-    if (rc == DISTFFT_SUCCESS)
-        rc = distfft_plan_create_layouts(c_comm, ndims, shape ? c_shape : NULL, (distfft_precision)precision,
-                                         options ? &c_options : NULL, layout_in, layout_out, plan);
-    if (rc != DISTFFT_SUCCESS) distfft_f_comm_free(plan_comm);
-    return rc;
 }

@@ -30,6 +30,7 @@ void reshape_free(struct distfft_reshape_s *r)
     free(r->in_types);
     free(r->out_types);
     free(r->requests);
+    free(r->statuses);
     if (r->comm != MPI_COMM_NULL) MPI_Comm_free(&r->comm);
     free(r);
 }
@@ -100,7 +101,9 @@ static int build_types(struct distfft_reshape_s *r, const struct distfft_layout_
     r->in_types = calloc(n, sizeof(MPI_Datatype));
     r->out_types = calloc(n, sizeof(MPI_Datatype));
     r->requests = calloc(2 * n, sizeof(MPI_Request));
-    if (!r->in_counts || !r->out_counts || !r->displacements || !r->in_types || !r->out_types || !r->requests)
+    r->statuses = calloc(2 * n, sizeof(MPI_Status));
+    if (!r->in_counts || !r->out_counts || !r->displacements || !r->in_types || !r->out_types || !r->requests ||
+        !r->statuses)
         return error_fail(DISTFFT_ERR_MEMORY, "distfft_reshape_create: datatype tables for %d ranks", r->size);
     int64_t element = (int64_t)distfft_type_size(r->type);
     for (int p = 0; p < r->size; p++) {
@@ -159,7 +162,7 @@ static int run_messages(const struct distfft_reshape_s *r, const int *send_count
     for (int p = 0; p < r->size; p++)
         if (send_counts[p] > 0)
             TRY_MPI(MPI_Isend(from, 1, send_types[p], p, RESHAPE_TAG, r->comm, &r->requests[pending++]));
-    TRY_MPI(MPI_Waitall(pending, r->requests, MPI_STATUSES_IGNORE));
+    TRY_MPI(MPI_Waitall(pending, r->requests, r->statuses));
     return DISTFFT_SUCCESS;
 fail:
     return rc;

@@ -40,6 +40,7 @@ struct distfft_reshape_s {
     int *in_counts, *out_counts, *displacements;
     MPI_Datatype *in_types, *out_types;
     MPI_Request *requests;         /* 2 x size, for ISEND_WAITALL */
+    MPI_Status *statuses;          /* 2 x size (not MPI_STATUSES_IGNORE: GCC misreads MPICH's) */
     double tuning_seconds;
 };
 
