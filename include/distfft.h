@@ -776,7 +776,12 @@ int distfft_reshape_destroy(distfft_reshape *reshape);
  * options->method where it applies to boxes (AUTO: alltoallw and
  * isend-waitall timed; isend-waitall; any other method: alltoallw).
  * distfft_plan_input_block / _output_block then report this
- * rank's box of the caller's layouts. Not with options->in_place
+ * rank's box of the caller's layouts. With an automatic grid
+ * (options->grid_ndims 0) and row placement, the plan takes the candidate
+ * grid (of those tuning would try) whose own blocks share the most bytes
+ * with the caller's boxes -- none to move when the caller's layout is one
+ * of the plan's -- when it keeps more than the default grid; otherwise it
+ * chooses (or measures) as distfft_plan_create does. Not with options->in_place
  * (DISTFFT_ERR_UNSUPPORTED). Errors as distfft_plan_create's, and
  * DISTFFT_ERR_SHAPE for a layout of another global shape,
  * DISTFFT_ERR_MISMATCH for one on other ranks than comm's. Collective on

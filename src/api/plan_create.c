@@ -11,6 +11,7 @@
 #include "../plan/algebra.h"
 #include "../tune/tune.h"
 #include "../types.h"
+#include "layout_grid.h"
 #include "reshape_choice.h"
 
 void distfft_options_init(distfft_options *options)
@@ -293,6 +294,9 @@ int distfft_plan_create_layouts(MPI_Comm comm, int ndims, const int64_t *shape, 
                     ? error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: an in-place plan (options.in_place) cannot take "
                                  "layouts", where)
                     : DISTFFT_SUCCESS;
+    distfft_options chosen;
+    if (options) chosen = *options;
+    else distfft_options_init(&chosen);
     MPI_Comm work_comm = MPI_COMM_NULL;
     TRY_MPI(MPI_Comm_dup(comm, &work_comm));
     TRY_MPI(MPI_Comm_set_errhandler(work_comm, MPI_ERRORS_RETURN));
@@ -300,8 +304,12 @@ int distfft_plan_create_layouts(MPI_Comm comm, int ndims, const int64_t *shape, 
     replicated_init(&args);
     replicated_add(&args, layout_in != NULL, "layout_in given");
     replicated_add(&args, layout_out != NULL, "layout_out given");
+    if (local == DISTFFT_SUCCESS) local = check_create(ndims, shape, precision, &chosen, plan_out, &args);
     TRY(error_agree_replicated(work_comm, local, &args));
-    TRY(distfft_plan_create(work_comm, ndims, shape, precision, options, plan_out));
+    int size = 1;
+    TRY_MPI(MPI_Comm_size(work_comm, &size));
+    layout_grid_choose(size, ndims, shape, precision, layout_in, layout_out, &chosen); /* alike everywhere */
+    TRY(distfft_plan_create(work_comm, ndims, shape, precision, &chosen, plan_out));
     rc = attach_layouts(*plan_out, layout_in, layout_out);
     if (rc != DISTFFT_SUCCESS) {
         plan_free(*plan_out);
