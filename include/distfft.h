@@ -568,10 +568,14 @@ int distfft_plan_grid(const struct distfft_plan_s *plan, int *grid_ndims,
  * on one rank, need no work memory. Local. */
 size_t distfft_plan_work_bytes(const struct distfft_plan_s *plan);
 
-/* Write a one-line description of the plan as a tree of its steps, e.g.
- * "(distfft c2c 8x8x8 double grid=2x2 (fft axes=2) (redist alltoallw 2->1
- * on P1) ...)", into buf (truncated to size). Returns the length the full
- * text needs, excluding the terminating NUL, or -1 for a NULL plan. Local. */
+/* Write a one-line description of the plan as a tree of its steps into
+ * buf (truncated to size); e.g. for an 8x8x8 c2c double plan on 4 ranks
+ * with grid 2x2, method alltoallw and rigor estimate:
+ * "(distfft kinds=c2c,c2c,c2c 8x8x8 double grid=2x2 (fft c2c axes=2)
+ * (redist alltoallw 2->1 on P1) (fft c2c axes=1) (redist alltoallw 1->0
+ * on P0) (fft c2c axes=0))" (python/tests/test_header_examples.py checks
+ * it). Returns the length the full text needs, excluding the terminating
+ * NUL, or -1 for a NULL plan. Local. */
 int distfft_plan_describe(const struct distfft_plan_s *plan, char *buf,
                           size_t size);
 
@@ -698,8 +702,9 @@ int64_t distfft_layout_count(const struct distfft_layout_s *layout, int rank);
  * Local. */
 int distfft_layout_equal(const struct distfft_layout_s *a, const struct distfft_layout_s *b);
 
-/* One line: "(layout 8x8x8 ranks=2 [0:4,0:8,0:8] [4:8,0:8,0:8])", every
- * rank's box in rank order as numpy slices, into buf (truncated to size).
+/* One line, every rank's box in rank order as numpy slices, into buf
+ * (truncated to size); e.g. slabs of an 8x8x8 array on 2 ranks:
+ * "(layout 8x8x8 ranks=2 [0:4,0:8,0:8] [4:8,0:8,0:8])".
  * Returns the length the full text needs (excluding the NUL), or -1 for a
  * NULL layout. Local. */
 int distfft_layout_describe(const struct distfft_layout_s *layout, char *buf, size_t size);
@@ -751,9 +756,12 @@ int distfft_reshape_create(const struct distfft_layout_s *layout_in,
 int distfft_reshape_forward(distfft_reshape reshape, const void *in, void *out);
 int distfft_reshape_backward(distfft_reshape reshape, const void *in, void *out);
 
-/* One line: "(reshape alltoallw 8x8x8 complex-double sends 2/7 ranks
- * 1048576 bytes)" -- its method, the array, and what this rank sends
- * forward (to how many other ranks, how many bytes). Local; -1 for NULL. */
+/* One line: its method, the array, and what this rank sends forward (to
+ * how many of the other ranks, how many bytes); e.g. on 2 ranks, complex
+ * double slabs of an 8x8x8 array along axis 0 to slabs along axis 1, with
+ * alltoallw: "(reshape alltoallw 8x8x8 complex-double sends 1/1 ranks 2048
+ * bytes)". Into buf (truncated to size); returns the length the full text
+ * needs, or -1 for NULL. Local. */
 int distfft_reshape_describe(const struct distfft_reshape_s *reshape, char *buf, size_t size);
 
 /* The method in use (never AUTO), or AUTO for a NULL reshape. Local. */
