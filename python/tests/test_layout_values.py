@@ -157,3 +157,32 @@ def test_bad_pairs(comm):
             reversed_comm.Free()
         with pytest.raises(distfft.DistfftError, match="layout_in"):
             distfft.Plan(comm, (4, 5), input_layout=a, rigor="estimate")
+
+
+def test_plan_r2c_batch_with_layouts(comm):
+    """Real input in irregular boxes, the halved spectrum in slabs, two fields."""
+    shape = (6, 5, 8)
+    spectral = (6, 5, 5)
+    whole = random_global((2,) + shape, numpy.float64, seed=9)
+    with irregular(comm, shape) as first, \
+            distfft.Layout.from_grid(comm, spectral, (comm.size,), (0, -1, -1)) as second:
+        plan = distfft.Plan(comm, shape, dtype=numpy.float64, batch=2, input_layout=first,
+                            output_layout=second, rigor="estimate")
+        u = plan.input_array()
+        u[...] = whole[(slice(None),) + first.local_slice]
+        u_hat = plan.forward(u)
+        expected = numpy.fft.rfftn(whole, axes=(1, 2, 3))[(slice(None),) + second.local_slice]
+        assert numpy.allclose(u_hat, expected, atol=1e-12 * len(whole.ravel()))
+        assert numpy.allclose(plan.backward(u_hat), u)
+        plan.destroy()
+
+
+def test_ndims_differ(comm):
+    if comm.size == 1:
+        pytest.skip("needs two ranks")
+    shape = (4, 3) if comm.rank else (4, 3, 1)
+    start, n = [0] * len(shape), list(shape)
+    if comm.rank:
+        n[0] = 0
+    with pytest.raises(distfft.DistfftError, match="ndims"):
+        distfft.Layout(comm, shape, start, n)
