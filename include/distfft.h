@@ -730,10 +730,12 @@ typedef struct distfft_reshape_s *distfft_reshape;
  * boxes do not overlap exchange nothing. Any number of axes (1..16).
  *
  * options (may be NULL: defaults) gives the method: DISTFFT_METHOD_
- * ALLTOALLW (the paper's exchange) or DISTFFT_METHOD_ISEND_WAITALL (the
- * same datatypes, one MPI_Isend/MPI_Irecv per overlapping rank only), or
- * AUTO (the default): both timed as an exchange's methods are and the
- * faster kept -- with rigor DISTFFT_ESTIMATE, alltoallw. The other methods
+ * ALLTOALLW (the paper's exchange), DISTFFT_METHOD_ALLTOALLV (the same
+ * datatypes through MPI_Pack into one buffer, one MPI_Alltoallv,
+ * MPI_Unpack; its two buffers allocated here), DISTFFT_METHOD_ISEND_WAITALL
+ * (the same datatypes, one MPI_Isend/MPI_Irecv per overlapping rank only),
+ * or AUTO (the default): the three timed as an exchange's methods are and
+ * the fastest kept -- with rigor DISTFFT_ESTIMATE, alltoallw. The other methods
  * exchange aligned pencils of a grid and do not apply to boxes:
  * DISTFFT_ERR_UNSUPPORTED. Other fields of options are ignored.
  *
@@ -781,8 +783,8 @@ int distfft_reshape_destroy(distfft_reshape *reshape);
  * "(reshape in alltoallw)" / "(reshape out alltoallw)", the step table
  * counts (is_redistribution 1, grid_direction -1) and work memory holds (a
  * buffer of the plan's own block at each such end). Its method follows
- * options->method where it applies to boxes (AUTO: alltoallw and
- * isend-waitall timed; isend-waitall; any other method: alltoallw).
+ * options->method where it applies to boxes (AUTO: the reshape methods
+ * timed; alltoallv and isend-waitall as asked; any other: alltoallw).
  * distfft_plan_input_block / _output_block then report this
  * rank's box of the caller's layouts. With an automatic grid
  * (options->grid_ndims 0) and row placement, the plan takes the candidate

@@ -266,8 +266,9 @@ class Reshape(_lifetime.Handle):
     returns its box of layout_out; backward the reverse. With batch > 1 the
     arrays have a leading axis of `batch` fields, moved in the same
     exchange. method: "alltoallw" (one MPI_Alltoallw over subarray
-    datatypes), "isend-waitall" (messages with the overlapping ranks only)
-    or "auto" (both timed at create time unless rigor is "estimate").
+    datatypes), "alltoallv" (the same packed, one MPI_Alltoallv),
+    "isend-waitall" (messages with the overlapping ranks only) or "auto"
+    (the three timed at create time unless rigor is "estimate").
     Collective on the layouts' communicator; free with destroy() or a
     with-block."""
 
@@ -309,7 +310,7 @@ class Reshape(_lifetime.Handle):
 
     @property
     def method(self):
-        """The method in use ("alltoallw" or "isend-waitall")."""
+        """The method in use ("alltoallw", "alltoallv" or "isend-waitall")."""
         return _lib.name_of("method", _lib.lib.distfft_reshape_method(self._handle))
 
     def describe(self):

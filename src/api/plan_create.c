@@ -262,6 +262,7 @@ static int attach_layouts(struct distfft_plan_s *plan, const struct distfft_layo
         const struct distfft_layout_s *to = e == PLAN_END_INPUT ? own[e] : given[e];
         /* The plan's method where it applies to boxes; alltoallw for the pencil-only methods. */
         distfft_method method = options->method == DISTFFT_METHOD_AUTO ||
+                                        options->method == DISTFFT_METHOD_ALLTOALLV ||
                                         options->method == DISTFFT_METHOD_ISEND_WAITALL
                                     ? options->method
                                     : DISTFFT_METHOD_ALLTOALLW;

@@ -43,7 +43,8 @@ static int run_trial(void *context)
     return reshape_run(trial->reshape, true, trial->in, trial->out);
 }
 
-static const distfft_method candidates[] = {DISTFFT_METHOD_ALLTOALLW, DISTFFT_METHOD_ISEND_WAITALL};
+static const distfft_method candidates[] = {DISTFFT_METHOD_ALLTOALLW, DISTFFT_METHOD_ALLTOALLV,
+                                            DISTFFT_METHOD_ISEND_WAITALL};
 
 int reshape_choose(const struct distfft_layout_s *in, const struct distfft_layout_s *out, distfft_type type,
                    int64_t batch, distfft_method method, distfft_rigor rigor, struct distfft_reshape_s **reshape)
@@ -60,7 +61,8 @@ int reshape_choose(const struct distfft_layout_s *in, const struct distfft_layou
     double best = INFINITY;
     distfft_method chosen = DISTFFT_METHOD_ALLTOALLW;
     for (size_t c = 0; rc == DISTFFT_SUCCESS && c < sizeof candidates / sizeof candidates[0]; c++) {
-        (*reshape)->method = candidates[c]; /* the same datatypes; only the calls differ */
+        /* the same datatypes; only the calls differ (alltoallv: its packed buffers) */
+        if (error_agree((*reshape)->comm, reshape_prepare(*reshape, candidates[c])) != DISTFFT_SUCCESS) continue;
         reshape_trial trial = {*reshape, scratch_in, scratch_out};
         double seconds = INFINITY;
         rc = tuning_time((*reshape)->comm, run_trial, &trial, &seconds);
@@ -76,7 +78,7 @@ int reshape_choose(const struct distfft_layout_s *in, const struct distfft_layou
         *reshape = NULL;
         return rc;
     }
-    (*reshape)->method = chosen;
+    reshape_prepare(*reshape, chosen); /* prepared already: cannot fail */
     (*reshape)->tuning_seconds = MPI_Wtime() - begin;
     return DISTFFT_SUCCESS;
 }
@@ -90,11 +92,11 @@ static int check_create(const struct distfft_layout_s *in, const struct distfft_
     if (!type_is_valid(type)) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown element type %d", where, (int)type);
     if (batch < 1) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: batch = %lld must be >= 1", where, (long long)batch);
     if (method != DISTFFT_METHOD_AUTO && method != DISTFFT_METHOD_ALLTOALLW &&
-        method != DISTFFT_METHOD_ISEND_WAITALL) {
+        method != DISTFFT_METHOD_ALLTOALLV && method != DISTFFT_METHOD_ISEND_WAITALL) {
         const char *name = distfft_method_name(method);
         if (!name) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown method %d", where, (int)method);
         return error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: method %s exchanges aligned pencils of a grid; a "
-                          "reshape between boxes takes auto, alltoallw or isend-waitall", where, name);
+                          "reshape between boxes takes auto, alltoallw, alltoallv or isend-waitall", where, name);
     }
     replicated_add(args, type, "element type");
     replicated_add(args, batch, "batch");

@@ -31,6 +31,12 @@ void reshape_free(struct distfft_reshape_s *r)
     free(r->out_types);
     free(r->requests);
     free(r->statuses);
+    free(r->packed_in);
+    free(r->packed_out);
+    free(r->offsets_in);
+    free(r->offsets_out);
+    free(r->pack_send);
+    free(r->pack_receive);
     if (r->comm != MPI_COMM_NULL) MPI_Comm_free(&r->comm);
     free(r);
 }
@@ -129,12 +135,11 @@ int reshape_build(const struct distfft_layout_s *in, const struct distfft_layout
     int rc = DISTFFT_SUCCESS;
     *reshape_out = NULL;
     struct distfft_reshape_s *r = calloc(1, sizeof *r);
-    int local = r ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "distfft_reshape_create: object");
-    TRY(error_agree(in->comm, local));
+    TRY(error_agree(in->comm, r ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "distfft_reshape_create: object")));
     r->comm = MPI_COMM_NULL;
     r->type = type;
     r->batch = batch;
-    r->method = method;
+    r->method = DISTFFT_METHOD_ALLTOALLW;
     r->size = in->size;
     r->rank = in->rank;
     r->ndims = in->ndims;
@@ -143,11 +148,82 @@ int reshape_build(const struct distfft_layout_s *in, const struct distfft_layout
     r->out_count = batch * layout_box_count(out, out->rank);
     TRY_MPI(MPI_Comm_dup(in->comm, &r->comm));
     TRY_MPI(MPI_Comm_set_errhandler(r->comm, MPI_ERRORS_RETURN));
-    TRY(error_agree(r->comm, build_types(r, in, out)));
+    int local = build_types(r, in, out);
+    if (local == DISTFFT_SUCCESS) local = reshape_prepare(r, method);
+    TRY(error_agree(r->comm, local));
     *reshape_out = r;
     return DISTFFT_SUCCESS;
 fail:
     reshape_free(r);
+    return rc;
+}
+
+/* Packed sizes and offsets of one side's datatypes; false beyond INT_MAX bytes. */
+static bool pack_table(const struct distfft_reshape_s *r, const int *counts, const MPI_Datatype *types, int *sizes,
+                       int *offsets, int *total)
+{
+    int64_t sum = 0;
+    for (int p = 0; p < r->size; p++) {
+        sizes[p] = 0;
+        if (counts[p] > 0 && MPI_Pack_size(1, types[p], r->comm, &sizes[p]) != MPI_SUCCESS) return false;
+        offsets[p] = (int)sum;
+        sum += sizes[p];
+        if (sum > INT_MAX) return false;
+    }
+    *total = (int)sum;
+    return true;
+}
+
+int reshape_prepare(struct distfft_reshape_s *r, distfft_method method)
+{
+    r->method = method;
+    if (method != DISTFFT_METHOD_ALLTOALLV || r->pack_send) return DISTFFT_SUCCESS;
+    size_t n = (size_t)r->size;
+    r->packed_in = calloc(n, sizeof(int));
+    r->packed_out = calloc(n, sizeof(int));
+    r->offsets_in = calloc(n, sizeof(int));
+    r->offsets_out = calloc(n, sizeof(int));
+    if (!r->packed_in || !r->packed_out || !r->offsets_in || !r->offsets_out)
+        return error_fail(DISTFFT_ERR_MEMORY, "distfft_reshape_create: alltoallv tables");
+    int total_in = 0, total_out = 0;
+    if (!pack_table(r, r->in_counts, r->in_types, r->packed_in, r->offsets_in, &total_in) ||
+        !pack_table(r, r->out_counts, r->out_types, r->packed_out, r->offsets_out, &total_out))
+        return error_fail(DISTFFT_ERR_UNSUPPORTED, "distfft_reshape_create: alltoallv: this rank's packed "
+                          "boxes exceed INT_MAX bytes (an MPI_Alltoallv count)");
+    r->pack_capacity = total_in > total_out ? total_in : total_out;
+    r->pack_send = malloc((size_t)r->pack_capacity + 1);
+    r->pack_receive = malloc((size_t)r->pack_capacity + 1);
+    if (!r->pack_send || !r->pack_receive)
+        return error_fail(DISTFFT_ERR_MEMORY, "distfft_reshape_create: alltoallv buffers of %d bytes",
+                          r->pack_capacity);
+    return DISTFFT_SUCCESS;
+}
+
+/* MPI_Pack every piece, one MPI_Alltoallv of MPI_PACKED, MPI_Unpack. */
+static int run_packed(const struct distfft_reshape_s *r, bool forward, const void *from, void *to)
+{
+    int rc = DISTFFT_SUCCESS;
+    const int *send_counts = forward ? r->in_counts : r->out_counts;
+    const int *receive_counts = forward ? r->out_counts : r->in_counts;
+    const MPI_Datatype *send_types = forward ? r->in_types : r->out_types;
+    const MPI_Datatype *receive_types = forward ? r->out_types : r->in_types;
+    const int *send_bytes = forward ? r->packed_in : r->packed_out, *send_at = forward ? r->offsets_in : r->offsets_out;
+    const int *receive_bytes = forward ? r->packed_out : r->packed_in;
+    const int *receive_at = forward ? r->offsets_out : r->offsets_in;
+    for (int p = 0; p < r->size; p++) {
+        int position = send_at[p];
+        if (send_counts[p] > 0)
+            TRY_MPI(MPI_Pack(from, 1, send_types[p], r->pack_send, r->pack_capacity, &position, r->comm));
+    }
+    TRY_MPI(MPI_Alltoallv(r->pack_send, send_bytes, send_at, MPI_PACKED, r->pack_receive, receive_bytes, receive_at,
+                          MPI_PACKED, r->comm));
+    for (int p = 0; p < r->size; p++) {
+        int position = receive_at[p];
+        if (receive_counts[p] > 0)
+            TRY_MPI(MPI_Unpack(r->pack_receive, r->pack_capacity, &position, to, 1, receive_types[p], r->comm));
+    }
+    return DISTFFT_SUCCESS;
+fail:
     return rc;
 }
 
@@ -179,6 +255,7 @@ int reshape_run(const struct distfft_reshape_s *r, bool forward, const void *fro
     if (!to) to = &empty;
     if (r->method == DISTFFT_METHOD_ISEND_WAITALL)
         return run_messages(r, send_counts, send_types, from, receive_counts, receive_types, to);
+    if (r->method == DISTFFT_METHOD_ALLTOALLV) return run_packed(r, forward, from, to);
     int rc = DISTFFT_SUCCESS;
     TRY_MPI(MPI_Alltoallw(from, send_counts, r->displacements, send_types, to, receive_counts,
                           r->displacements, receive_types, r->comm));

@@ -7,9 +7,12 @@
  * whose boxes do not overlap exchange nothing (count 0).
  *
  * Methods (ids of the method table, distfft_method): ALLTOALLW (the
- * default) and ISEND_WAITALL (the same datatypes, one MPI_Isend/MPI_Irecv
- * per overlapping peer only, then MPI_Waitall). The other methods of the
- * table describe exchanges between aligned pencils of a process grid, not
+ * default), ALLTOALLV (the same datatypes packed with MPI_Pack into one
+ * contiguous buffer, one MPI_Alltoallv of MPI_PACKED, MPI_Unpack; the
+ * buffers are allocated when the method is prepared, at create time) and
+ * ISEND_WAITALL (the same datatypes, one MPI_Isend/MPI_Irecv per
+ * overlapping peer only, then MPI_Waitall). The other methods of the table
+ * describe exchanges between aligned pencils of a process grid, not
  * arbitrary boxes, and do not apply here.
  */
 #ifndef DISTFFT_LAYOUTS_RESHAPE_H
@@ -41,6 +44,11 @@ struct distfft_reshape_s {
     MPI_Datatype *in_types, *out_types;
     MPI_Request *requests;         /* 2 x size, for ISEND_WAITALL */
     MPI_Status *statuses;          /* 2 x size (not MPI_STATUSES_IGNORE: GCC misreads MPICH's) */
+    /* ALLTOALLV: per rank the packed bytes of in_types[p] and out_types[p]
+     * and their offsets in the packed buffers (NULL until prepared). */
+    int *packed_in, *packed_out, *offsets_in, *offsets_out;
+    char *pack_send, *pack_receive;
+    int pack_capacity;
     double tuning_seconds;
 };
 
@@ -49,6 +57,12 @@ struct distfft_reshape_s {
  * fail on some ranks only: the outcome is agreed. Collective. */
 int reshape_build(const struct distfft_layout_s *in, const struct distfft_layout_s *out, distfft_type type,
                   int64_t batch, distfft_method method, struct distfft_reshape_s **reshape);
+
+/* Make ready to run with `method` (ALLTOALLV allocates its packed
+ * buffers; the others need nothing more), and set it. Local; may fail on
+ * some ranks only (DISTFFT_ERR_UNSUPPORTED beyond INT_MAX packed bytes,
+ * DISTFFT_ERR_MEMORY): the caller agrees. */
+int reshape_prepare(struct distfft_reshape_s *reshape, distfft_method method);
 
 /* Run it: forward moves `from` (input layout) into `to` (output layout);
  * backward the reverse. No checks. Collective. */

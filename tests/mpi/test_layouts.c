@@ -162,8 +162,9 @@ static void test_reshapes(test_suite *suite)
     bricks(global, &brick, dims);
     irregular(3, global, &odd);
     distfft_layout_from_grid(MPI_COMM_WORLD, 3, global, 1, slab_dims, slab_by, &slab);
-    distfft_method methods[] = {DISTFFT_METHOD_ALLTOALLW, DISTFFT_METHOD_ISEND_WAITALL, DISTFFT_METHOD_AUTO};
-    for (int m = 0; m < 3; m++) {
+    distfft_method methods[] = {DISTFFT_METHOD_ALLTOALLW, DISTFFT_METHOD_ALLTOALLV, DISTFFT_METHOD_ISEND_WAITALL,
+                                DISTFFT_METHOD_AUTO};
+    for (int m = 0; m < 4; m++) {
         reshape_round(suite, "bricks->irregular", brick, odd, DISTFFT_COMPLEX_DOUBLE, 1, methods[m]);
         reshape_round(suite, "irregular->slabs", odd, slab, DISTFFT_REAL_FLOAT, 3, methods[m]);
     }
@@ -187,6 +188,7 @@ static void test_reshapes(test_suite *suite)
     distfft_layout_from_grid(MPI_COMM_WORLD, 16, sixteen, 1, one_dims, sixteen_by, &sixteen_b);
     reshape_round(suite, "1-D", one_a, one_b, DISTFFT_COMPLEX_DOUBLE, 1, DISTFFT_METHOD_ALLTOALLW);
     reshape_round(suite, "16-D", sixteen_a, sixteen_b, DISTFFT_COMPLEX_DOUBLE, 1, DISTFFT_METHOD_ALLTOALLW);
+    reshape_round(suite, "5-D alltoallv", pencil5, odd5, DISTFFT_REAL_DOUBLE, 3, DISTFFT_METHOD_ALLTOALLV);
     distfft_layout all[] = {brick, odd, slab, odd5, pencil5, one_a, one_b, sixteen_a, sixteen_b};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) distfft_layout_destroy(&all[i]);
 }
