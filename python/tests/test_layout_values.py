@@ -159,21 +159,27 @@ def test_bad_pairs(comm):
             distfft.Plan(comm, (4, 5), input_layout=a, rigor="estimate")
 
 
-def test_plan_r2c_batch_with_layouts(comm):
-    """Real input in irregular boxes, the halved spectrum in slabs, two fields."""
+@pytest.mark.parametrize("overlap", ["off", "on", "fields"])
+def test_plan_r2c_batch_with_layouts(comm, overlap):
+    """Real input in irregular boxes, the halved spectrum in slabs, two
+    fields, whichever way the plan runs its fields."""
     shape = (6, 5, 8)
     spectral = (6, 5, 5)
     whole = random_global((2,) + shape, numpy.float64, seed=9)
     with irregular(comm, shape) as first, \
             distfft.Layout.from_grid(comm, spectral, (comm.size,), (0, -1, -1)) as second:
         plan = distfft.Plan(comm, shape, dtype=numpy.float64, batch=2, input_layout=first,
-                            output_layout=second, rigor="estimate")
+                            output_layout=second, rigor="estimate", overlap=overlap)
         u = plan.input_array()
         u[...] = whole[(slice(None),) + first.local_slice]
         u_hat = plan.forward(u)
         expected = numpy.fft.rfftn(whole, axes=(1, 2, 3))[(slice(None),) + second.local_slice]
         assert numpy.allclose(u_hat, expected, atol=1e-12 * len(whole.ravel()))
         assert numpy.allclose(plan.backward(u_hat), u)
+        for step in plan.steps("forward") + plan.steps("backward"):
+            if step["description"].startswith("reshape"):
+                assert step["is_redistribution"] and step["grid_direction"] == -1
+                assert step["executions"] == 1 and step["seconds"] >= 0
         plan.destroy()
 
 
