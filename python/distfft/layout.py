@@ -248,6 +248,15 @@ class Layout(_lifetime.Handle):
             out.ctypes.data if out.size else None))
         return out
 
+    def halo(self, widths, dtype=numpy.complex128, periodic=True, batch=None, variant="datatypes",
+             widths_high=None):
+        """A distfft.Halo (ghost-cell exchange) on this layout's boxes (see
+        distfft.Halo; every line of boxes along each axis must tile it, as
+        grids and bricks do). Collective."""
+        from .halo import Halo
+        return Halo(self._user_comm, self.global_shape, self.local_slice, widths, periodic, dtype, batch,
+                    variant, widths_high)
+
     def _batch_of(self, shape, what):
         if tuple(shape) == self.shape:
             return 1

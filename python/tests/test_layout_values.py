@@ -192,3 +192,16 @@ def test_ndims_differ(comm):
         n[0] = 0
     with pytest.raises(distfft.DistfftError, match="ndims"):
         distfft.Layout(comm, shape, start, n)
+
+
+def test_halo_on_bricks(comm):
+    """Ghost cells of a brick layout: every padded entry is the global
+    array at its wrapped index."""
+    shape = (7, 6, 5)
+    whole = random_global(shape, numpy.float64, seed=11)
+    with bricks(comm, shape) as layout, layout.halo(1, dtype=numpy.float64) as halo:
+        padded = halo.padded_array(numpy.ascontiguousarray(whole[layout.local_slice]))
+        halo.exchange(padded)
+        index = numpy.ix_(*[(start + numpy.arange(n)) % g for start, n, g in
+                            zip(halo.padded_start, halo.padded_shape, shape)])
+        assert numpy.array_equal(padded, whole[index])
