@@ -126,6 +126,7 @@ module distfft
   public :: distfft_last_error, distfft_error_string
   public :: distfft_array_write, distfft_array_read, distfft_array_file_info
   public :: distfft_layout_from_box, distfft_layout_box, distfft_layout_equal, distfft_layout_destroy
+  public :: distfft_layout_from_grid, distfft_plan_layout, distfft_layout_describe
   public :: distfft_reshape_create, distfft_reshape_forward, distfft_reshape_backward, distfft_reshape_destroy
   public :: distfft_plan_create_layouts
 
@@ -166,13 +167,13 @@ module distfft
   ! Move this rank's box of layout_in (in) into its box of layout_out (out):
   ! contiguous arrays of the reshape's element kind and exactly the boxes'
   ! sizes (batch included), checked and agreed on every rank first.
-  ! complex(c_double_complex) and real(c_double). Collective.
+  ! Complex and real, double and single precision. Collective.
   interface distfft_reshape_forward
-    module procedure reshape_forward_c16, reshape_forward_f8
+    module procedure reshape_forward_c16, reshape_forward_c8, reshape_forward_f8, reshape_forward_f4
   end interface distfft_reshape_forward
   ! The reverse: in is the layout_out box, out the layout_in box.
   interface distfft_reshape_backward
-    module procedure reshape_backward_c16, reshape_backward_f8
+    module procedure reshape_backward_c16, reshape_backward_c8, reshape_backward_f8, reshape_backward_f4
   end interface distfft_reshape_backward
 
   include 'distfft_c.inc'

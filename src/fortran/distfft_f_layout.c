@@ -15,6 +15,8 @@
 int distfft_f_layout_from_box(MPI_Fint comm, int ndims, const int64_t *global_shape, const int64_t *start,
                               const int64_t *shape, distfft_layout *layout);
 int distfft_f_layout_box(const struct distfft_layout_s *layout, int rank, int64_t *start, int64_t *shape);
+int distfft_f_layout_from_grid(MPI_Fint comm, int ndims, const int64_t *global_shape, int grid_ndims,
+                               const int *grid_dims, const int *distributed_by, distfft_layout *layout);
 int distfft_f_reshape_create(const struct distfft_layout_s *in, const struct distfft_layout_s *out, int type,
                              int64_t batch, int method, distfft_reshape *reshape, MPI_Fint *reshape_comm,
                              int64_t *in_count, int64_t *out_count);
@@ -37,6 +39,22 @@ int distfft_f_layout_from_box(MPI_Fint comm, int ndims, const int64_t *global_sh
     }
     return distfft_layout_from_box(MPI_Comm_f2c(comm), ndims, valid ? g : NULL, valid ? s : NULL,
                                    valid ? n : NULL, layout);
+}
+
+/* Shape and distributed_by in Fortran order (distributed_by: 0-based grid
+ * directions, -1 for a complete axis); grid_dims as they are. */
+int distfft_f_layout_from_grid(MPI_Fint comm, int ndims, const int64_t *global_shape, int grid_ndims,
+                               const int *grid_dims, const int *distributed_by, distfft_layout *layout)
+{
+    int64_t g[DISTFFT_MAX_DIMS];
+    int by[DISTFFT_MAX_DIMS];
+    int valid = ndims >= 1 && ndims <= DISTFFT_MAX_DIMS && global_shape && distributed_by;
+    if (valid) {
+        reverse(ndims, global_shape, g);
+        for (int i = 0; i < ndims; i++) by[i] = distributed_by[ndims - 1 - i];
+    }
+    return distfft_layout_from_grid(MPI_Comm_f2c(comm), ndims, valid ? g : NULL, grid_ndims, grid_dims,
+                                    valid ? by : NULL, layout);
 }
 
 /* Rank `rank`'s box (0-based rank), Fortran order. Local. */

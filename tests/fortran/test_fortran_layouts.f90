@@ -15,7 +15,7 @@ program test_fortran_layouts
   implicit none
   integer(c_int64_t), parameter :: n(3) = [6_c_int64_t, 5_c_int64_t, 4_c_int64_t]
   integer :: rank, ranks, ierr, failures, values(1)
-  type(distfft_layout) :: split1, split2, bad
+  type(distfft_layout) :: split1, split2, bad, grid1, side
   type(distfft_reshape) :: reshape
   type(distfft_plan) :: plan
   integer(c_int64_t) :: start1(3), shape1(3), start2(3), shape2(3)
@@ -65,6 +65,20 @@ program test_fortran_layouts
   else
     call check(.true., 'plan in layouts: mode 0 = sum')
   end if
+  call distfft_plan_destroy(plan)
+
+  ! The same layouts from a grid and an alignment, and from the plan's sides.
+  call distfft_layout_from_grid(grid1, MPI_COMM_WORLD, n, [ranks], [0, -1, -1])
+  same = distfft_layout_equal(grid1, split1)
+  call check(same, 'from_grid: split along Fortran axis 1 == from_box')
+  call distfft_plan_create_layouts(plan, MPI_COMM_WORLD, n, DISTFFT_DOUBLE, split1, split2)
+  call distfft_plan_layout(plan, .true., side)
+  same = distfft_layout_equal(side, split2)
+  call check(same, 'the plan''s output layout is split2')
+  message = distfft_layout_describe(side)
+  call check(index(message, '(layout 4x5x6 ranks=') == 1, 'describe: ' // message)
+  call distfft_layout_destroy(side)
+  call distfft_layout_destroy(grid1)
   call distfft_plan_destroy(plan)
 
   ! Overlapping boxes (every rank claims the whole array): an error on every rank.
