@@ -423,6 +423,14 @@ static void test_bad_input(test_suite *suite)
         expect_error(suite, "different communicators", rc, DISTFFT_ERR_MISMATCH, (distfft_layout)reshape,
                      "different communicators");
     distfft_reshape_destroy(&reshape);
+    /* a plan given a layout on other ranks */
+    distfft_plan other_plan = NULL;
+    int64_t same_shape[2] = {4, 6};
+    rc = distfft_plan_create_layouts(MPI_COMM_WORLD, 2, same_shape, DISTFFT_DOUBLE, NULL, NULL, b, &other_plan);
+    if (size > 1)
+        expect_error(suite, "plan layout on another communicator", rc, DISTFFT_ERR_MISMATCH,
+                     (distfft_layout)other_plan, "another communicator");
+    distfft_plan_destroy(&other_plan);
     /* a plan given a layout of another shape */
     distfft_plan plan = NULL;
     int64_t plan_shape[2] = {4, 5};
