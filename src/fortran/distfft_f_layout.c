@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../error.h"
+#include "fortran_order.h"
 #include "../layouts/layout_value.h"
 
 /* Prototypes: the module's interface, not the C API. */
@@ -22,10 +23,6 @@ int distfft_f_reshape_create(const struct distfft_layout_s *in, const struct dis
                              int64_t *in_count, int64_t *out_count);
 int distfft_f_comm_free(MPI_Fint *comm);
 
-static void reverse(int ndims, const int64_t *from, int64_t *to)
-{
-    for (int i = 0; i < ndims; i++) to[i] = from[ndims - 1 - i];
-}
 
 int distfft_f_layout_from_box(MPI_Fint comm, int ndims, const int64_t *global_shape, const int64_t *start,
                               const int64_t *shape, distfft_layout *layout)
@@ -33,9 +30,9 @@ int distfft_f_layout_from_box(MPI_Fint comm, int ndims, const int64_t *global_sh
     int64_t g[DISTFFT_MAX_DIMS], s[DISTFFT_MAX_DIMS], n[DISTFFT_MAX_DIMS];
     int valid = ndims >= 1 && ndims <= DISTFFT_MAX_DIMS && global_shape && start && shape;
     if (valid) {
-        reverse(ndims, global_shape, g);
-        reverse(ndims, start, s);
-        reverse(ndims, shape, n);
+        fortran_reverse(ndims, global_shape, g);
+        fortran_reverse(ndims, start, s);
+        fortran_reverse(ndims, shape, n);
     }
     return distfft_layout_from_box(MPI_Comm_f2c(comm), ndims, valid ? g : NULL, valid ? s : NULL,
                                    valid ? n : NULL, layout);
@@ -50,7 +47,7 @@ int distfft_f_layout_from_grid(MPI_Fint comm, int ndims, const int64_t *global_s
     int by[DISTFFT_MAX_DIMS];
     int valid = ndims >= 1 && ndims <= DISTFFT_MAX_DIMS && global_shape && distributed_by;
     if (valid) {
-        reverse(ndims, global_shape, g);
+        fortran_reverse(ndims, global_shape, g);
         for (int i = 0; i < ndims; i++) by[i] = distributed_by[ndims - 1 - i];
     }
     return distfft_layout_from_grid(MPI_Comm_f2c(comm), ndims, valid ? g : NULL, grid_ndims, grid_dims,
@@ -63,19 +60,11 @@ int distfft_f_layout_box(const struct distfft_layout_s *layout, int rank, int64_
     int64_t s[DISTFFT_MAX_DIMS], n[DISTFFT_MAX_DIMS];
     int rc = distfft_layout_box(layout, rank, s, n);
     if (rc != DISTFFT_SUCCESS) return rc;
-    reverse(layout->ndims, s, start);
-    reverse(layout->ndims, n, shape);
+    fortran_reverse(layout->ndims, s, start);
+    fortran_reverse(layout->ndims, n, shape);
     return DISTFFT_SUCCESS;
 }
 
-static int duplicate(MPI_Comm comm, MPI_Fint *handle)
-{
-    MPI_Comm copy;
-    int mpi_code = MPI_Comm_dup(comm, &copy);
-    if (mpi_code != MPI_SUCCESS) return error_mpi(mpi_code, "MPI_Comm_dup");
-    *handle = MPI_Comm_c2f(copy);
-    return DISTFFT_SUCCESS;
-}
 
 int distfft_f_reshape_create(const struct distfft_layout_s *in, const struct distfft_layout_s *out, int type,
                              int64_t batch, int method, distfft_reshape *reshape, MPI_Fint *reshape_comm,
@@ -87,7 +76,7 @@ int distfft_f_reshape_create(const struct distfft_layout_s *in, const struct dis
     distfft_options options;
     distfft_options_init(&options);
     options.method = (distfft_method)method;
-    int rc = duplicate(in->comm, reshape_comm);
+    int rc = fortran_duplicate(in->comm, reshape_comm);
     if (rc == DISTFFT_SUCCESS)
         rc = distfft_reshape_create(in, out, (distfft_type)type, batch, &options, reshape);
     if (rc != DISTFFT_SUCCESS) {
