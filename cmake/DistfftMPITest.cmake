@@ -28,7 +28,7 @@ message(STATUS "distfft: tests run with ${MPIEXEC_EXECUTABLE} (${DISTFFT_MPI_VEN
 # Open MPI runs everything at every rank count.
 cmake_host_system_information(RESULT _distfft_cores QUERY NUMBER_OF_LOGICAL_CORES)
 set(DISTFFT_BUSY_POLL_FULL_TESTS test_redist test_c2c test_kinds test_methods sweep
-  test_halo test_errors test_bad_input test_handles)
+  test_halo test_errors test_bad_input test_handles test_layouts)
 
 function(distfft_add_mpi_test)
   cmake_parse_arguments(T "" "NAME;COMMAND;TIMEOUT" "ARGS;RANKS" ${ARGN})

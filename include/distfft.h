@@ -180,6 +180,12 @@ void distfft_grid_coords(const struct distfft_grid_s *grid, int *coords);
  * (P_direction in the paper), owned by the grid. Local. */
 MPI_Comm distfft_grid_subcomm(const struct distfft_grid_s *grid, int direction);
 
+/* A layout (opaque handle, see "Layouts" below): a global shape and each
+ * rank's box, checked once when made. Made by distfft_layout_from_box,
+ * distfft_layout_from_grid or a plan's distfft_plan_input_layout /
+ * _output_layout; freed by distfft_layout_destroy. */
+typedef struct distfft_layout_s *distfft_layout;
+
 /* ------------------------------------------------------------------------ */
 /* Global redistribution (paper Sec. 3.3.2, Alg. 2 and 3)                    */
 /* ------------------------------------------------------------------------ */
@@ -562,10 +568,14 @@ int distfft_plan_grid(const struct distfft_plan_s *plan, int *grid_ndims,
  * on one rank, need no work memory. Local. */
 size_t distfft_plan_work_bytes(const struct distfft_plan_s *plan);
 
-/* Write a one-line description of the plan as a tree of its steps, e.g.
- * "(distfft c2c 8x8x8 double grid=2x2 (fft axes=2) (redist alltoallw 2->1
- * on P1) ...)", into buf (truncated to size). Returns the length the full
- * text needs, excluding the terminating NUL, or -1 for a NULL plan. Local. */
+/* Write a one-line description of the plan as a tree of its steps into
+ * buf (truncated to size); e.g. for an 8x8x8 c2c double plan on 4 ranks
+ * with grid 2x2, method alltoallw and rigor estimate:
+ * "(distfft kinds=c2c,c2c,c2c 8x8x8 double grid=2x2 (fft c2c axes=2)
+ * (redist alltoallw 2->1 on P1) (fft c2c axes=1) (redist alltoallw 1->0
+ * on P0) (fft c2c axes=0))" (python/tests/test_header_examples.py checks
+ * it). Returns the length the full text needs, excluding the terminating
+ * NUL, or -1 for a NULL plan. Local. */
 int distfft_plan_describe(const struct distfft_plan_s *plan, char *buf,
                           size_t size);
 
@@ -617,6 +627,190 @@ int distfft_plan_step(const struct distfft_plan_s *plan, int direction,
 /* Free the plan, its work buffers and every MPI object it created; *plan
  * becomes NULL. Collective on the plan's communicator. NULL *plan: no-op. */
 int distfft_plan_destroy(distfft_plan *plan);
+
+/* ------------------------------------------------------------------------ */
+/* Layouts: a global array and each rank's box, as one value                 */
+/* ------------------------------------------------------------------------ */
+
+/* A layout (distfft_layout, declared with the grids above) is a global
+ * shape of ndims (1..DISTFFT_MAX_DIMS) axes and, for each rank r of a
+ * communicator, one box: start[ndims] and shape[ndims] (empty boxes, with
+ * a 0 in shape, are allowed). The boxes tile the global array exactly --
+ * no gap, no overlap, inside bounds -- which is checked once, collectively,
+ * when the layout is made; a layout that exists is valid. Every rank holds
+ * every rank's box (2 x ndims int64_t per rank), so the queries below are
+ * local and answer alike on every rank. A layout works on its own
+ * duplicate of the communicator: rank r of the layout is rank r of it.
+ * Layouts are C-ordered like everything else: a box of shape (n0, n1, ...)
+ * is a C array of n0 x n1 x ... elements (with a batch: `batch` of them,
+ * one after the other).
+ *
+ * Errors when making one, on every rank with the same message (nothing
+ * made, nothing the caller passed modified): DISTFFT_ERR_SHAPE for a box
+ * outside the global array (naming the lowest such rank and its box),
+ * boxes that overlap (naming the first pair of ranks, their boxes and the
+ * overlap), or that leave a gap (naming the first element, in C order, on
+ * no rank); DISTFFT_ERR_MISMATCH when ranks pass a different ndims or
+ * global_shape. */
+
+/* This rank's box is (start, shape) of an array of global_shape. Collective
+ * on comm. */
+int distfft_layout_from_box(MPI_Comm comm, int ndims, const int64_t *global_shape,
+                            const int64_t *start, const int64_t *shape,
+                            distfft_layout *layout);
+
+/* The layout of a process grid and an alignment (the paper's Alg. 1 blocks;
+ * mpi4py-fft's Pencil): ranks of comm laid row-major on a grid of
+ * grid_ndims extents grid_dims (their product the size of comm; rank r at
+ * the coordinates of r in row-major order, as distfft_grid_create lays
+ * them); axis a is split over grid direction distributed_by[a] in
+ * distfft_decompose blocks, or complete on every rank where it is -1. Each
+ * direction distributes at most one axis. Collective on comm. */
+int distfft_layout_from_grid(MPI_Comm comm, int ndims, const int64_t *global_shape,
+                             int grid_ndims, const int *grid_dims,
+                             const int *distributed_by, distfft_layout *layout);
+
+/* The layout of a plan's input (physical, distfft_plan_input_shape) or
+ * output (spectral, distfft_plan_output_shape) array: the caller's layout
+ * when the plan was made with one (distfft_plan_create_layouts), else the
+ * plan's own blocks. Ranks as in the plan's communicator. Collective on
+ * the plan's communicator. */
+int distfft_plan_input_layout(const struct distfft_plan_s *plan, distfft_layout *layout);
+int distfft_plan_output_layout(const struct distfft_plan_s *plan, distfft_layout *layout);
+
+/* Queries. All local. ndims: the number of axes (0 for NULL); size: the
+ * ranks (0 for NULL); rank: this rank's number in the layout (-1 for
+ * NULL). */
+int distfft_layout_ndims(const struct distfft_layout_s *layout);
+int distfft_layout_size(const struct distfft_layout_s *layout);
+int distfft_layout_rank(const struct distfft_layout_s *layout);
+
+/* The global shape (global_shape has room for ndims). Local. */
+int distfft_layout_global_shape(const struct distfft_layout_s *layout, int64_t *global_shape);
+
+/* Rank `rank`'s box: start and shape (either may be NULL). Local. */
+int distfft_layout_box(const struct distfft_layout_s *layout, int rank, int64_t *start,
+                       int64_t *shape);
+
+/* Elements in rank `rank`'s box (one field), or -1 for a NULL layout or a
+ * rank out of range. Local. */
+int64_t distfft_layout_count(const struct distfft_layout_s *layout, int rank);
+
+/* 1 when the two layouts have the same global shape and the same box on
+ * every rank, on communicators of the same ranks in the same order
+ * (MPI_Comm_compare: identical or congruent); 0 otherwise (NULL too).
+ * Local. */
+int distfft_layout_equal(const struct distfft_layout_s *a, const struct distfft_layout_s *b);
+
+/* One line, every rank's box in rank order as numpy slices, into buf
+ * (truncated to size); e.g. slabs of an 8x8x8 array on 2 ranks:
+ * "(layout 8x8x8 ranks=2 [0:4,0:8,0:8] [4:8,0:8,0:8])".
+ * Returns the length the full text needs (excluding the NUL), or -1 for a
+ * NULL layout. Local. */
+int distfft_layout_describe(const struct distfft_layout_s *layout, char *buf, size_t size);
+
+/* Free the layout and its communicator; *layout becomes NULL. Collective on
+ * the layout's communicator (MPI_Comm_free). A NULL *layout is a no-op. */
+int distfft_layout_destroy(distfft_layout *layout);
+
+/* ------------------------------------------------------------------------ */
+/* Reshapes: any layout to any other layout of the same array                */
+/* ------------------------------------------------------------------------ */
+
+/* A planned reshape (opaque handle): made by distfft_reshape_create, run by
+ * distfft_reshape_forward / _backward, freed by distfft_reshape_destroy. */
+typedef struct distfft_reshape_s *distfft_reshape;
+
+/* Plan moving an array from layout_in to layout_out (the same global shape
+ * and ndims, communicators of the same ranks in the same order), elements
+ * of `type`, with a leading batch of `batch` >= 1 fields (each a box, one
+ * after the other). Each rank's piece of another rank's box is a subarray
+ * of both boxes: the datatypes are built here, once, and a reshape is ONE
+ * MPI_Alltoallw over them (paper 000's exchange, box to box); ranks whose
+ * boxes do not overlap exchange nothing. Any number of axes (1..16).
+ *
+ * options (may be NULL: defaults) gives the method: DISTFFT_METHOD_
+ * ALLTOALLW (the paper's exchange), DISTFFT_METHOD_ALLTOALLV (the same
+ * datatypes through MPI_Pack into one buffer, one MPI_Alltoallv,
+ * MPI_Unpack; its two buffers allocated here), DISTFFT_METHOD_ISEND_WAITALL
+ * (the same datatypes, one MPI_Isend/MPI_Irecv per overlapping rank only),
+ * or AUTO (the default): the three timed as an exchange's methods are and
+ * the fastest kept -- with rigor DISTFFT_ESTIMATE, alltoallw. The other methods
+ * exchange aligned pencils of a grid and do not apply to boxes:
+ * DISTFFT_ERR_UNSUPPORTED. Other fields of options are ignored.
+ *
+ * Errors, on every rank alike (nothing made): DISTFFT_ERR_ARGUMENT for a
+ * NULL layout on some rank -- then on that rank only, as it cannot reach
+ * the others -- a bad type, batch or method; DISTFFT_ERR_MISMATCH for
+ * layouts on different communicators or of different global shapes or
+ * ndims; DISTFFT_ERR_UNSUPPORTED for a local box extent or batch beyond
+ * INT_MAX. Collective on the layouts' communicator. */
+int distfft_reshape_create(const struct distfft_layout_s *layout_in,
+                           const struct distfft_layout_s *layout_out, distfft_type type,
+                           int64_t batch, const distfft_options *options,
+                           distfft_reshape *reshape);
+
+/* forward: `in` holds this rank's box of layout_in (batch included), `out`
+ * receives its box of layout_out; backward: the reverse (in holds the
+ * layout_out box, out receives the layout_in box). Distinct buffers; in is
+ * not modified. A pointer may be NULL only where its box is empty.
+ * Collective on the layouts' communicator. */
+int distfft_reshape_forward(distfft_reshape reshape, const void *in, void *out);
+int distfft_reshape_backward(distfft_reshape reshape, const void *in, void *out);
+
+/* One line: its method, the array, and what this rank sends forward (to
+ * how many of the other ranks, how many bytes); e.g. on 2 ranks, complex
+ * double slabs of an 8x8x8 array along axis 0 to slabs along axis 1, with
+ * alltoallw: "(reshape alltoallw 8x8x8 complex-double sends 1/1 ranks 2048
+ * bytes)". Into buf (truncated to size); returns the length the full text
+ * needs, or -1 for NULL. Local. */
+int distfft_reshape_describe(const struct distfft_reshape_s *reshape, char *buf, size_t size);
+
+/* The method in use (never AUTO), or AUTO for a NULL reshape. Local. */
+distfft_method distfft_reshape_method(const struct distfft_reshape_s *reshape);
+
+/* Free the reshape, its datatypes and its communicator; *reshape becomes
+ * NULL. Collective on its communicator. A NULL *reshape is a no-op. */
+int distfft_reshape_destroy(distfft_reshape *reshape);
+
+/* A plan whose input and output are in the caller's layouts: as
+ * distfft_plan_create, and layout_in (of the input, physical shape:
+ * distfft_plan_input_shape) and layout_out (of the output, spectral shape:
+ * distfft_plan_output_shape) -- either may be NULL: the plan's own. Where a
+ * layout differs from the plan's own blocks, the plan adds a reshape step
+ * at that end (forward: first step from layout_in, last step into
+ * layout_out; backward the reverse), which describe() prints as
+ * "(reshape in alltoallw)" / "(reshape out alltoallw)", the step table
+ * counts (is_redistribution 1, grid_direction -1) and work memory holds (a
+ * buffer of the plan's own block at each such end). Its method follows
+ * options->method where it applies to boxes (AUTO: the reshape methods
+ * timed; alltoallv and isend-waitall as asked; any other: alltoallw).
+ * distfft_plan_input_block / _output_block then report this
+ * rank's box of the caller's layouts. With an automatic grid
+ * (options->grid_ndims 0) and row placement, the plan takes the candidate
+ * grid (of those tuning would try) whose own blocks share the most bytes
+ * with the caller's boxes -- none to move when the caller's layout is one
+ * of the plan's -- when it keeps more than the default grid; otherwise it
+ * chooses (or measures) as distfft_plan_create does. Not with options->in_place
+ * (DISTFFT_ERR_UNSUPPORTED). Errors as distfft_plan_create's, and
+ * DISTFFT_ERR_SHAPE for a layout of another global shape,
+ * DISTFFT_ERR_MISMATCH for one on other ranks than comm's. Collective on
+ * comm. */
+int distfft_plan_create_layouts(MPI_Comm comm, int ndims, const int64_t *shape,
+                                distfft_precision precision, const distfft_options *options,
+                                const struct distfft_layout_s *layout_in,
+                                const struct distfft_layout_s *layout_out, distfft_plan *plan);
+
+/* Gather a distributed array into `global` (C-ordered, global shape) on
+ * rank `root` of the layout, or scatter it from there: as distfft_gather /
+ * distfft_scatter, the blocks being the layout's boxes (its tiling already
+ * checked), `batch` >= 1 fields of local blocks one after the other
+ * becoming `batch` global arrays one after the other. Collective on the
+ * layout's communicator. */
+int distfft_layout_gather(const struct distfft_layout_s *layout, distfft_type type, int64_t batch,
+                          const void *local, int root, void *global);
+int distfft_layout_scatter(const struct distfft_layout_s *layout, distfft_type type, int64_t batch,
+                           const void *global, int root, void *local);
 
 /* ------------------------------------------------------------------------ */
 /* Wisdom: tuned choices kept for later runs (as FFTW's wisdom)              */
@@ -723,6 +917,15 @@ int distfft_array_read(MPI_Comm comm, const char *path, distfft_type type,
 int distfft_array_file_info(MPI_Comm comm, const char *path,
                             distfft_type *type, int *naxes, int64_t *shape);
 
+/* distfft_array_write / distfft_array_read with the blocks of a layout
+ * (its boxes already checked to tile the array): the layout's global shape
+ * and this rank's box, `batch` fields as there. Collective on the layout's
+ * communicator. */
+int distfft_layout_array_write(const struct distfft_layout_s *layout, const char *path,
+                               distfft_type type, int64_t batch, const void *local);
+int distfft_layout_array_read(const struct distfft_layout_s *layout, const char *path,
+                              distfft_type type, int64_t batch, void *local);
+
 /* ------------------------------------------------------------------------ */
 /* Halo (ghost-cell) exchange of distributed arrays (paper 004 Sec. 3)       */
 /* ------------------------------------------------------------------------ */
@@ -826,6 +1029,15 @@ int distfft_halo_unpad(const struct distfft_halo_s *halo, const void *padded,
 /* Free the halo and every MPI object it created; *halo becomes NULL.
  * Collective on its communicator. A NULL *halo is a no-op. */
 int distfft_halo_destroy(distfft_halo *halo);
+
+/* distfft_halo_create with the blocks of a layout: its global shape and
+ * this rank's box (the halo's own rule still applies: every line of boxes
+ * along each axis tiles it, as grid and brick layouts do). Collective on
+ * the layout's communicator. */
+int distfft_layout_halo_create(const struct distfft_layout_s *layout, distfft_type type,
+                               const int64_t *widths_low, const int64_t *widths_high,
+                               const int *periodic, int64_t batch,
+                               distfft_halo_variant variant, distfft_halo *halo);
 
 #ifdef __cplusplus
 }

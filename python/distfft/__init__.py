@@ -12,7 +12,8 @@ MPI_Alltoallw over subarray datatypes (Dalcin, Mortensen and Keyes).
     u_hat = plan.forward(u)           # numpy.fft.rfftn(U)[plan.output_slice]
     u2 = plan.backward(u_hat)         # == u
 
-Plan, DistArray, Redistribution, Halo (ghost cells) and decompose are the API; distfft.hdf5
+Plan, DistArray, Redistribution, Halo (ghost cells), Layout, Reshape and
+decompose are the API; distfft.hdf5
 writes and reads distributed arrays in parallel HDF5 files; distfft.wisdom
 keeps what tuned plans measured.
 """
@@ -21,6 +22,7 @@ from .errors import DistfftError
 from .plan import Plan
 from .redistribution import Redistribution, decompose
 from .halo import Halo
+from .layout import Layout, Reshape
 from ._lib import method_names, names_of
 from . import wisdom
 
@@ -28,7 +30,7 @@ __version__ = "0.1.0"
 
 KINDS = names_of("kind")   # the C library's transform kinds, in distfft_kind order
 
-__all__ = ["Plan", "DistArray", "Redistribution", "Halo", "DistfftError", "decompose",
+__all__ = ["Plan", "DistArray", "Redistribution", "Halo", "Layout", "Reshape", "DistfftError", "decompose",
            "method_names", "KINDS", "hdf5", "wisdom"]
 
 

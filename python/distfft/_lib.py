@@ -301,9 +301,14 @@ for _enum in _WHAT:
 def _values(enum):
     if enum == "method":
         return list(range(lib.distfft_method_count())) + [METHOD_AUTO]
-    if enum == "overlap":   # auto is -1, as the method's
-        return [-1, 0, 1]
-    name_of_value, values = getattr(lib, f"distfft_{enum}_name"), []
+    name_of_value = getattr(lib, f"distfft_{enum}_name")
+    if enum == "overlap":   # auto is -1, as the method's; then 0, 1, ... like the others
+        return [-1] + _values_from(name_of_value)
+    return _values_from(name_of_value)
+
+
+def _values_from(name_of_value):
+    values = []
     while name_of_value(len(values)) is not None:
         values.append(len(values))
     return values

@@ -19,21 +19,23 @@ from ._arrays import empty_aligned, zeros_aligned
 from ._collective import agree
 
 
-_METADATA = ("global_shape", "local_slice", "alignment", "comm", "kinds", "space")
+_METADATA = ("global_shape", "local_slice", "alignment", "comm", "kinds", "space", "layout")
 
 
 class DistArray(numpy.ndarray):
     """This rank's block of a global array of shape `global_shape`.
 
     DistArray(global_shape, local_slice, dtype, comm, alignment=None,
-              kinds=None, space=None) allocates a zeroed, 64-byte aligned block of shape
+              kinds=None, space=None, layout=None) allocates a zeroed, 64-byte aligned block of shape
     given by `local_slice` (a tuple of slices with explicit start and stop,
     one per axis). `space` is "input" (real space) or "output" (spectral)
-    for a plan's arrays, None otherwise. Plans hand them out: Plan.input_array(),
-    Plan.output_array()."""
+    for a plan's arrays, None otherwise. `layout` is the distfft.Layout the
+    block belongs to (every rank's box; without a batch axis), when known.
+    Plans hand them out: Plan.input_array(), Plan.output_array(), and
+    layouts: Layout.array()."""
 
     def __new__(cls, global_shape, local_slice, dtype, comm, alignment=None,
-                kinds=None, space=None, buffer=None):
+                kinds=None, space=None, buffer=None, layout=None):
         global_shape = tuple(int(n) for n in global_shape)
         local_slice = tuple(slice(int(s.start), int(s.stop)) for s in local_slice)
         if len(local_slice) != len(global_shape):
@@ -50,6 +52,7 @@ class DistArray(numpy.ndarray):
         array.comm = comm
         array.kinds = tuple(kinds) if kinds is not None else None
         array.space = space
+        array.layout = layout
         return array
 
     def __array_finalize__(self, obj):

@@ -97,7 +97,8 @@ class Plan(_lifetime.Handle):
     Plan(comm, shape, dtype=numpy.complex128, kinds=None, axes=None,
          grid=None, method="auto", norm="backward", batch=None,
          rigor="measure", destroy_input=False, placement="row", node_size=0,
-         threads=1, overlap="auto")
+         threads=1, overlap="auto", padding=None, inplace=False,
+         input_layout=None, output_layout=None)
 
     comm    an mpi4py intracommunicator (every rank of it must call).
     shape   the global (real-space) shape, 2 to 16 axes.
@@ -146,6 +147,16 @@ class Plan(_lifetime.Handle):
             zero-pads, forward truncates (README "Padding").
     inplace  an in-place plan: forward(u, u_hat) and backward(u_hat, u)
             on one buffer; inplace_arrays() gives the two views.
+    input_layout, output_layout  distfft.Layout objects (on comm's
+            ranks) of the input (global_input_shape) and output
+            (global_output_shape) arrays, when the caller's decomposition
+            is not the plan's: the plan then reshapes at that end
+            (describe() shows "(reshape in ...)"), and input_slice /
+            output_slice are this rank's boxes of those layouts. Not with
+            inplace.
+
+    The plan's layouts, given or its own, are plan.input_layout and
+    plan.output_layout (distfft.Layout); its arrays carry them.
 
     A complex dtype with only real-to-real (and none) kinds transforms the
     real and imaginary parts alike (scipy.fft.dctn on complex arrays).
@@ -162,7 +173,10 @@ class Plan(_lifetime.Handle):
     def __init__(self, comm, shape, dtype=numpy.complex128, kinds=None, axes=None,
                  grid=None, method="auto", norm="backward", batch=None,
                  rigor="measure", destroy_input=False, placement="row", node_size=0,
-                 verbose=False, threads=1, overlap="auto", padding=None, inplace=False):
+                 verbose=False, threads=1, overlap="auto", padding=None, inplace=False,
+                 input_layout=None, output_layout=None):
+        from .layout import Layout
+        self.input_layout = self.output_layout = None
         self._adopt(comm)
         self._agree = Agreement(self._comm)
         try:
@@ -170,16 +184,26 @@ class Plan(_lifetime.Handle):
                                   norm, batch, rigor, destroy_input, placement, node_size,
                                   threads, overlap, padding, inplace)
             options.verbose = 1 if verbose else 0
+            layouts = self._agree(self._layouts_of, input_layout, output_layout, Layout)
             handle = _lib.c_handle()
-            _lib.check(_lib.lib.distfft_plan_create(
-                _lib.comm_handle(self._comm), len(self._shape), _lib.int64_array(self._shape),
-                self._precision,
-                ctypes.byref(options), ctypes.byref(handle)))
+            if layouts is None:
+                _lib.check(_lib.lib.distfft_plan_create(
+                    _lib.comm_handle(self._comm), len(self._shape), _lib.int64_array(self._shape),
+                    self._precision,
+                    ctypes.byref(options), ctypes.byref(handle)))
+            else:
+                _lib.check(_lib.lib.distfft_plan_create_layouts(
+                    _lib.comm_handle(self._comm), len(self._shape), _lib.int64_array(self._shape),
+                    self._precision, ctypes.byref(options), layouts[0], layouts[1],
+                    ctypes.byref(handle)))
         except BaseException:
             self._comm.Free()
             raise
         self._handle = handle
         _lifetime.register(self)
+        self.input_layout = Layout.from_plan(self, "input")
+        self.output_layout = Layout.from_plan(self, "output")
+        self._given_layouts = layouts is not None
         self._query()
         if self.dtype != numpy.dtype(dtype):
             self.destroy()   # C agreed on the arguments: every rank gets here
@@ -188,6 +212,27 @@ class Plan(_lifetime.Handle):
         self._scratch = {}
 
     # ---- construction ------------------------------------------------------------
+
+    @staticmethod
+    def _layouts_of(input_layout, output_layout, layout_type):
+        """The C handles of given layouts, or None when neither is (local)."""
+        if input_layout is None and output_layout is None:
+            return None
+        handles = []
+        for name, layout in (("input_layout", input_layout), ("output_layout", output_layout)):
+            if layout is not None and not isinstance(layout, layout_type):
+                raise TypeError(f"distfft: {name} must be a distfft.Layout, not {type(layout).__name__}")
+            if layout is not None:
+                layout._require_live()
+            handles.append(None if layout is None else layout._handle)
+        return handles
+
+    def destroy(self):
+        """Free the plan, its layouts and its communicator. Collective; idempotent."""
+        for layout in (getattr(self, "input_layout", None), getattr(self, "output_layout", None)):
+            if layout is not None:
+                layout.destroy()
+        super().destroy()
 
     def _options(self, shape, dtype, kinds, axes, grid, method, norm, batch, rigor,
                  destroy_input, placement, node_size, threads, overlap, padding, inplace):
@@ -286,6 +331,8 @@ class Plan(_lifetime.Handle):
         # axis, the last along the lowest: there the arrays are complete.
         self.input_alignment = len(lead) + max(self.axes)
         self.output_alignment = len(lead) + min(self.axes)
+        if self._given_layouts:   # the caller's boxes need not be complete along any axis
+            self.input_alignment = self.output_alignment = None
 
     # ---- arrays ---------------------------------------------------------------------
 
@@ -297,13 +344,14 @@ class Plan(_lifetime.Handle):
     def input_array(self):
         """A zeroed DistArray for this rank's input (real-space) block."""
         return DistArray(self.global_input_shape, self.input_slice, self.dtype, self._user_comm,
-                         alignment=self.input_alignment, kinds=self.kinds, space="input")
+                         alignment=self.input_alignment, kinds=self.kinds, space="input",
+                         layout=self.input_layout)
 
     def output_array(self):
         """A zeroed DistArray for this rank's output (spectral) block."""
         return DistArray(self.global_output_shape, self.output_slice, self.output_dtype,
                          self._user_comm, alignment=self.output_alignment, kinds=self.kinds,
-                         space="output")
+                         space="output", layout=self.output_layout)
 
     def inplace_arrays(self):
         """For an in-place plan: (u, u_hat), DistArrays of the input and
@@ -323,7 +371,8 @@ class Plan(_lifetime.Handle):
             view = raw[:size].view(dtype).reshape(shape)
             glob = self.global_input_shape if space == "input" else self.global_output_shape
             views.append(DistArray(glob, slices, dtype, self._user_comm, alignment=alignment,
-                                   kinds=self.kinds, space=space, buffer=view))
+                                   kinds=self.kinds, space=space, buffer=view,
+                                   layout=self.input_layout if space == "input" else self.output_layout))
         return tuple(views)
 
     # ---- transforms --------------------------------------------------------------------

@@ -7,10 +7,13 @@
 #include <string.h>
 
 #include "../error.h"
+#include "../layouts/layout_value.h"
 #include "../simulation.h"
 #include "../plan/algebra.h"
 #include "../tune/tune.h"
 #include "../types.h"
+#include "layout_grid.h"
+#include "reshape_choice.h"
 
 void distfft_options_init(distfft_options *options)
 {
@@ -212,6 +215,111 @@ int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
     /* From here on the arguments are valid and identical on every rank. */
     memcpy(request.shape, shape, ndims * sizeof *shape);
     TRY(tune_plan(work_comm, &request, plan_out));
+fail:
+    if (work_comm != MPI_COMM_NULL) MPI_Comm_free(&work_comm);
+    return rc;
+}
+
+/* ---- plans in the caller's layouts ------------------------------------------ */
+
+/* A caller's layout at one end, against the plan: same ranks, the plan's
+ * global shape of that end. Local; identical on every rank (layouts are
+ * replicated), agreed by the caller. */
+static int check_end_layout(const struct distfft_layout_s *given,
+                            const struct distfft_layout_s *own, const char *name)
+{
+    const char *where = "distfft_plan_create_layouts";
+    if (!given) return DISTFFT_SUCCESS;
+    if (!layout_same_ranks(given, own))
+        return error_fail(DISTFFT_ERR_MISMATCH, "%s: %s is on another communicator than comm (not the same "
+                          "ranks in the same order)", where, name);
+    char want[256], have[256];
+    shape_format(own->ndims, own->global_shape, want, sizeof want);
+    shape_format(given->ndims, given->global_shape, have, sizeof have);
+    if (given->ndims != own->ndims ||
+        memcmp(given->global_shape, own->global_shape, own->ndims * sizeof(int64_t)))
+        return error_fail(DISTFFT_ERR_SHAPE, "%s: %s is of a %s array, the plan's %s is %s", where, name, have,
+                          strcmp(name, "layout_in") ? "output" : "input", want);
+    return DISTFFT_SUCCESS;
+}
+
+/* Add the reshapes at the ends of an agreed plan; frees it on failure. */
+static int attach_layouts(struct distfft_plan_s *plan, const struct distfft_layout_s *given_in,
+                          const struct distfft_layout_s *given_out)
+{
+    int rc = DISTFFT_SUCCESS;
+    const struct distfft_layout_s *given[2] = {given_in, given_out};
+    struct distfft_layout_s *own[2] = {NULL, NULL}, *kept[2] = {NULL, NULL};
+    struct distfft_reshape_s *reshapes[2] = {NULL, NULL};
+    TRY(distfft_plan_input_layout(plan, &own[PLAN_END_INPUT]));
+    TRY(distfft_plan_output_layout(plan, &own[PLAN_END_OUTPUT]));
+    int local = check_end_layout(given_in, own[PLAN_END_INPUT], "layout_in");
+    if (local == DISTFFT_SUCCESS) local = check_end_layout(given_out, own[PLAN_END_OUTPUT], "layout_out");
+    TRY(error_agree(plan->comm, local));
+    distfft_type types[2] = {plan->algebra.input_type, plan->algebra.output_type};
+    const distfft_options *options = &plan->request.options;
+    for (int e = 0; e < 2; e++) {
+        if (!given[e]) continue;
+        TRY(layout_value_copy(given[e], &kept[e]));
+        if (distfft_layout_equal(given[e], own[e])) continue;
+        const struct distfft_layout_s *from = e == PLAN_END_INPUT ? given[e] : own[e];
+        const struct distfft_layout_s *to = e == PLAN_END_INPUT ? own[e] : given[e];
+        /* The plan's method where it applies to boxes; alltoallw for the pencil-only methods. */
+        distfft_method method = options->method == DISTFFT_METHOD_AUTO ||
+                                        options->method == DISTFFT_METHOD_ALLTOALLV ||
+                                        options->method == DISTFFT_METHOD_ISEND_WAITALL
+                                    ? options->method
+                                    : DISTFFT_METHOD_ALLTOALLW;
+        TRY(reshape_choose(from, to, types[e], options->batch, method, options->rigor, &reshapes[e]));
+    }
+    local = plan_attach_ends(plan, kept, reshapes); /* owns them from here */
+    kept[0] = kept[1] = NULL;
+    reshapes[0] = reshapes[1] = NULL;
+    TRY(error_agree(plan->comm, local));
+fail:
+    for (int e = 0; e < 2; e++) {
+        layout_value_free(own[e]);
+        layout_value_free(kept[e]);
+        reshape_free(reshapes[e]);
+    }
+    return rc;
+}
+
+int distfft_plan_create_layouts(MPI_Comm comm, int ndims, const int64_t *shape, distfft_precision precision,
+                                const distfft_options *options, const struct distfft_layout_s *layout_in,
+                                const struct distfft_layout_s *layout_out, distfft_plan *plan_out)
+{
+    const char *where = "distfft_plan_create_layouts";
+    error_clear();
+    if (plan_out) *plan_out = NULL;
+    if (comm == MPI_COMM_NULL) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: comm is MPI_COMM_NULL", where);
+    int rc = DISTFFT_SUCCESS;
+    int in_place = options && options->in_place;
+    int local = in_place && (layout_in || layout_out)
+                    ? error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: an in-place plan (options.in_place) cannot take "
+                                 "layouts", where)
+                    : DISTFFT_SUCCESS;
+    distfft_options chosen;
+    if (options) chosen = *options;
+    else distfft_options_init(&chosen);
+    MPI_Comm work_comm = MPI_COMM_NULL;
+    TRY_MPI(MPI_Comm_dup(comm, &work_comm));
+    TRY_MPI(MPI_Comm_set_errhandler(work_comm, MPI_ERRORS_RETURN));
+    replicated_args args;
+    replicated_init(&args);
+    replicated_add(&args, layout_in != NULL, "layout_in given");
+    replicated_add(&args, layout_out != NULL, "layout_out given");
+    if (local == DISTFFT_SUCCESS) local = check_create(ndims, shape, precision, &chosen, plan_out, &args);
+    TRY(error_agree_replicated(work_comm, local, &args));
+    int size = 1;
+    TRY_MPI(MPI_Comm_size(work_comm, &size));
+    layout_grid_choose(size, ndims, shape, precision, layout_in, layout_out, &chosen); /* alike everywhere */
+    TRY(distfft_plan_create(work_comm, ndims, shape, precision, &chosen, plan_out));
+    rc = attach_layouts(*plan_out, layout_in, layout_out);
+    if (rc != DISTFFT_SUCCESS) {
+        plan_free(*plan_out);
+        *plan_out = NULL;
+    }
 fail:
     if (work_comm != MPI_COMM_NULL) MPI_Comm_free(&work_comm);
     return rc;

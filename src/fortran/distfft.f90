@@ -102,6 +102,22 @@ module distfft
     integer(c_int64_t) :: input_count = 0, output_count = 0
   end type distfft_redist
 
+  ! A layout: a global shape and every rank's box, checked once when made
+  ! (distfft_layout_from_box), freed by distfft_layout_destroy.
+  type, public :: distfft_layout
+    type(c_ptr) :: handle = c_null_ptr
+    integer :: ndims = 0
+  end type distfft_layout
+
+  ! A reshape between two layouts: made by distfft_reshape_create, run by
+  ! distfft_reshape_forward / _backward, freed by distfft_reshape_destroy.
+  type, public :: distfft_reshape
+    type(c_ptr) :: handle = c_null_ptr
+    integer :: comm = 0
+    integer :: element_type = -1
+    integer(c_int64_t) :: input_count = 0, output_count = 0
+  end type distfft_reshape
+
   public :: distfft_options_init, distfft_options_layout_matches
   public :: distfft_plan_create, distfft_plan_forward, distfft_plan_backward, distfft_plan_destroy
   public :: distfft_plan_input_block, distfft_plan_output_block, distfft_plan_output_shape
@@ -109,6 +125,10 @@ module distfft
   public :: distfft_redist_create, distfft_redist_execute, distfft_redist_destroy
   public :: distfft_last_error, distfft_error_string
   public :: distfft_array_write, distfft_array_read, distfft_array_file_info
+  public :: distfft_layout_from_box, distfft_layout_box, distfft_layout_equal, distfft_layout_destroy
+  public :: distfft_layout_from_grid, distfft_plan_layout, distfft_layout_describe
+  public :: distfft_reshape_create, distfft_reshape_forward, distfft_reshape_backward, distfft_reshape_destroy
+  public :: distfft_plan_create_layouts
 
   interface distfft_plan_create
     module procedure plan_create_i8, plan_create_i4
@@ -144,12 +164,25 @@ module distfft
     module procedure array_read_c16, array_read_c8, array_read_f8, array_read_f4
   end interface distfft_array_read
 
+  ! Move this rank's box of layout_in (in) into its box of layout_out (out):
+  ! contiguous arrays of the reshape's element kind and exactly the boxes'
+  ! sizes (batch included), checked and agreed on every rank first.
+  ! Complex and real, double and single precision. Collective.
+  interface distfft_reshape_forward
+    module procedure reshape_forward_c16, reshape_forward_c8, reshape_forward_f8, reshape_forward_f4
+  end interface distfft_reshape_forward
+  ! The reverse: in is the layout_out box, out the layout_in box.
+  interface distfft_reshape_backward
+    module procedure reshape_backward_c16, reshape_backward_c8, reshape_backward_f8, reshape_backward_f4
+  end interface distfft_reshape_backward
+
   include 'distfft_c.inc'
 
 contains
 
   include 'distfft_plan.inc'
   include 'distfft_array.inc'
+  include 'distfft_layout.inc'
 
   ! --- errors -------------------------------------------------------------
 

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "fortran_order.h"
 
 /* Prototypes: these are the module's interface, not the C API. */
 int distfft_f_options_layout(int64_t *layout, int size);
@@ -26,6 +27,10 @@ int distfft_f_check_buffer(int local_code, const char *where, const char *name, 
                            int want_type, int64_t want_count);
 int distfft_f_plan_create(MPI_Fint comm, int ndims, const int64_t *shape, int precision,
                           const distfft_options *options, distfft_plan *plan, MPI_Fint *plan_comm);
+int distfft_f_plan_create_layouts(MPI_Fint comm, int ndims, const int64_t *shape, int precision,
+                                  const distfft_options *options, const struct distfft_layout_s *layout_in,
+                                  const struct distfft_layout_s *layout_out, distfft_plan *plan,
+                                  MPI_Fint *plan_comm);
 int distfft_f_plan_block(const struct distfft_plan_s *plan, int output, int64_t *local_shape,
                          int64_t *global_start);
 int distfft_f_plan_output_shape(const struct distfft_plan_s *plan, int64_t *global_shape);
@@ -84,21 +89,7 @@ int distfft_f_check_buffer(int local_code, const char *where, const char *name, 
     return DISTFFT_SUCCESS;
 }
 
-static void reverse(int ndims, const int64_t *from, int64_t *to)
-{
-    for (int i = 0; i < ndims; i++) to[i] = from[ndims - 1 - i];
-}
 
-/* A duplicate of comm for the module's own agreements, as a Fortran
- * handle, or an MPI error. */
-static int duplicate(MPI_Comm comm, MPI_Fint *handle)
-{
-    MPI_Comm copy;
-    int mpi_code = MPI_Comm_dup(comm, &copy);
-    if (mpi_code != MPI_SUCCESS) return error_mpi(mpi_code, "MPI_Comm_dup");
-    *handle = MPI_Comm_c2f(copy);
-    return DISTFFT_SUCCESS;
-}
 
 int distfft_f_comm_free(MPI_Fint *handle)
 {
@@ -109,15 +100,17 @@ int distfft_f_comm_free(MPI_Fint *handle)
 }
 
 /* Shape, options.kinds and options.padding in Fortran order; options may
- * be NULL. */
-int distfft_f_plan_create(MPI_Fint comm, int ndims, const int64_t *shape, int precision,
-                          const distfft_options *options, distfft_plan *plan, MPI_Fint *plan_comm)
+ * be NULL. layout_in / layout_out (may be NULL) as distfft_plan_create_layouts. */
+int distfft_f_plan_create_layouts(MPI_Fint comm, int ndims, const int64_t *shape, int precision,
+                                  const distfft_options *options, const struct distfft_layout_s *layout_in,
+                                  const struct distfft_layout_s *layout_out, distfft_plan *plan,
+                                  MPI_Fint *plan_comm)
 {
     int64_t c_shape[DISTFFT_MAX_DIMS];
     distfft_options c_options;
     *plan = NULL;
     *plan_comm = MPI_Comm_c2f(MPI_COMM_NULL);
-    if (ndims >= 1 && ndims <= DISTFFT_MAX_DIMS && shape) reverse(ndims, shape, c_shape);
+    if (ndims >= 1 && ndims <= DISTFFT_MAX_DIMS && shape) fortran_reverse(ndims, shape, c_shape);
     if (options) c_options = *options;
     if (options && ndims >= 1 && ndims <= DISTFFT_MAX_DIMS)
         for (int i = 0; i < ndims; i++) {
@@ -125,12 +118,21 @@ int distfft_f_plan_create(MPI_Fint comm, int ndims, const int64_t *shape, int pr
             c_options.padding[i] = options->padding[ndims - 1 - i];
         }
     MPI_Comm c_comm = MPI_Comm_f2c(comm);
-    int rc = duplicate(c_comm, plan_comm);
-    if (rc == DISTFFT_SUCCESS)
+    int rc = fortran_duplicate(c_comm, plan_comm);
+    if (rc == DISTFFT_SUCCESS && !layout_in && !layout_out)
         rc = distfft_plan_create(c_comm, ndims, shape ? c_shape : NULL, (distfft_precision)precision,
                                  options ? &c_options : NULL, plan);
+    else if (rc == DISTFFT_SUCCESS)
+        rc = distfft_plan_create_layouts(c_comm, ndims, shape ? c_shape : NULL, (distfft_precision)precision,
+                                         options ? &c_options : NULL, layout_in, layout_out, plan);
     if (rc != DISTFFT_SUCCESS) distfft_f_comm_free(plan_comm);
     return rc;
+}
+
+int distfft_f_plan_create(MPI_Fint comm, int ndims, const int64_t *shape, int precision,
+                          const distfft_options *options, distfft_plan *plan, MPI_Fint *plan_comm)
+{
+    return distfft_f_plan_create_layouts(comm, ndims, shape, precision, options, NULL, NULL, plan, plan_comm);
 }
 
 /* The input (output = 0) or output block, in Fortran order. Local. */
@@ -141,8 +143,8 @@ int distfft_f_plan_block(const struct distfft_plan_s *plan, int output, int64_t 
     int rc = output ? distfft_plan_output_block(plan, shape, start) : distfft_plan_input_block(plan, shape, start);
     if (rc != DISTFFT_SUCCESS) return rc;
     int ndims = distfft_plan_ndims(plan);
-    reverse(ndims, shape, local_shape);
-    reverse(ndims, start, global_start);
+    fortran_reverse(ndims, shape, local_shape);
+    fortran_reverse(ndims, start, global_start);
     return DISTFFT_SUCCESS;
 }
 
@@ -151,7 +153,7 @@ int distfft_f_plan_output_shape(const struct distfft_plan_s *plan, int64_t *glob
 {
     int64_t shape[DISTFFT_MAX_DIMS];
     int rc = distfft_plan_output_shape(plan, shape);
-    if (rc == DISTFFT_SUCCESS) reverse(distfft_plan_ndims(plan), shape, global_shape);
+    if (rc == DISTFFT_SUCCESS) fortran_reverse(distfft_plan_ndims(plan), shape, global_shape);
     return rc;
 }
 
@@ -165,11 +167,11 @@ int distfft_f_redist_create(MPI_Fint subcomm, int type, int ndims, const int64_t
     *redist = NULL;
     *redist_comm = MPI_Comm_c2f(MPI_COMM_NULL);
     if (valid) {
-        reverse(ndims, in_shape, c_in);
-        reverse(ndims, out_shape, c_out);
+        fortran_reverse(ndims, in_shape, c_in);
+        fortran_reverse(ndims, out_shape, c_out);
     }
     MPI_Comm c_comm = MPI_Comm_f2c(subcomm);
-    int rc = duplicate(c_comm, redist_comm);
+    int rc = fortran_duplicate(c_comm, redist_comm);
     if (rc == DISTFFT_SUCCESS)
         rc = distfft_redist_create(c_comm, (distfft_type)type, ndims, valid ? c_in : NULL, ndims - axis_in,
                                    valid ? c_out : NULL, ndims - axis_out, batch, (distfft_method)method, redist);
@@ -188,9 +190,9 @@ int distfft_f_array_io(int writing, MPI_Fint comm, const char *path, int type, i
     int64_t global[DISTFFT_MAX_DIMS], shape[DISTFFT_MAX_DIMS], start[DISTFFT_MAX_DIMS];
     int valid = ndims >= 1 && ndims <= DISTFFT_MAX_DIMS && global_shape && local_shape && global_start;
     if (valid) {
-        reverse(ndims, global_shape, global);
-        reverse(ndims, local_shape, shape);
-        reverse(ndims, global_start, start);
+        fortran_reverse(ndims, global_shape, global);
+        fortran_reverse(ndims, local_shape, shape);
+        fortran_reverse(ndims, global_start, start);
     }
     MPI_Comm c_comm = MPI_Comm_f2c(comm);
     if (writing)

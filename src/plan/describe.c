@@ -51,12 +51,14 @@ int distfft_plan_describe(const struct distfft_plan_s *plan, char *buf, size_t s
     const distfft_options *options = &plan->request.options;
     text_append(&out, "(");
     describe_header(plan, &out);
+    plan_ends_describe(plan, PLAN_END_INPUT, &out);
     for (int s = 0; s < plan->algebra.forward_count; s++) {
         const step *current = plan->steps[PLAN_FORWARD][s];
         text_append(&out, " (");
         current->ops->describe(current, &out);
         text_append(&out, ")");
     }
+    plan_ends_describe(plan, PLAN_END_OUTPUT, &out);
     if (options->method == DISTFFT_METHOD_AUTO) describe_backward_methods(plan, &out);
     if (plan->from_wisdom) {
         text_append(&out, " (wisdom)");

@@ -208,6 +208,7 @@ fail:
 void plan_free(struct distfft_plan_s *plan)
 {
     if (!plan) return;
+    plan_ends_free(plan);
     for (int l = 0; l < 2; l++)
         for (int s = 0; s < ALGEBRA_MAX_STEPS; s++) step_destroy(plan->steps[l][s]);
     for (int b = 0; b < 2; b++) distfft_free(plan->work[b]);
@@ -325,12 +326,13 @@ static int execute(distfft_plan plan, int list, void *in, void *out)
     const char *where = list == PLAN_FORWARD ? "distfft_plan_forward" : "distfft_plan_backward";
     if (!plan)
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: plan is NULL (destroyed or never created)", where);
-    int local = check_execute(plan, where, in, (int64_t)plan_in_bytes(plan, list), out,
-                              (int64_t)plan_out_bytes(plan, list));
+    int local = check_execute(plan, where, in, (int64_t)plan_caller_bytes(plan, list, false), out,
+                              (int64_t)plan_caller_bytes(plan, list, true));
     int rc = plan->comm_size == 1 ? local : error_agree(plan->comm, local);
     if (rc != DISTFFT_SUCCESS) return rc;
     plan->timings.executions++;
     if (plan->request.options.in_place && (!in || !out)) in = out = in ? in : out; /* one buffer */
+    if (plan->ends) return plan_ends_run(plan, list, in, out);
     return plan_run(plan, list, in, out);
 }
 

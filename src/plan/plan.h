@@ -11,6 +11,7 @@
 #include <mpi.h>
 
 #include "../grid.h"
+#include "../layouts/reshape.h"
 #include "../redist/redist.h"
 #include "algebra.h"
 
@@ -59,6 +60,7 @@ struct distfft_plan_s {
     double tuning_seconds;            /* set by tune/: grids and methods measured */
     int grids_measured;               /* candidates timed (0: none) */
     bool from_wisdom;                 /* choices taken from wisdom */
+    struct plan_ends *ends;           /* the caller's layouts at the ends (ends.c), or NULL */
 };
 
 /* Build a plan for the request (its grid given) on a duplicate of comm;
@@ -86,5 +88,50 @@ int pipeline_run(struct distfft_plan_s *plan, int list, void *const *slots);
 
 /* Free without touching the error message (cleanup paths). NULL: no-op. */
 void plan_free(struct distfft_plan_s *plan);
+
+/* ---- ends.c: the caller's layouts at the two ends of a plan ---- */
+
+enum { PLAN_END_INPUT = 0, PLAN_END_OUTPUT = 1 };
+
+/* Keep the caller's layouts (owned from now on; either NULL) and the
+ * reshapes between them and the plan's own blocks (owned; NULL where the
+ * layouts are equal): the input's from the caller's layout to the plan's,
+ * the output's from the plan's to the caller's. Allocates the buffers of
+ * the plan's own blocks at each reshaped end. Local; may fail on some
+ * ranks only (the caller agrees; the plan then owns what it was given). */
+int plan_attach_ends(struct distfft_plan_s *plan, struct distfft_layout_s *layouts[2],
+                     struct distfft_reshape_s *reshapes[2]);
+
+/* The caller's layout of an end, or NULL (the plan's own blocks). */
+const struct distfft_layout_s *plan_end_layout(const struct distfft_plan_s *plan, int end);
+
+/* Run a direction through the reshapes at the ends. Collective. */
+int plan_ends_run(struct distfft_plan_s *plan, int list, void *in, void *out);
+
+/* Bytes of the caller's arrays of a direction: its input (`output` false)
+ * or output, batch included. */
+size_t plan_caller_bytes(const struct distfft_plan_s *plan, int list, bool output);
+
+/* This rank's box of the caller's layout at an end (into local_shape and
+ * global_start, either may be NULL): false when the end has none. */
+bool plan_end_box(const struct distfft_plan_s *plan, int end, int64_t *local_shape, int64_t *global_start);
+
+/* Reshape steps before and after the plan's own steps in a direction
+ * (0 or 1 each); the record of one (`after`: the last). */
+int plan_ends_before(const struct distfft_plan_s *plan, int list);
+int plan_ends_after(const struct distfft_plan_s *plan, int list);
+void plan_ends_step(const struct distfft_plan_s *plan, int list, bool after, distfft_step *info);
+
+/* " (reshape in alltoallw)" for a reshaped end, nothing otherwise. */
+void plan_ends_describe(const struct distfft_plan_s *plan, int end, text *out);
+
+/* Bytes of the ends' buffers. */
+size_t plan_ends_work_bytes(const struct distfft_plan_s *plan);
+
+/* Zero the reshapes' timings (distfft_plan_reset_timings). */
+void plan_ends_reset(struct distfft_plan_s *plan);
+
+/* Free the ends (NULL plan->ends: no-op). */
+void plan_ends_free(struct distfft_plan_s *plan);
 
 #endif

@@ -12,6 +12,8 @@ static int copy_block(const struct distfft_plan_s *plan, bool input, int64_t *lo
 {
     error_clear();
     if (!plan) return error_fail(DISTFFT_ERR_ARGUMENT, "plan is NULL");
+    if (plan_end_box(plan, input ? PLAN_END_INPUT : PLAN_END_OUTPUT, local_shape, global_start))
+        return DISTFFT_SUCCESS; /* the caller's layout */
     const algebra_steps *a = &plan->algebra;
     size_t bytes = plan->request.ndims * sizeof(int64_t);
     if (local_shape) memcpy(local_shape, input ? a->input_local : a->output_local, bytes);
@@ -67,7 +69,7 @@ size_t distfft_plan_work_bytes(const struct distfft_plan_s *plan)
 {
     if (!plan) return 0;
     const algebra_steps *a = &plan->algebra;
-    return plan->work_size[0] + plan->work_size[1] + a->scratch_bytes;
+    return plan->work_size[0] + plan->work_size[1] + a->scratch_bytes + plan_ends_work_bytes(plan);
 }
 
 int distfft_plan_input_shape(const struct distfft_plan_s *plan, int64_t *global_shape)
@@ -82,7 +84,12 @@ int64_t distfft_plan_local_size(const struct distfft_plan_s *plan)
 {
     if (!plan) return -1;
     size_t element = distfft_type_size(plan->algebra.output_type);
-    return (int64_t)((plan->algebra.local_bytes + element - 1) / element);
+    size_t bytes = plan->algebra.local_bytes;
+    if (plan->ends) { /* not in place: the larger of the caller's two blocks */
+        size_t in = plan_caller_bytes(plan, PLAN_FORWARD, false), out = plan_caller_bytes(plan, PLAN_FORWARD, true);
+        bytes = in > out ? in : out;
+    }
+    return (int64_t)((bytes + element - 1) / element);
 }
 
 int distfft_plan_timings(const struct distfft_plan_s *plan, distfft_timings *timings)
@@ -100,13 +107,16 @@ int distfft_plan_reset_timings(distfft_plan plan)
     memset(&plan->timings, 0, sizeof plan->timings);
     memset(plan->step_seconds, 0, sizeof plan->step_seconds);
     memset(plan->executions, 0, sizeof plan->executions);
+    plan_ends_reset(plan);
     return DISTFFT_SUCCESS;
 }
 
 int distfft_plan_step_count(const struct distfft_plan_s *plan, int direction)
 {
     if (!plan || (direction != DISTFFT_FORWARD && direction != DISTFFT_BACKWARD)) return -1;
-    return direction == DISTFFT_FORWARD ? plan->algebra.forward_count : plan->algebra.backward_count;
+    int list = direction == DISTFFT_FORWARD ? PLAN_FORWARD : PLAN_BACKWARD;
+    int own = list == PLAN_FORWARD ? plan->algebra.forward_count : plan->algebra.backward_count;
+    return own + plan_ends_before(plan, list) + plan_ends_after(plan, list);
 }
 
 /* The record of a step, read from the step object. */
@@ -121,6 +131,12 @@ int distfft_plan_step(const struct distfft_plan_s *plan, int direction, int inde
         return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_plan_step: index %d is not in 0..%d",
                           index, count - 1);
     int list = direction == DISTFFT_FORWARD ? PLAN_FORWARD : PLAN_BACKWARD;
+    int before = plan_ends_before(plan, list);
+    if (index < before || index >= count - plan_ends_after(plan, list)) { /* a reshape at an end */
+        plan_ends_step(plan, list, index >= before, info);
+        return DISTFFT_SUCCESS;
+    }
+    index -= before;
     const step *current = plan->steps[list][index];
     memset(info, 0, sizeof *info);
     text description = text_on(info->description, sizeof info->description);

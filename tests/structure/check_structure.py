@@ -25,6 +25,7 @@ LAYERS = [
     (r"^(grid|placement|gather)\.[ch]$", ("grid", 1)),
     (r"^array_(io|header)\.[ch]$", ("io", 1)),
     (r"^halo/", ("halo", 1)),
+    (r"^layouts/", ("layouts", 1)),
     (r"^(error|types|vocabulary|decomp|big_count|text|layout|parallel)\.[ch]$", ("base", 0)),
 ]
 MAX_FILE_LINES = 600

@@ -1,0 +1,367 @@
+"""
+layout.py -- Layout and Reshape: layouts as values (the C distfft_layout
+and distfft_reshape).
+
+A Layout is a global shape and, for every rank of a communicator, one box
+(start and shape per axis; empty boxes allowed) -- heFFTe's box3d and
+mpi4py-fft's Pencil for any number of axes. It is checked once, collectively,
+when made: the boxes must tile the global array (no gap, no overlap, inside
+bounds), otherwise every rank raises the same DistfftError naming the first
+offending rank and box. Every rank knows every rank's box, so the queries
+are local.
+
+A Reshape moves an array from one layout to another of the same global
+array: one MPI_Alltoallw over subarray datatypes built once (or, with
+method "isend-waitall", messages with the overlapping ranks only; "auto"
+times both).
+
+    layout = distfft.Layout.from_box(comm, (8, 8, 8), start, shape)
+    slabs = distfft.Layout.from_grid(comm, (8, 8, 8), (comm.size,), (0, -1, -1))
+    with distfft.Reshape(layout, slabs, numpy.complex128) as reshape:
+        b = reshape.forward(a)          # a: this rank's box of `layout`
+"""
+import ctypes
+
+import numpy
+
+from . import _lib, _lifetime
+from ._arrays import check_array, pointer, zeros_aligned
+from ._collective import Agreement
+from .distarray import DistArray
+
+_h, _i64, _int = _lib.c_handle, _lib.c_int64_p, ctypes.c_int
+_lib._declare("distfft_layout_from_box", _int, _lib.MPI_Comm, _int, _i64, _i64, _i64, _lib.c_handle_p)
+_lib._declare("distfft_layout_from_grid", _int, _lib.MPI_Comm, _int, _i64, _int, _lib.c_int_p,
+              _lib.c_int_p, _lib.c_handle_p)
+_lib._declare("distfft_plan_input_layout", _int, _h, _lib.c_handle_p)
+_lib._declare("distfft_plan_output_layout", _int, _h, _lib.c_handle_p)
+_lib._declare("distfft_layout_ndims", _int, _h)
+_lib._declare("distfft_layout_size", _int, _h)
+_lib._declare("distfft_layout_rank", _int, _h)
+_lib._declare("distfft_layout_global_shape", _int, _h, _i64)
+_lib._declare("distfft_layout_box", _int, _h, _int, _i64, _i64)
+_lib._declare("distfft_layout_equal", _int, _h, _h)
+_lib._declare("distfft_layout_describe", _int, _h, ctypes.c_char_p, ctypes.c_size_t)
+_lib._declare("distfft_layout_destroy", _int, _lib.c_handle_p)
+_lib._declare("distfft_layout_gather", _int, _h, _int, ctypes.c_int64, ctypes.c_void_p, _int,
+              ctypes.c_void_p)
+_lib._declare("distfft_layout_scatter", _int, _h, _int, ctypes.c_int64, ctypes.c_void_p, _int,
+              ctypes.c_void_p)
+_lib._declare("distfft_reshape_create", _int, _h, _h, _int, ctypes.c_int64, ctypes.c_void_p,
+              _lib.c_handle_p)
+_lib._declare("distfft_reshape_forward", _int, _h, ctypes.c_void_p, ctypes.c_void_p)
+_lib._declare("distfft_reshape_backward", _int, _h, ctypes.c_void_p, ctypes.c_void_p)
+_lib._declare("distfft_reshape_describe", _int, _h, ctypes.c_char_p, ctypes.c_size_t)
+_lib._declare("distfft_reshape_method", _int, _h)
+_lib._declare("distfft_reshape_destroy", _int, _lib.c_handle_p)
+_lib._declare("distfft_plan_create_layouts", _int, _lib.MPI_Comm, _int, _i64, _int, ctypes.c_void_p,
+              _h, _h, _lib.c_handle_p)
+
+
+def _ints(values, what, ndim=None):
+    try:
+        result = tuple(int(v) for v in values)
+    except TypeError:
+        raise TypeError(f"distfft: {what} must be a sequence of integers, not {values!r}")
+    if ndim is not None and len(result) != ndim:
+        raise ValueError(f"distfft: {what} has {len(result)} entries, the array {ndim} axes")
+    return result
+
+
+def _text(call, handle):
+    size = call(handle, None, 0)
+    buffer = ctypes.create_string_buffer(size + 1)
+    call(handle, buffer, size + 1)
+    return buffer.value.decode()
+
+
+class Layout(_lifetime.Handle):
+    """A global array's boxes on the ranks of a communicator.
+
+    Layout(comm, global_shape, start, shape) -- this rank's box is `shape`
+    at `start` (the same as Layout.from_box). Also Layout.from_grid(comm,
+    global_shape, grid, distributed_by) and Layout.from_plan(plan, side).
+    Collective on comm; bad boxes raise DistfftError on every rank.
+
+    Local attributes: global_shape, ndim, size (ranks), rank, start, shape
+    (this rank's box), local_slice (its numpy slices), boxes (every rank's
+    (start, shape)), count (elements of this rank's box). `==` compares
+    two layouts (same boxes on the same ranks). Free with destroy() or a
+    with-block (collective)."""
+
+    _destroy_call = "distfft_layout_destroy"
+
+    def __init__(self, comm, global_shape, start, shape):
+        def parse():
+            glob = _ints(global_shape, "global_shape")
+            if not 1 <= len(glob) <= _lib.MAX_DIMS:
+                raise ValueError(f"distfft: global_shape {glob} must have 1 to {_lib.MAX_DIMS} axes")
+            return glob, _ints(start, "start", len(glob)), _ints(shape, "shape", len(glob))
+        self._make(comm, parse, lambda args, handle: _lib.lib.distfft_layout_from_box(
+            _lib.comm_handle(self._comm), len(args[0]), _lib.int64_array(args[0]),
+            _lib.int64_array(args[1]), _lib.int64_array(args[2]), handle))
+
+    @classmethod
+    def from_box(cls, comm, global_shape, start, shape):
+        """This rank's box is `shape` at `start`. Collective on comm."""
+        return cls(comm, global_shape, start, shape)
+
+    @classmethod
+    def from_grid(cls, comm, global_shape, grid, distributed_by):
+        """The blocks of a process grid (extents `grid`, product comm.size,
+        ranks row-major) and an alignment: axis a split over grid direction
+        distributed_by[a] (balanced blocks, as decompose()), or whole where
+        it is -1. Collective on comm."""
+        self = cls.__new__(cls)
+
+        def parse():
+            glob = _ints(global_shape, "global_shape")
+            return glob, _ints(grid, "grid"), _ints(distributed_by, "distributed_by", len(glob))
+
+        def make(args, handle):
+            glob, dims, by = args
+            return _lib.lib.distfft_layout_from_grid(
+                _lib.comm_handle(self._comm), len(glob), _lib.int64_array(glob), len(dims),
+                (ctypes.c_int * max(1, len(dims)))(*dims), (ctypes.c_int * max(1, len(by)))(*by),
+                handle)
+        self._make(comm, parse, make)
+        return self
+
+    @classmethod
+    def from_plan(cls, plan, side="input"):
+        """The layout of a plan's input or output array ("input" / "output"):
+        the layout the plan was given, else its own blocks. Collective."""
+        if side not in ("input", "output"):
+            raise ValueError(f"distfft: side {side!r} is not 'input' or 'output'")
+        plan._require_live()
+        self = cls.__new__(cls)
+        call = _lib.lib.distfft_plan_input_layout if side == "input" else _lib.lib.distfft_plan_output_layout
+        self._make(plan.comm, lambda: None, lambda args, handle: call(plan._handle, handle))
+        return self
+
+    def _make(self, comm, parse, make):
+        self._adopt(comm)
+        try:
+            args = Agreement(self._comm)(parse)
+            handle = _lib.c_handle()
+            _lib.check(make(args, ctypes.byref(handle)))
+        except BaseException:
+            self._comm.Free()
+            raise
+        self._handle = handle
+        lib = _lib.lib
+        self.ndim = lib.distfft_layout_ndims(handle)
+        self.size = lib.distfft_layout_size(handle)
+        self.rank = lib.distfft_layout_rank(handle)
+        glob = _lib.int64_array([0] * self.ndim)
+        _lib.check(lib.distfft_layout_global_shape(handle, glob))
+        self.global_shape = tuple(glob[:self.ndim])
+        boxes = []
+        for r in range(self.size):
+            start, shape = _lib.int64_array([0] * self.ndim), _lib.int64_array([0] * self.ndim)
+            _lib.check(lib.distfft_layout_box(handle, r, start, shape))
+            boxes.append((tuple(start[:self.ndim]), tuple(shape[:self.ndim])))
+        self.boxes = tuple(boxes)
+        self.start, self.shape = boxes[self.rank]
+        self.local_slice = tuple(slice(s, s + n) for s, n in zip(self.start, self.shape))
+        self.count = int(numpy.prod(self.shape, dtype=numpy.int64))
+        _lifetime.register(self)   # hashed by value: after the boxes are known
+
+    @property
+    def comm(self):
+        """The communicator the layout was made on (it works on a duplicate)."""
+        return self._user_comm
+
+    def __eq__(self, other):
+        if not isinstance(other, Layout):
+            return NotImplemented
+        if self._handle is None or other._handle is None:
+            return self is other
+        return bool(_lib.lib.distfft_layout_equal(self._handle, other._handle))
+
+    def __hash__(self):
+        return hash((self.global_shape, self.boxes))
+
+    def describe(self):
+        """"(layout 8x8x8 ranks=2 [0:4,0:8,0:8] [4:8,0:8,0:8])". Local."""
+        self._require_live()
+        return _text(_lib.lib.distfft_layout_describe, self._handle)
+
+    def __repr__(self):
+        return f"<distfft.Layout {self.describe() if self._handle is not None else 'destroyed'}>"
+
+    def _require_live(self):
+        if self._handle is None:
+            raise ValueError("distfft: the layout has been destroyed")
+
+    # ---- arrays ----------------------------------------------------------------------
+
+    def array(self, dtype=numpy.complex128, batch=None):
+        """A zeroed DistArray of this rank's box (with a leading axis of
+        `batch` fields when batch is an int), carrying this layout. Local."""
+        lead = () if batch is None else (int(batch),)
+        lead_slice = () if batch is None else (slice(0, int(batch)),)
+        return DistArray(lead + self.global_shape, lead_slice + self.local_slice, dtype, self._user_comm,
+                         layout=self)
+
+    def gather(self, a, root=0):
+        """The global array (with the batch axis, if `a` has one more axis)
+        assembled from every rank's box `a` on rank `root` (None elsewhere).
+        Collective."""
+        self._require_live()
+        a = numpy.ascontiguousarray(a)
+
+        def prepare():
+            batch = self._batch_of(a.shape, "gather")
+            if not 0 <= root < self.size:
+                raise ValueError(f"distfft: root {root} is not a rank of the layout")
+            return batch, _lib.element_type(a.dtype)
+        batch, ctype = Agreement(self._comm)(prepare)
+        lead = () if a.ndim == self.ndim else (batch,)
+        result = numpy.empty(lead + self.global_shape, a.dtype) if self.rank == root else None
+        _lib.check(_lib.lib.distfft_layout_gather(self._handle, ctype, batch, a.ctypes.data if a.size else None,
+                                                  root, result.ctypes.data if result is not None and
+                                                  result.size else None))
+        return result
+
+    def scatter(self, global_array, root=0, dtype=None, batch=None):
+        """A DistArray of this rank's box filled from `global_array` on rank
+        `root` (ignored elsewhere). dtype and batch must be given on every
+        rank when they differ from complex128 / None. Collective."""
+        self._require_live()
+        out = self.array(numpy.complex128 if dtype is None else dtype, batch)
+
+        def prepare():
+            if not 0 <= root < self.size:
+                raise ValueError(f"distfft: root {root} is not a rank of the layout")
+            if self.rank != root:
+                return None
+            source = numpy.ascontiguousarray(global_array, dtype=out.dtype)
+            if source.shape != out.global_shape:
+                raise ValueError(f"distfft: scatter: the global array has shape {source.shape}, "
+                                 f"expected {out.global_shape}")
+            return source
+        source = Agreement(self._comm)(prepare)
+        _lib.check(_lib.lib.distfft_layout_scatter(
+            self._handle, _lib.element_type(out.dtype), 1 if batch is None else int(batch),
+            source.ctypes.data if source is not None and source.size else None, root,
+            out.ctypes.data if out.size else None))
+        return out
+
+    def halo(self, widths, dtype=numpy.complex128, periodic=True, batch=None, variant="datatypes",
+             widths_high=None):
+        """A distfft.Halo (ghost-cell exchange) on this layout's boxes (see
+        distfft.Halo; every line of boxes along each axis must tile it, as
+        grids and bricks do). Collective."""
+        from .halo import Halo
+        return Halo(self._user_comm, self.global_shape, self.local_slice, widths, periodic, dtype, batch,
+                    variant, widths_high)
+
+    def _batch_of(self, shape, what):
+        if tuple(shape) == self.shape:
+            return 1
+        if len(shape) == self.ndim + 1 and tuple(shape[1:]) == self.shape and shape[0] >= 1:
+            return int(shape[0])
+        raise ValueError(f"distfft: {what}: an array of shape {tuple(shape)} is not this rank's box "
+                         f"{self.shape} (with or without a leading batch axis)")
+
+
+class Reshape(_lifetime.Handle):
+    """Reshape(layout_in, layout_out, dtype=numpy.complex128, batch=1,
+               method="auto", rigor="measure")
+
+    Moves arrays from layout_in to layout_out (the same global shape, on the
+    same ranks): forward(a, out=None) takes this rank's box of layout_in and
+    returns its box of layout_out; backward the reverse. With batch > 1 the
+    arrays have a leading axis of `batch` fields, moved in the same
+    exchange. method: "alltoallw" (one MPI_Alltoallw over subarray
+    datatypes), "alltoallv" (the same packed, one MPI_Alltoallv),
+    "isend-waitall" (messages with the overlapping ranks only) or "auto"
+    (the three timed at create time unless rigor is "estimate").
+    Collective on the layouts' communicator; free with destroy() or a
+    with-block."""
+
+    _destroy_call = "distfft_reshape_destroy"
+
+    def __init__(self, layout_in, layout_out, dtype=numpy.complex128, batch=1, method="auto",
+                 rigor="measure"):
+        if not isinstance(layout_in, Layout) or not isinstance(layout_out, Layout):
+            raise TypeError("distfft: Reshape takes two distfft.Layout objects")
+        layout_in._require_live()
+        layout_out._require_live()
+        self._adopt(layout_in.comm)
+        self._agree = Agreement(self._comm)
+        self.layout_in, self.layout_out = layout_in, layout_out
+
+        def parse():
+            self.dtype = numpy.dtype(dtype)
+            ctype = _lib.element_type(self.dtype)
+            if int(batch) != batch or batch < 1:
+                raise ValueError(f"distfft: batch {batch!r} must be an integer >= 1")
+            self.batch = int(batch)
+            options = _lib.options_new()
+            options.method = _lib.code_of("method", str(method))
+            options.rigor = _lib.code_of("rigor", str(rigor))
+            return ctype, options
+        try:
+            ctype, options = self._agree(parse)
+            handle = _lib.c_handle()
+            _lib.check(_lib.lib.distfft_reshape_create(layout_in._handle, layout_out._handle, ctype,
+                                                       self.batch, ctypes.byref(options),
+                                                       ctypes.byref(handle)))
+        except BaseException:
+            self._comm.Free()
+            raise
+        self._handle = handle
+        _lifetime.register(self)
+        lead = () if self.batch == 1 else (self.batch,)
+        self.input_shape, self.output_shape = lead + layout_in.shape, lead + layout_out.shape
+
+    @property
+    def method(self):
+        """The method in use ("alltoallw", "alltoallv" or "isend-waitall")."""
+        return _lib.name_of("method", _lib.lib.distfft_reshape_method(self._handle))
+
+    def describe(self):
+        self._require_live()
+        return _text(_lib.lib.distfft_reshape_describe, self._handle)
+
+    def forward(self, a, out=None):
+        """This rank's box of layout_in -> its box of layout_out (a new
+        DistArray if out is None). Collective."""
+        return self._execute(a, out, True)
+
+    def backward(self, a, out=None):
+        """This rank's box of layout_out -> its box of layout_in. Collective."""
+        return self._execute(a, out, False)
+
+    def _execute(self, a, out, forward):
+        self._require_live()
+        in_shape, out_shape = (self.input_shape, self.output_shape) if forward else \
+            (self.output_shape, self.input_shape)
+        target = self.layout_out if forward else self.layout_in
+        what = "forward" if forward else "backward"
+
+        def prepare():
+            if not isinstance(a, numpy.ndarray) or a.dtype != self.dtype or a.shape != in_shape:
+                raise ValueError(f"distfft: reshape {what}: the input must be a {self.dtype} array of "
+                                 f"shape {in_shape}, not {getattr(a, 'dtype', type(a).__name__)} "
+                                 f"{getattr(a, 'shape', '')}")
+            source = numpy.ascontiguousarray(a)
+            result = out
+            if result is None:
+                result = target.array(self.dtype, None if self.batch == 1 else self.batch)
+            else:
+                check_array(result, out_shape, self.dtype, f"reshape {what}: out", writable=True)
+            return source, result
+        source, result = self._agree(prepare)
+        call = _lib.lib.distfft_reshape_forward if forward else _lib.lib.distfft_reshape_backward
+        _lib.check(call(self._handle, pointer(source), pointer(result)))
+        return result
+
+    def _require_live(self):
+        if self._handle is None:
+            raise ValueError("distfft: the reshape has been destroyed")
+
+    def __repr__(self):
+        return f"<distfft.Reshape {self.describe() if self._handle is not None else 'destroyed'}>"

@@ -1,0 +1,191 @@
+/*
+ * reshape.c -- the public reshape API (box-to-box, layouts/reshape.h):
+ * argument checks and their agreement, the method ("auto" times the two
+ * that apply to boxes, as tune/ times an exchange's), execution, and the
+ * description.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "../error.h"
+#include "../text.h"
+#include "../tune/timer.h"
+#include "../types.h"
+#include "reshape_choice.h"
+
+int reshape_check_layouts(const struct distfft_layout_s *in, const struct distfft_layout_s *out,
+                          const char *where)
+{
+    if (!layout_same_ranks(in, out))
+        return error_fail(DISTFFT_ERR_MISMATCH, "%s: the two layouts are on different communicators (not "
+                          "the same ranks in the same order)", where);
+    if (in->ndims != out->ndims)
+        return error_fail(DISTFFT_ERR_MISMATCH, "%s: layout_in has %d axes, layout_out %d", where, in->ndims,
+                          out->ndims);
+    for (int a = 0; a < in->ndims; a++)
+        if (in->global_shape[a] != out->global_shape[a])
+            return error_fail(DISTFFT_ERR_MISMATCH, "%s: layout_in's global_shape[%d] = %lld, layout_out's "
+                              "%lld: a reshape keeps the global array", where, a,
+                              (long long)in->global_shape[a], (long long)out->global_shape[a]);
+    return DISTFFT_SUCCESS;
+}
+
+/* One forward run of a candidate on scratch arrays. */
+typedef struct {
+    const struct distfft_reshape_s *reshape;
+    const void *in;
+    void *out;
+} reshape_trial;
+
+static int run_trial(void *context)
+{
+    reshape_trial *trial = context;
+    return reshape_run(trial->reshape, true, trial->in, trial->out);
+}
+
+static const distfft_method candidates[] = {DISTFFT_METHOD_ALLTOALLW, DISTFFT_METHOD_ALLTOALLV,
+                                            DISTFFT_METHOD_ISEND_WAITALL};
+
+int reshape_choose(const struct distfft_layout_s *in, const struct distfft_layout_s *out, distfft_type type,
+                   int64_t batch, distfft_method method, distfft_rigor rigor, struct distfft_reshape_s **reshape)
+{
+    double begin = MPI_Wtime();
+    if (method != DISTFFT_METHOD_AUTO) return reshape_build(in, out, type, batch, method, reshape);
+    int rc = reshape_build(in, out, type, batch, DISTFFT_METHOD_ALLTOALLW, reshape);
+    if (rc != DISTFFT_SUCCESS || rigor == DISTFFT_ESTIMATE) return rc;
+    size_t element = distfft_type_size(type);
+    void *scratch_in = calloc((size_t)(*reshape)->in_count + 1, element);
+    void *scratch_out = calloc((size_t)(*reshape)->out_count + 1, element);
+    rc = error_agree(in->comm, scratch_in && scratch_out ? DISTFFT_SUCCESS
+                                                        : error_fail(DISTFFT_ERR_MEMORY, "reshape tuning buffers"));
+    double best = INFINITY;
+    distfft_method chosen = DISTFFT_METHOD_ALLTOALLW;
+    for (size_t c = 0; rc == DISTFFT_SUCCESS && c < sizeof candidates / sizeof candidates[0]; c++) {
+        /* the same datatypes; only the calls differ (alltoallv: its packed buffers) */
+        if (error_agree((*reshape)->comm, reshape_prepare(*reshape, candidates[c])) != DISTFFT_SUCCESS) continue;
+        reshape_trial trial = {*reshape, scratch_in, scratch_out};
+        double seconds = INFINITY;
+        rc = tuning_time((*reshape)->comm, run_trial, &trial, &seconds);
+        if (seconds < best) {
+            best = seconds;
+            chosen = candidates[c];
+        }
+    }
+    free(scratch_in);
+    free(scratch_out);
+    if (rc != DISTFFT_SUCCESS) {
+        reshape_free(*reshape);
+        *reshape = NULL;
+        return rc;
+    }
+    reshape_prepare(*reshape, chosen); /* prepared already: cannot fail */
+    (*reshape)->tuning_seconds = MPI_Wtime() - begin;
+    return DISTFFT_SUCCESS;
+}
+
+static int check_create(const struct distfft_layout_s *in, const struct distfft_layout_s *out, distfft_type type,
+                        int64_t batch, distfft_method method, const distfft_reshape *reshape,
+                        replicated_args *args)
+{
+    const char *where = "distfft_reshape_create";
+    if (!reshape) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: reshape (out-handle) is NULL", where);
+    if (!type_is_valid(type)) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown element type %d", where, (int)type);
+    if (batch < 1) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: batch = %lld must be >= 1", where, (long long)batch);
+    if (method != DISTFFT_METHOD_AUTO && method != DISTFFT_METHOD_ALLTOALLW &&
+        method != DISTFFT_METHOD_ALLTOALLV && method != DISTFFT_METHOD_ISEND_WAITALL) {
+        const char *name = distfft_method_name(method);
+        if (!name) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown method %d", where, (int)method);
+        return error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: method %s exchanges aligned pencils of a grid; a "
+                          "reshape between boxes takes auto, alltoallw, alltoallv or isend-waitall", where, name);
+    }
+    replicated_add(args, type, "element type");
+    replicated_add(args, batch, "batch");
+    replicated_add(args, method, "method");
+    int rc = reshape_check_layouts(in, out, where);
+    if (rc != DISTFFT_SUCCESS) return rc;
+    if (shape_count_bounded(in->ndims, layout_shape(in, in->rank), batch) < 0 ||
+        shape_count_bounded(out->ndims, layout_shape(out, out->rank), batch) < 0)
+        return error_fail(DISTFFT_ERR_SHAPE, "%s: batch x a box has more than 2^59 elements", where);
+    return DISTFFT_SUCCESS;
+}
+
+int distfft_reshape_create(const struct distfft_layout_s *layout_in, const struct distfft_layout_s *layout_out,
+                           distfft_type type, int64_t batch, const distfft_options *options,
+                           distfft_reshape *reshape)
+{
+    error_clear();
+    if (reshape) *reshape = NULL;
+    if (!layout_in || !layout_out)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_reshape_create: layout_in or layout_out is NULL "
+                          "(on this rank: it cannot reach the others)");
+    distfft_options defaults;
+    distfft_options_init(&defaults);
+    if (!options) options = &defaults;
+    replicated_args args;
+    replicated_init(&args);
+    int local = check_create(layout_in, layout_out, type, batch, options->method, reshape, &args);
+    replicated_add(&args, options->rigor == DISTFFT_ESTIMATE, "rigor estimate");
+    int rc = error_agree_replicated(layout_in->comm, local, &args);
+    if (rc != DISTFFT_SUCCESS) return rc;
+    return reshape_choose(layout_in, layout_out, type, batch, options->method, options->rigor, reshape);
+}
+
+static int execute(distfft_reshape reshape, bool forward, const void *in, void *out)
+{
+    error_clear();
+    const char *where = forward ? "distfft_reshape_forward" : "distfft_reshape_backward";
+    if (!reshape) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: reshape is NULL (destroyed or never created)", where);
+    int64_t in_count = forward ? reshape->in_count : reshape->out_count;
+    int64_t out_count = forward ? reshape->out_count : reshape->in_count;
+    int64_t element = (int64_t)distfft_type_size(reshape->type);
+    const char *pin = in, *pout = out;
+    int local = DISTFFT_SUCCESS;
+    if (!in && in_count > 0)
+        local = error_fail(DISTFFT_ERR_ARGUMENT, "%s: in is NULL but this rank's box has %lld elements", where,
+                           (long long)in_count);
+    else if (!out && out_count > 0)
+        local = error_fail(DISTFFT_ERR_ARGUMENT, "%s: out is NULL but this rank's box has %lld elements", where,
+                           (long long)out_count);
+    else if (in_count > 0 && out_count > 0 && pin < pout + out_count * element && pout < pin + in_count * element)
+        local = error_fail(DISTFFT_ERR_ARGUMENT, "%s: in and out overlap (a reshape is out of place)", where);
+    int rc = reshape->size == 1 ? local : error_agree(reshape->comm, local);
+    if (rc != DISTFFT_SUCCESS) return rc;
+    return reshape_run(reshape, forward, in, out);
+}
+
+int distfft_reshape_forward(distfft_reshape reshape, const void *in, void *out)
+{
+    return execute(reshape, true, in, out);
+}
+
+int distfft_reshape_backward(distfft_reshape reshape, const void *in, void *out)
+{
+    return execute(reshape, false, in, out);
+}
+
+int distfft_reshape_describe(const struct distfft_reshape_s *reshape, char *buf, size_t size)
+{
+    if (!reshape) return -1;
+    text out = text_on(buf, size);
+    char shape[512];
+    shape_format(reshape->ndims, reshape->global_shape, shape, sizeof shape);
+    text_append(&out, "(reshape %s %s %s", reshape_method_name(reshape), shape, distfft_type_name(reshape->type));
+    if (reshape->batch > 1) text_append(&out, " batch=%lld", (long long)reshape->batch);
+    text_append(&out, " sends %d/%d ranks %lld bytes)", reshape->peers_in, reshape->size - 1,
+                (long long)reshape->bytes_sent);
+    return (int)out.used;
+}
+
+distfft_method distfft_reshape_method(const struct distfft_reshape_s *reshape)
+{
+    return reshape ? reshape->method : DISTFFT_METHOD_AUTO;
+}
+
+int distfft_reshape_destroy(distfft_reshape *reshape)
+{
+    error_clear();
+    if (!reshape) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_reshape_destroy: NULL");
+    reshape_free(*reshape);
+    *reshape = NULL;
+    return DISTFFT_SUCCESS;
+}
