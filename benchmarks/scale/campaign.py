@@ -6,8 +6,10 @@
 
 Each point runs build-smpi/bin/distfft-bench (scripts/setup --smpi) under
 benchmarks/scale/smpi.py on a platform of benchmarks/scale/platforms/, with
-memory folding and sampled computation (src/simulation.h), FFTW estimate
-plans, 3 timed forward+backward pairs, and records one JSON line: the
+memory folding and sampled computation (src/simulation.h), FFTW measure
+plans (the library's default; FFTW's wisdom is process-wide, so the first
+rank of a shape measures and the others reuse its plan, as every rank of a
+real cluster would measure at the same time), 3 timed forward+backward pairs, and records one JSON line: the
 simulated pair time (fastest pair, slowest rank), per-step times and bytes,
 the plan time (tuning included), and the wall time the simulation took. A
 point that runs past --timeout is recorded as timed out. With --model FILE
@@ -93,7 +95,7 @@ def preset_points(name):
 def bench_command(point, bench, model):
     command = [bench, "--shape", "x".join(map(str, point.shape)), "--kind", point.kind,
                "--grid", point.grid, "--method", point.method, "--placement", point.placement,
-               "--rigor", "estimate", "--inner", "1", "--outer", "3", "--json", "--quiet"]
+               "--rigor", "measure", "--inner", "1", "--outer", "3", "--json", "--quiet"]
     if point.placement == "node":
         command += ["--node-size", "0"]
     if model:

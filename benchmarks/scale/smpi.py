@@ -10,8 +10,9 @@
         simulated ranks of that platform; prints the wall seconds the
         simulation took on stderr ("smpi.py: wall N s")
 
-KIND is a file of benchmarks/scale/platforms/ (fat-tree, dragonfly, nodes):
-its parameters and where each figure comes from. The simulated cores run at
+KIND is a file of benchmarks/scale/platforms/ (fat-tree, dragonfly, nodes),
+or the path of a JSON file of the same form: its parameters and where each
+figure comes from. A malformed file is refused with a message naming it. The simulated cores run at
 HOST_SPEED and smpi/host-speed is the same figure, so a second of host
 computation is a second of simulated computation: computation is measured
 on this machine, the network is simulated (docs/guide/scale.md).
@@ -37,7 +38,8 @@ def platform_kinds():
 
 
 def load_parameters(kind):
-    path = os.path.join(PLATFORMS, kind + ".json")
+    """The parameters of a platform: a name of platforms/, or a JSON file's path."""
+    path = kind if kind.endswith(".json") else os.path.join(PLATFORMS, kind + ".json")
     if not os.path.exists(path):
         raise SystemExit(f"smpi.py: no platform '{kind}' (known: {', '.join(platform_kinds())})")
     try:
@@ -47,8 +49,8 @@ def load_parameters(kind):
         raise SystemExit(f"smpi.py: {path} is not valid JSON: {error}")
     required = ["topology", "cores_per_node", "link_bandwidth", "link_latency",
                 "loopback_bandwidth", "loopback_latency", "sources"]
-    missing = [key for key in required if key not in parameters]
-    if missing:
+    missing = [key for key in required if not isinstance(parameters, dict) or key not in parameters]
+    if not isinstance(parameters, dict) or missing:
         raise SystemExit(f"smpi.py: {path} lacks {', '.join(missing)}")
     if parameters["topology"] not in ("fat-tree", "dragonfly", "flat"):
         raise SystemExit(f"smpi.py: {path}: topology '{parameters['topology']}' is not "
@@ -84,6 +86,7 @@ def topology_attributes(parameters, nodes):
 
 def write_platform(kind, ranks, cores_per_node, directory):
     parameters = load_parameters(kind)
+    kind = os.path.basename(kind)[:-5] if kind.endswith(".json") else kind
     cores = int(cores_per_node or parameters["cores_per_node"])
     if ranks < 1 or cores < 1:
         raise SystemExit("smpi.py: --ranks and --cores-per-node must be at least 1")

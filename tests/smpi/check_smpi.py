@@ -119,6 +119,21 @@ def main():
         verdict(f"refused under SMPI: {arguments}", status not in (0, None) and words in output,
                 wall, output)
 
+    # A malformed platform file: refused with a message naming it, nothing run.
+    with tempfile.TemporaryDirectory(prefix="distfft-platform-") as directory:
+        cases = [("broken.json", "{ not json", "is not valid JSON"),
+                 ("partial.json", '{"topology": "flat"}', "lacks cores_per_node"),
+                 ("torus.json", '{"topology": "torus", "cores_per_node": 4, "link_bandwidth": "1GBps", '
+                  '"link_latency": "1us", "loopback_bandwidth": "1GBps", "loopback_latency": "1us", '
+                  '"sources": {}}', "topology 'torus' is not")]
+        for name, text, words in cases:
+            path = os.path.join(directory, name)
+            with open(path, "w") as stream:
+                stream.write(text)
+            status, output, wall = run(SMPI + [path, "--ranks", "4", "--", bench] + COMMON, 60)
+            verdict(f"malformed platform refused: {name}", status not in (0, None) and words in output
+                    and path in output, wall, output)
+
     print(f"check_smpi: {failures} failure(s)")
     return 1 if failures else 0
 
