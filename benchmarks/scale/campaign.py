@@ -17,9 +17,10 @@ point that runs past --timeout is recorded as timed out. With --model FILE
 Writes DIR/results.jsonl, DIR/summary.md (the tables of docs/guide/scale.md)
 and DIR/strong.png when matplotlib is there.
 
-Series: strong (fixed global shape, more ranks), weak (524,288 points per
-rank, paper 000 Fig. 9), placement (row, Morton and node placement on the
-Dragonfly, paper 003), auto (the tuned method beside the fixed ones).
+Series: strong (fixed global shape, more ranks), methods (every method of
+the table on the smallest rank count), weak (524,288 points per rank, paper
+000 Fig. 9), placement (row, Morton and node placement on the Dragonfly,
+paper 003), auto (the tuned method beside the fixed ones).
 """
 import argparse
 import dataclasses
@@ -64,6 +65,11 @@ def weak_shape(ranks, points_per_rank=524288):
     return tuple(1 << p for p in parts)
 
 
+# distfft-bench --list-methods less shm, which SMPI cannot run (no shared windows).
+ALL_METHODS = ("alltoallw", "alltoallv", "isend-waitall", "isend-waitsome", "isend-waitall-blocked",
+               "isend-waitsome-blocked", "sendrecv", "vector", "hierarchical")
+
+
 def preset_points(name):
     points = []
     if name == "small":
@@ -71,8 +77,7 @@ def preset_points(name):
     elif name == "medium":
         ranks, size, methods = (64, 128, 256, 512, 1024), 1024, ("alltoallw", "sendrecv", "alltoallv")
     elif name == "full":  # the issue's whole range: far beyond this machine's hours
-        ranks, size, methods = (64, 256, 1024, 4096, 16384), 2048, ("alltoallw", "sendrecv", "alltoallv",
-                                                                    "isend-waitall", "vector", "hierarchical")
+        ranks, size, methods = (64, 256, 1024, 4096, 16384), 2048, ("alltoallw", "sendrecv")
     else:
         raise SystemExit(f"campaign: no preset '{name}' (small, medium, full)")
     shape = (size,) * 3
@@ -82,6 +87,11 @@ def preset_points(name):
                 continue  # a slab needs a plane per rank
             for method in methods:
                 points.append(Point("strong", shape, p, grid, method))
+    # Every method of the library's table (shm: refused under SMPI) on the
+    # smallest rank count, pencils.
+    for method in ALL_METHODS:
+        if method not in methods:
+            points.append(Point("methods", shape, min(ranks), "pencil", method))
     for p in ranks:
         points.append(Point("weak", weak_shape(p), p))
     big = max(ranks) if name != "full" else 4096
@@ -220,7 +230,7 @@ def summarize(rows, header):
         ranks = sorted({r["point"]["ranks"] for r in strong})
         shape = "x".join(map(str, strong[0]["point"]["shape"]))
         lines += [f"## Strong scaling, {shape} r2c, fat tree", "",
-                  "| ranks | " + " | ".join(f"{g} {m}" for g, m in columns) + " | best efficiency |",
+                  "| ranks | " + " | ".join(f"{g} {m}" for g, m in columns) + " | best distfft efficiency |",
                   "|---" * (len(columns) + 2) + "|"]
         best_first = None
         for p in ranks:
@@ -229,7 +239,7 @@ def summarize(rows, header):
                 row = next((r for r in strong if r["point"]["ranks"] == p and r["point"]["grid"] == g
                             and r["point"]["method"] == m), None)
                 cells.append(cell(row))
-                pair = pair_of(row) if row else None
+                pair = pair_of(row) if row and m != "heffte" else None
                 if pair and (best is None or pair < best):
                     best = pair
             if best_first is None and best:
@@ -249,7 +259,25 @@ def summarize(rows, header):
             lines.append(f"| {r['point']['ranks']} | {'x'.join(map(str, r['point']['shape']))} | "
                          f"{cell(r)} | {efficiency} |")
         lines.append("")
-    for series, title in (("placement", "Placement on the Dragonfly (pencil, alltoallw)"),
+    autos = [r for r in rows if r["point"]["series"] == "auto" and pair_of(r)]
+    if autos:
+        lines += ["## auto against the best fixed method, and what tuning costs", "",
+                  "| ranks | auto pair ms | best fixed (pencil) | auto / best | plan s (tuning) | "
+                  "plan / 100 transforms |", "|---|---|---|---|---|---|"]
+        for r in autos:
+            p = r["point"]
+            fixed = [f for f in strong if f["point"]["ranks"] == p["ranks"] and f["point"]["grid"] == p["grid"]
+                     and f["point"]["series"] == "strong" and pair_of(f)]
+            best = min(fixed, key=pair_of) if fixed else None
+            plan = (r.get("bench") or {}).get("plan_seconds")
+            ratio = f"{pair_of(r) / pair_of(best):.2f}" if best else "–"
+            cost = f"{plan / (50 * pair_of(r)):.2f}" if plan else "–"
+            lines.append(f"| {p['ranks']} | {milliseconds(pair_of(r))} | "
+                         f"{(milliseconds(pair_of(best)) + ' ' + best['point']['method']) if best else '–'} | "
+                         f"{ratio} | {plan if plan is None else f'{plan:.3g}'} | {cost} |")
+        lines.append("")
+    for series, title in (("methods", "Every method (pencil, fat tree)"),
+                          ("placement", "Placement on the Dragonfly (pencil, alltoallw)"),
                           ("auto", "auto (measured at plan time) beside the fixed methods")):
         chosen = [r for r in rows if r["point"]["series"] == series]
         if not chosen:
@@ -308,7 +336,7 @@ def main(argv):
     parser.add_argument("--build-smpi", default=os.path.join(ROOT, "build-smpi"))
     parser.add_argument("--model", help="a model file (distfft-bench --calibrate) for predictions")
     parser.add_argument("--timeout", type=float, default=900.0, help="wall seconds per point")
-    parser.add_argument("--only", help="series to run (strong,weak,placement,auto)")
+    parser.add_argument("--only", help="series to run (strong,methods,weak,placement,auto)")
     parser.add_argument("--list", action="store_true", help="print the points and exit")
     parser.add_argument("--heffte-source", default=os.environ.get("HEFFTE_SOURCE"),
                         help="a heFFTe source checkout to build with smpicxx and run as the peer "
