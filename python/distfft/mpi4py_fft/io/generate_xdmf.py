@@ -13,6 +13,8 @@ run it on one rank after the file is written.
 """
 import numpy
 
+from ...hdf5 import _h5py
+
 __all__ = ["generate_xdmf"]
 
 _TOP = """<?xml version="1.0" encoding="utf-8"?>
@@ -55,7 +57,7 @@ def _check(condition, message):
 def generate_xdmf(h5filename, periodic=True, order="paraview"):
     """Write the XDMF files of `h5filename` (see the module text).
     periodic: True, False or one bool per axis."""
-    import h5py
+    h5py = _h5py()
     _check(order.lower() in ("paraview", "visit"), f"order {order!r}")
     visit = order.lower() == "visit"
     with h5py.File(h5filename, "r") as f:

@@ -11,6 +11,7 @@ file is opened around each write and read.
 import numpy
 from mpi4py import MPI
 
+from ...hdf5 import _h5py
 from .file_base import FileBase, _check
 
 __all__ = ["HDF5File"]
@@ -18,13 +19,21 @@ __all__ = ["HDF5File"]
 comm = MPI.COMM_WORLD
 
 
+def _file(name, mode, **kw):
+    """h5py.File with MPI-IO on COMM_WORLD (Debian's MPI build of h5py,
+    chosen before the first import of h5py); serial h5py on one rank."""
+    h5py = _h5py()
+    if h5py.get_config().mpi or comm.Get_size() > 1:
+        return h5py.File(name, mode, driver="mpio", comm=comm, **kw)
+    return h5py.File(name, mode, **kw)
+
+
 class HDF5File(FileBase):
     """HDF5File(h5name, domain=None, mode='a', **kw): kw go to h5py.File."""
 
     def __init__(self, h5name, domain=None, mode="a", **kw):
         FileBase.__init__(self, h5name, domain=domain)
-        import h5py
-        self.f = h5py.File(h5name, mode, driver="mpio", comm=comm, **kw)
+        self.f = _file(h5name, mode, **kw)
         self.close()
 
     def _check_domain(self, group, field):
@@ -52,8 +61,7 @@ class HDF5File(FileBase):
         return "hdf5"
 
     def open(self, mode="r+"):
-        import h5py
-        self.f = h5py.File(self.filename, mode, driver="mpio", comm=comm)
+        self.f = _file(self.filename, mode)
 
     def write(self, step, fields, **kw):
         """See FileBase.write."""
