@@ -189,6 +189,10 @@ class PFFT:
     def _chain(self):
         """mpi4py-fft's steps for a PFFT run by one plan (local)."""
         shape, dtype, padding, backend, transforms, kw = self._args
+        if isinstance(padding, list):   # the exact factors mpi4py-fft keeps
+            for axis, (n, m) in enumerate(zip(shape, self._input_shape)):
+                if m != n:
+                    padding[axis] = m / float(n)
         xfftn, transfer, _ = _build(self.subcomm, self._input_shape, self.axes,
                                     numpy.dtype(dtype), padding, backend, transforms, kw)
         self.__dict__["_xfftn_list"], self.__dict__["_transfer_list"] = xfftn, transfer
