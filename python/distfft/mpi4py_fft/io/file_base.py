@@ -45,7 +45,10 @@ class FileBase:
                     continue
                 for index in numpy.ndindex(*array.shape[:array.rank]):
                     name = group + "".join(str(i) for i in index)
-                    self._write_field(name, array[index], where, step, kw)
+                    # u[k] or u[k, l]: an int alone where it is one (subclasses
+                    # such as shenfun's Function keep their type then)
+                    part = array[index[0]] if len(index) == 1 else array[index]
+                    self._write_field(name, part, where, step, kw)
 
     def _write_field(self, group, array, where, step, kw):
         self._check_domain(group, array)
