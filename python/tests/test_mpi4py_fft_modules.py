@@ -144,6 +144,7 @@ def test_fftw_names_and_arrays_as_mpi4py_fft(tmp_path):
 
 # ---- libfft ------------------------------------------------------------------------------
 
+@pytest.mark.filterwarnings("ignore::numpy.ComplexWarning")   # scipy.fftpack on real data
 @pytest.mark.parametrize("backend", ["fftw", "numpy", "scipy"])
 @pytest.mark.parametrize("dtype,padding", [(numpy.float64, False), (numpy.complex128, False),
                                            (numpy.float64, 1.5), (numpy.complex128, 1.5)],
