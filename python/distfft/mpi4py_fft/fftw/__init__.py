@@ -8,58 +8,10 @@ links (one planner and one wisdom per process, shared with distfft's
 plans). Their functions also name the serial transforms for
 PFFT(transforms=...), as mpi4py-fft's do.
 
-Wisdom goes to one file per precision and rank, '<F|D|G><rank>_<filename>',
-as mpi4py-fft names them. cleanup() forgets wisdom and resets the time
-limit: FFTW's fftw_cleanup would make every plan in the process undefined,
-distfft's parallel plans included.
+Wisdom, the time limit and the libraries per precision: factory.py.
 """
-from mpi4py import MPI
-
-from . import _fftw, utilities
+from . import utilities
 from .utilities import *   # noqa: F401,F403 -- mpi4py_fft.fftw re-exports them
 from .xfftn import *   # noqa: F401,F403
-from .xfftn import get_planned_FFT
-
-
-def get_fftw_lib(dtype):
-    """The FFTW library of dtype's precision ('f', 'd', 'g'), or None."""
-    return _fftw.precision(dtype)
-
-
-fftlib = {char.upper(): lib for char in "fdg" for lib in [get_fftw_lib(char)] if lib}
-
-
-def _wisdom_file(key, filename):
-    return f"{key}{MPI.COMM_WORLD.Get_rank()}_{filename}"
-
-
-def export_wisdom(filename):
-    """FFTW's wisdom of every precision to '<key><rank>_<filename>'."""
-    results = [lib.export_wisdom(_wisdom_file(key, filename)) for key, lib in fftlib.items()]
-    if not all(r == 1 for r in results):
-        raise AssertionError(f"Not able to export wisdom {filename}")
-
-
-def import_wisdom(filename):
-    """FFTW's wisdom of every precision from '<key><rank>_<filename>'."""
-    results = [lib.import_wisdom(_wisdom_file(key, filename)) for key, lib in fftlib.items()]
-    if not all(r == 1 for r in results):
-        raise AssertionError(f"Not able to import wisdom {filename}")
-
-
-def forget_wisdom():
-    for lib in fftlib.values():
-        lib.forget_wisdom()
-
-
-def set_timelimit(limit):
-    """FFTW's planning time limit in seconds (negative: none)."""
-    for lib in fftlib.values():
-        lib.set_timelimit(limit)
-
-
-def cleanup():
-    """Forget wisdom and the time limit (see the module text)."""
-    for lib in fftlib.values():
-        lib.forget_wisdom()
-        lib.set_timelimit(-1.0)
+from .factory import (get_planned_FFT, export_wisdom, import_wisdom, forget_wisdom,  # noqa: F401
+                      cleanup, set_timelimit, get_fftw_lib, fftlib)
