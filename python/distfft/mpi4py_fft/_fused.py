@@ -64,9 +64,10 @@ class FusedTransform:
 
 
 class Engine:
-    """mpi4py-fft's PFFT on distfft (see the module text and docs/python.md).
+    """mpi4py-fft's PFFT as one distfft plan (see the module text; mpifft.PFFT
+    makes it and falls back to mpi4py-fft's chain on NotImplementedError).
 
-    PFFT(comm, shape=None, axes=None, dtype=float, grid=None, padding=False,
+    Engine(comm, shape=None, axes=None, dtype=float, grid=None, padding=False,
          collapse=False, backend='fftw', transforms=None, darray=None,
          slab=None, **kw) -- kw: planner_effort ('FFTW_MEASURE', ...),
     threads, overwrite_input (accepted; distfft runs one thread and keeps

@@ -122,15 +122,15 @@ class PFFT:
             raise NotImplementedError("distfft.mpi4py_fft: engine='plan' needs an "
                                       "intracommunicator and no darray")
         kw.pop("verbose", None)
-        if self._engine is not None and self._adopt(comm, shape, axes, dtype, padding,
-                                                    backend, transforms, kw):
+        if self._engine is not None and self._adopt(comm, shape, dtype, padding, backend,
+                                                    transforms, kw):
             return
         self._steps(comm, shape, axes, dtype, grid, padding, collapse, backend, transforms,
                     darray, kw)
 
     # ---- one distfft plan -------------------------------------------------------------
 
-    def _adopt(self, comm, shape, axes, dtype, padding, backend, transforms, kw):
+    def _adopt(self, comm, shape, dtype, padding, backend, transforms, kw):
         """Take the plan's transform, with mpi4py-fft's pencils; False (on
         every rank) if a block would differ."""
         engine = self._engine

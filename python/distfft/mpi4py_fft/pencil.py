@@ -28,7 +28,7 @@ import numpy
 from mpi4py import MPI
 
 from .. import _lib
-from .._arrays import is_aligned, pointer
+from .._arrays import empty_aligned, is_aligned, pointer
 from ..redistribution import Redistribution, decompose
 
 DEFAULT_METHOD = "alltoallw"
@@ -131,7 +131,6 @@ class Transfer:
             return array, False
         key = (name, shape)
         if key not in self._scratch:
-            from .._arrays import empty_aligned
             self._scratch[key] = empty_aligned(shape, self.dtype)
         scratch = self._scratch[key]
         if not writable:
