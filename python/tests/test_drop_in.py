@@ -7,7 +7,8 @@ real and complex, uneven shapes, collapse, subsets of axes, transforms=,
 padding (the halved axis with N//2 + 1 even and odd).
 Then a whole mpi4py-fft program whose import line alone is rewritten, the
 arrays' methods (get, redistribute, HDF5 files both ways), and the
-arguments distfft refuses, which must raise on every rank.
+arguments that are refused, which must raise on every rank (a serial
+function that is no planner fails as in mpi4py-fft: TypeError).
 """
 import functools
 
@@ -26,6 +27,8 @@ import distfft.mpi4py_fft as drop_in  # noqa: E402
 
 def _pairs(module, family, kind_type, axes):
     forward, backward = getattr(module, family + "n"), getattr(module, "i" + family + "n")
+    if kind_type is None:
+        return {(a,): (forward, backward) for a in axes}
     return {(a,): (functools.partial(forward, type=kind_type),
                    functools.partial(backward, type=kind_type)) for a in axes}
 
@@ -69,6 +72,13 @@ CASES = [
     ((8, 9, 10), numpy.float64, {"padding": [1.0, 1.5, 1.0]}),
     ((12, 10), numpy.complex64, {"padding": [1.5, 1.0], "grid": (-1,)}),
     ((8, 9, 10), numpy.float64, {"padding": [1.5, 1.5, 1.5], "backend": "numpy"}),
+    # run as mpi4py-fft's chain (one distfft plan cannot): axes in another
+    # order, real-to-complex on an axis distfft does not transform first
+    ((8, 9, 10), numpy.float64, {"axes": (0, 2, 1)}),
+    ((9, 8), numpy.float64, {"axes": (-1, -2)}),
+    ((8, 9, 10), numpy.float64, {"transforms": _pairs(planners, "dct", 2, (2,))}),
+    ((8, 9, 10), numpy.complex128, {"padding": [1.5, 1.0, 1.0],
+                                    "transforms": _pairs(planners, "fft", None, (0,))}),
 ]
 
 
@@ -210,8 +220,11 @@ def test_distarray_methods(comm, shared_tmp_path):
     snapshots.write(3, {"w": [mine], "vec": [vector]})
     theirs.read(f"{shared_tmp_path}/snapshots.h5", "w", 3)
     assert numpy.array_equal(theirs, 2 * data[theirs.local_slice()])
-    with pytest.raises(NotImplementedError):
-        snapshots.write(4, {"w": [(mine, (slice(None), 2, slice(None)))]})
+    snapshots.write(4, {"w": [(mine, (slice(None), 2, slice(None)))]})
+    plane = mpi4py_fft.HDF5File(f"{shared_tmp_path}/snapshots.h5", mode="r")
+    plane.open()
+    assert numpy.array_equal(plane.f["w/2D/slice_2_slice/4"][...], 2 * data[:, 2, :])
+    plane.close()
     assert drop_in.Function(fft, False, tensor=True).rank == 1
     reference.destroy()
     fft.destroy()
@@ -219,19 +232,9 @@ def test_distarray_methods(comm, shared_tmp_path):
 
 REFUSED = [
     ({"padding": [1.5, 1.5]}, ValueError),
-    ({"padding": [1.5, 1.0, 1.0], "transforms": _pairs(planners, "dct", 2, (0,))},
-     NotImplementedError),
     ({"padding": [1.0, 1.5, 1.0], "axes": ((0, 1), (2,))}, ValueError),
     ({"backend": "cufft"}, ValueError),
-    ({"axes": (0, 2, 1)}, NotImplementedError),
-    ({"transforms": {(0,): (lambda x: x, lambda x: x)}}, NotImplementedError),
-    ({"transforms": _pairs(planners, "dct", 2, (2,))}, NotImplementedError),   # r2c not first
-    ({"transforms": {(0,): (functools.partial(planners.dctn, type=2),
-                            functools.partial(planners.idctn, type=3))}}, NotImplementedError),
     ({"transforms": _pairs(scipy.fft, "dct", 2, (0,))}, ValueError),   # scipy with 'fftw'
-    ({"backend": "numpy", "transforms": _pairs(scipy.fft, "dct", 2, (2,))},
-     NotImplementedError),
-    ({"backend": "scipy"}, NotImplementedError),   # real dtype: full-length complex fftn
     ({"threads": 2, "planner_effort": "FFTW_SOMETIMES"}, ValueError),
     ({"unknown_option": 1}, TypeError),
     ({"grid": (1, 1, 2)}, ValueError),
@@ -242,6 +245,15 @@ REFUSED = [
 def test_refused_on_every_rank(comm, kw, error):
     with pytest.raises(error, match="distfft.mpi4py_fft"):
         drop_in.PFFT(comm, (8, 9, 10), dtype=numpy.float64, **kw)
+
+
+def test_what_mpi4py_fft_cannot_run_fails_as_there(comm):
+    with pytest.raises(TypeError):   # not a planner
+        drop_in.PFFT(comm, (8, 9, 10), dtype=numpy.float64,
+                     transforms={(0,): (lambda x: x, lambda x: x)})
+    with pytest.raises(AssertionError):   # a DCT of the complex data after rfftn
+        drop_in.PFFT(comm, (8, 9, 10), dtype=numpy.float64, padding=[1.5, 1.0, 1.0],
+                     transforms=_pairs(planners, "dct", 2, (0,)))
 
 
 def test_bad_calls_raise_on_every_rank(comm):

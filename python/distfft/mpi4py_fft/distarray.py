@@ -1,119 +1,143 @@
 """
-distarray.py -- mpi4py-fft's DistArray and newDistArray on distfft.
+distarray.py -- mpi4py_fft.distarray: DistArray and newDistArray on distfft.
 
-A DistArray is a numpy.ndarray holding this rank's block of a global array,
-with the attributes and methods mpi4py-fft programs use: `v`, `rank`
-(leading tensor axes, never distributed), `global_shape`, `substart`,
-`alignment`, `commsizes`, `local_slice()`, `get(global_slice)` (on rank
-0), `redistribute(axis)` (one distfft redistribution on the grid line that
-splits `axis`), and `write`/`read` of HDF5 files laid out as mpi4py-fft's
-HDF5File lays them out (`name/<d>D/<step>`), so files go both ways.
+A DistArray is a numpy.ndarray holding this rank's block of a global
+array, distributed as a pencil.Pencil says (a Subcomm's directions over
+the axes, whole along `alignment`), with `rank` leading tensor axes that
+are never distributed. Attributes and methods are mpi4py-fft's: v,
+rank, dimensions, global_shape, substart, subcomm, commsizes, pencil,
+alignment, local_slice(), get(global_slice) (the slice on rank 0),
+get_pencil_and_transfer(axis), redistribute(axis or out=) (each
+component through a pencil.Transfer, a distfft redistribution), and
+write/read through io.HDF5File or io.NCFile (by the file name's
+ending).
 
-The distribution is held as numbers (`Pencil`: global shape, the extent
-and this rank's coordinate of the grid direction that splits each axis,
-and the aligned axis), on the communicator of the PFFT, or on
-MPI.COMM_WORLD for arrays made directly (as mpi4py-fft does).
+Made directly, a DistArray lives on MPI.COMM_WORLD (as mpi4py-fft's): a
+Subcomm of it with extent 1 on the aligned axis (default the last), or
+the Subcomm or sub-communicators given.
 """
 from numbers import Integral, Number
 
 import numpy
 from mpi4py import MPI
 
-from .. import hdf5
-from .._arrays import zeros_aligned
-from .._collective import agree
 from ..distarray import DistArray as _Gatherable
-from ..redistribution import Redistribution, decompose
+from .io import FileBase, HDF5File, NCFile
+from .pencil import Pencil, Subcomm
+
+comm = MPI.COMM_WORLD
 
 
-class Pencil:
-    """Global `shape`; per axis the extent `sizes[i]` of the grid direction
-    splitting it and this rank's coordinate `coords[i]` there (1 and 0:
-    whole); `axis` the aligned axis."""
-
-    def __init__(self, comm, shape, sizes, coords, axis):
-        self.comm, self.shape, self.axis = comm, tuple(int(n) for n in shape), int(axis)
-        self.sizes, self.coords = tuple(sizes), tuple(coords)
-        blocks = [decompose(n, p, c) for n, p, c in zip(self.shape, self.sizes, self.coords)]
-        self.subshape = tuple(b[0] for b in blocks)
-        self.substart = tuple(b[1] for b in blocks)
-
-    def pencil(self, axis):
-        """The pencil aligned in `axis` (extents of the two axes swapped)."""
-        sizes, coords = list(self.sizes), list(self.coords)
-        i, j = self.axis, axis
-        sizes[i], sizes[j] = sizes[j], sizes[i]
-        coords[i], coords[j] = coords[j], coords[i]
-        return Pencil(self.comm, self.shape, sizes, coords, axis)
-
-
-def _world_pencil(shape, subcomm, alignment):
-    """mpi4py-fft's default distribution of a DistArray made directly."""
-    comm = MPI.COMM_WORLD
-    if subcomm is not None and all(isinstance(s, MPI.Comm) for s in subcomm):
-        sizes = [s.Get_size() for s in subcomm]
-        coords = [s.Get_rank() for s in subcomm]
-    else:
-        dims = list(subcomm) if subcomm is not None else [0] * len(shape)
-        if subcomm is None:
-            dims[len(shape) - 1 if alignment is None else alignment] = 1
-        sizes = list(MPI.Compute_dims(comm.Get_size(), [max(0, d) for d in dims]))
-        cart = comm.Create_cart(sizes, reorder=True)
-        coords = cart.Get_coords(cart.Get_rank())
-        cart.Free()
-    if alignment is None:
-        alignment = [i for i, s in enumerate(sizes) if s == 1][-1]
-    if sizes[alignment] != 1:
-        raise ValueError(f"distfft.mpi4py_fft: alignment {alignment} is split over "
-                         f"{sizes[alignment]} ranks")
-    return Pencil(comm, shape, sizes, coords, alignment)
+def _check(condition, message):
+    if not condition:
+        raise AssertionError(message)
 
 
 class DistArray(numpy.ndarray):
     """DistArray(global_shape, subcomm=None, val=None, dtype=float,
-    buffer=None, alignment=None, rank=0) as mpi4py-fft's (see module)."""
+    buffer=None, strides=None, alignment=None, rank=0) (see the module)."""
 
     def __new__(cls, global_shape, subcomm=None, val=None, dtype=float, buffer=None,
-                alignment=None, rank=0, pencil=None):
+                strides=None, alignment=None, rank=0):
         global_shape = tuple(int(n) for n in global_shape)
-        if len(global_shape[rank:]) < 2:   # 1D: not distributed
-            obj = numpy.ndarray.__new__(cls, global_shape, dtype=dtype, buffer=buffer)
-            p0 = None
-        else:
-            p0 = pencil or _world_pencil(global_shape[rank:], subcomm, alignment)
-            shape = global_shape[:rank] + p0.subshape
-            if buffer is None:
-                obj = zeros_aligned(shape, dtype).view(cls)
+        if len(global_shape[rank:]) < 2:   # one axis: not distributed
+            obj = numpy.ndarray.__new__(cls, global_shape, dtype=dtype, buffer=buffer,
+                                        strides=strides)
+            if buffer is None and isinstance(val, Number):
+                obj.fill(val)
+            obj._rank, obj._p0 = rank, None
+            return obj
+        ndim = len(global_shape[rank:])
+        if not isinstance(subcomm, Subcomm):
+            if isinstance(subcomm, (tuple, list)):
+                _check(len(subcomm) == ndim, f"subcomm needs {ndim} entries")
+                if not all(isinstance(s, MPI.Comm) for s in subcomm):
+                    subcomm = Subcomm(comm, subcomm)
             else:
-                obj = numpy.ndarray.__new__(cls, shape, dtype=dtype, buffer=buffer)
-        if buffer is None and isinstance(val, Number):
-            obj.fill(val)
+                _check(subcomm is None, f"subcomm {subcomm!r}")
+                dims = [0] * ndim
+                if alignment is not None:
+                    dims[alignment] = 1
+                else:
+                    dims[-1] = 1
+                    alignment = ndim - 1
+                subcomm = Subcomm(comm, dims)
+        sizes = [s.Get_size() for s in subcomm]
+        if alignment is not None:
+            _check(isinstance(alignment, (int, numpy.integer)), f"alignment {alignment!r}")
+            _check(sizes[alignment] == 1, f"alignment {alignment} is split over "
+                                          f"{sizes[alignment]} ranks")
+        else:
+            alignment = int(numpy.flatnonzero(numpy.array(sizes) == 1)[-1])
+        p0 = Pencil(subcomm, global_shape[rank:], axis=alignment)
+        shape = global_shape[:rank] + p0.subshape
+        # The array owns its memory (numpy's, 16-byte aligned as FFTW's SIMD
+        # needs): views of it (.v) then have it as their base, as in mpi4py-fft.
+        obj = numpy.ndarray.__new__(cls, shape, dtype=dtype, buffer=buffer)
+        if buffer is None:
+            obj.fill(val if isinstance(val, Number) else 0)
         obj._p0, obj._rank = p0, rank
         return obj
 
     def __array_finalize__(self, obj):
-        if obj is not None:
-            self._p0 = getattr(obj, "_p0", None)
-            self._rank = getattr(obj, "_rank", None)
+        if obj is None:
+            return
+        self._p0 = getattr(obj, "_p0", None)
+        self._rank = getattr(obj, "_rank", None)
 
-    alignment = property(lambda self: self._p0.axis)
-    global_shape = property(lambda self: self.shape[:self.rank] + self._p0.shape)
-    substart = property(lambda self: (0,) * self.rank + self._p0.substart)
-    commsizes = property(lambda self: [1] * self.rank + list(self._p0.sizes))
-    pencil = property(lambda self: self._p0)
-    rank = property(lambda self: self._rank)
-    dimensions = property(lambda self: len(self._p0.shape))
-    v = property(lambda self: self.__array__())
+    @property
+    def alignment(self):
+        """The aligned (whole) axis, not counting tensor axes."""
+        return self._p0.axis
+
+    @property
+    def global_shape(self):
+        return self.shape[:self.rank] + self._p0.shape
+
+    @property
+    def substart(self):
+        return (0,) * self.rank + self._p0.substart
+
+    @property
+    def subcomm(self):
+        """The sub-communicator of every axis (COMM_SELF for tensor axes)."""
+        return (MPI.COMM_SELF,) * self.rank + tuple(self._p0.subcomm)
+
+    @property
+    def commsizes(self):
+        return [s.Get_size() for s in self.subcomm]
+
+    @property
+    def pencil(self):
+        return self._p0
+
+    @property
+    def rank(self):
+        return self._rank
+
+    @property
+    def dimensions(self):
+        return len(self._p0.shape)
+
+    @property
+    def v(self):
+        """This block as a plain numpy.ndarray (a view)."""
+        return self.__array__()
 
     def __getitem__(self, i):
-        # A component of a tensor stays a DistArray; anything else is a view.
+        # A tensor component stays a DistArray; anything else is a plain view.
         if self.ndim == 1:
             return numpy.ndarray.__getitem__(self, i)
-        if isinstance(i, (Integral, slice)) or isinstance(i, tuple) and len(i) <= self.rank:
+        if isinstance(i, (Integral, slice)):
             if self.rank > 0:
-                v0 = numpy.ndarray.__getitem__(self, i)
-                v0._rank = self.rank - (self.ndim - v0.ndim)
-                return v0
+                part = numpy.ndarray.__getitem__(self, i)
+                part._rank = self.rank - (self.ndim - part.ndim)
+                return part
+            return numpy.ndarray.__getitem__(self.v, i)
+        if isinstance(i, tuple) and len(i) <= self.rank:
+            part = numpy.ndarray.__getitem__(self, i)
+            part._rank = self.rank - (self.ndim - part.ndim)
+            return part
         return numpy.ndarray.__getitem__(self.v, i)
 
     def local_slice(self):
@@ -121,157 +145,94 @@ class DistArray(numpy.ndarray):
         return tuple(slice(0, n) for n in self.shape[:self.rank]) + tuple(
             slice(s, s + n) for s, n in zip(self._p0.substart, self._p0.subshape))
 
-    def _gatherable(self):
-        return _Gatherable(self.global_shape, self.local_slice(), self.dtype, self._p0.comm,
-                           buffer=numpy.ascontiguousarray(self.v))
-
     def get(self, gslice):
-        """The global slice `gslice` on rank 0 (None on the others): the whole
-        array is gathered on rank 0 (distfft_gather), then sliced."""
-        whole = self._gatherable().gather(root=0)
+        """The global slice `gslice` (slices and indices) on rank 0, None on
+        the others. The whole array is gathered on rank 0 of
+        MPI.COMM_WORLD (distfft_gather), then sliced. Collective."""
+        whole = _Gatherable(self.global_shape, self.local_slice(), self.dtype, comm,
+                            buffer=numpy.ascontiguousarray(self.v)).gather(root=0)
         return None if whole is None else whole[tuple(gslice)]
 
+    def get_pencil_and_transfer(self, axis):
+        """(pencil aligned in `axis`, the Transfer there). Local."""
+        p1 = self._p0.pencil(axis)
+        return p1, self._p0.transfer(p1, self.dtype)
+
     def redistribute(self, axis=None, out=None):
-        """This array aligned in `axis` (or in out's alignment, into out)."""
-        if out is not None:
-            axis = out.alignment
-            if out.commsizes == self.commsizes:
-                out[...] = self
-                return out
+        """This array aligned in `axis`, or copied into `out` (aligned as it
+        is). A new DistArray unless nothing moves. Collective."""
         if axis == self.alignment:
             return self
-        if self._p0.sizes[axis] == 1 and out is None:
-            self._p0 = self._p0.pencil(axis)
+        if axis is not None and isinstance(out, DistArray):
+            _check(axis == out.alignment, f"out is aligned in {out.alignment}, not {axis}")
+        if axis is not None and self.commsizes[self.rank + axis] == 1:
+            self.pencil.axis = axis   # both axes whole already
             return self
-        p1 = self._p0.pencil(axis)
+        if out is not None:
+            _check(isinstance(out, DistArray), "out must be a DistArray")
+            _check(self.global_shape == out.global_shape,
+                   f"out has global shape {out.global_shape}, not {self.global_shape}")
+            axis = out.alignment
+            if self.commsizes == out.commsizes:
+                out[:] = self
+                return out
+            for i in range(len(self._p0.shape)):
+                if i not in (self.alignment, out.alignment):
+                    _check(self.pencil.subcomm[i] == out.pencil.subcomm[i] and
+                           self.pencil.subshape[i] == out.pencil.subshape[i],
+                           f"out splits axis {i} differently")
+        p1, transfer = self.get_pencil_and_transfer(axis)
         if out is None:
-            out = DistArray(self.global_shape, dtype=self.dtype, rank=self.rank, pencil=p1)
-        _move(self, out, self._p0, p1)
+            out = DistArray(self.global_shape, subcomm=p1.subcomm, dtype=self.dtype,
+                            alignment=axis, rank=self.rank)
+        try:
+            for index in numpy.ndindex(*self.shape[:self.rank]):
+                transfer.forward(self.v[index], out.v[index])
+        finally:
+            transfer.destroy()
         return out
 
     def write(self, filename, name="darray", step=0, global_slice=None, domain=None,
               as_scalar=False):
-        """Snapshot `step` into HDF5 file `filename` as `name/<d>D/<step>`."""
-        _write(self, filename, name, step, global_slice, domain, as_scalar)
+        """Write as `name` at `step` into a file (a name ending .h5:
+        HDF5File, else NCFile; or an open file object)."""
+        if isinstance(filename, str):
+            writer = HDF5File if filename.endswith(".h5") else NCFile
+            f = writer(filename, domain=domain, mode="a")
+        else:
+            _check(isinstance(filename, FileBase), f"{filename!r} is not a file name or file")
+            f = filename
+        field = [self] if global_slice is None else [(self, global_slice)]
+        f.write(step, {name: field}, as_scalar=as_scalar)
 
     def read(self, filename, name="darray", step=0):
-        """Fill from `name/<d>D/<step>` of HDF5 file `filename`."""
-        if isinstance(filename, HDF5File):
-            filename = filename.filename
-        comm = self._p0.comm
-        agree(comm, _check_h5, filename, None)
-        f = hdf5._collective_open(filename, "r", comm)
-        try:
-            path = f"{name}/{self.dimensions}D/{step}"
-            dataset = agree(comm, lambda: f[path])
-            if self.size:
-                self[...] = dataset[self.local_slice()]
-        finally:
-            f.close()
-
-
-def _move(a, out, p0, p1):
-    """One distfft redistribution of a's block (aligned p0.axis) into out
-    (aligned p1.axis), on the ranks that share every other coordinate."""
-    comm, axis = p0.comm, p1.axis
-    color = 0
-    for i, (size, coord) in enumerate(zip(p0.sizes, p0.coords)):
-        if i not in (p0.axis, axis):
-            color = color * size + coord
-    line = comm.Split(color, p0.coords[axis])
-    batch = int(numpy.prod(a.shape[:a.rank], dtype=numpy.int64)) if a.rank else None
-    lead = () if batch is None else (batch,)
-    redist = Redistribution(line, p0.subshape, p0.axis, p1.subshape, axis, a.dtype, batch)
-    try:
-        redist.execute(numpy.ascontiguousarray(a.v).reshape(lead + p0.subshape),
-                       out.v.reshape(lead + p1.subshape))
-    finally:
-        redist.destroy()
-        line.Free()
-
-
-def _check_h5(filename, extra):
-    if not isinstance(filename, str) or not filename.endswith(".h5"):
-        raise NotImplementedError(f"distfft.mpi4py_fft: {filename!r}: only HDF5 files "
-                                  "(names ending .h5) are written and read; not NetCDF")
-    if extra:
-        raise NotImplementedError(f"distfft.mpi4py_fft: write: {extra} is not available")
-
-
-def _write(u, filename, name, step, global_slice, domain, as_scalar):
-    if isinstance(filename, HDF5File):
-        filename, domain = filename.filename, filename.domain if domain is None else domain
-    comm = u._p0.comm
-    extra = "global_slice" if global_slice is not None else \
-        "as_scalar=True" if as_scalar and u.rank > 0 else None
-    agree(comm, _check_h5, filename, extra)
-    f = hdf5._collective_open(filename, "a", comm)
-    try:
-        group = f.require_group(name)
-        if "shape" not in group.attrs:
-            group.attrs.create("shape", u._p0.shape)
-        if "rank" not in group.attrs:
-            group.attrs.create("rank", u.rank)
-        domain = domain if domain is not None else ((0, 2 * numpy.pi),) * u.dimensions
-        kind = "mesh" if isinstance(domain[0], numpy.ndarray) else "domain"
-        for i, d in enumerate(domain):
-            data = numpy.squeeze(d) if kind == "mesh" else numpy.array([d[0], d[1]])
-            group.require_group(kind).require_dataset(f"x{i}", shape=data.shape,
-                                                      dtype=data.dtype, data=data)
-        dataset = group.require_group(f"{u.dimensions}D").require_dataset(
-            str(step), shape=u.global_shape, dtype=u.dtype)
-        if u.size:
-            dataset[u.local_slice()] = u.v
-    finally:
-        f.close()
+        """Fill from `name` at `step` of a file (as write)."""
+        if isinstance(filename, str):
+            reader = HDF5File if filename.endswith(".h5") else NCFile
+            f = reader(filename, mode="r")
+        else:
+            _check(isinstance(filename, FileBase), f"{filename!r} is not a file name or file")
+            f = filename
+        f.read(self, name, step=step)
 
 
 def newDistArray(pfft, forward_output=True, val=0, rank=0, view=False):
-    """A new DistArray for pfft's output (forward_output=True) or input,
-    `rank` leading tensor axes of length pfft.dimensions, filled with val."""
-    spectral = forward_output is True
-    shape = pfft.global_shape(spectral)
-    pencils = pfft._pencils
-    owners = pfft._owners(spectral)
-    sizes = [1 if o is None else pencils.dims[o] for o in owners]
-    coords = [0 if o is None else pencils.coords[o] for o in owners]
-    p0 = Pencil(pfft.comm, shape, sizes, coords, pfft._alignment(spectral))
-    z = DistArray((len(shape),) * rank + tuple(shape), val=val, dtype=pfft.dtype(spectral),
-                  rank=rank, pencil=p0)
+    """A DistArray for pfft's output (forward_output=True) or input, with
+    `rank` tensor axes of length pfft.dimensions, filled with val."""
+    global_shape = pfft.global_shape(forward_output)
+    p0 = pfft.pencil[forward_output]
+    dtype = pfft.forward.output_array.dtype if forward_output is True else \
+        pfft.forward.input_array.dtype
+    global_shape = (len(global_shape),) * rank + tuple(global_shape)
+    z = DistArray(global_shape, subcomm=p0.subcomm, val=val, dtype=dtype, alignment=p0.axis,
+                  rank=rank)
     return z.v if view else z
-
-
-class HDF5File:
-    """mpi4py-fft's HDF5File for whole arrays: HDF5File(name, domain=None,
-    mode='a') ('w' truncates now), write(step, {group: [arrays]}),
-    read(u, name, step=0). Slices of arrays (2-tuples) and as_scalar=True
-    raise NotImplementedError. Collective on MPI.COMM_WORLD, as mpi4py-fft's."""
-
-    def __init__(self, h5name, domain=None, mode="a"):
-        self.filename, self.domain = h5name, domain
-        agree(MPI.COMM_WORLD, _check_h5, h5name, None)
-        hdf5._collective_open(h5name, mode, MPI.COMM_WORLD).close()
-
-    def write(self, step, fields, as_scalar=False):
-        for group, arrays in fields.items():
-            for u in arrays:
-                if isinstance(u, (tuple, list)):
-                    _write(u[0], self, group, step, u[1], None, as_scalar)
-                else:
-                    _write(u, self, group, step, None, None, as_scalar)
-
-    def read(self, u, name, step=0):
-        u.read(self, name, step)
-
-    def open(self, mode="r+"):
-        """Files open and close around each write and read."""
-
-    def close(self):
-        """Files open and close around each write and read."""
 
 
 def Function(*args, **kwargs):
     """mpi4py-fft's deprecated name of newDistArray (tensor=True: rank 1)."""
+    import warnings
+    warnings.warn("Function() is deprecated; use newDistArray().", FutureWarning)
     if kwargs.pop("tensor", False):
         kwargs["rank"] = 1
     return newDistArray(*args, **kwargs)

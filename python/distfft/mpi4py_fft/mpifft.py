@@ -1,338 +1,382 @@
 """
-mpifft.py -- PFFT: mpi4py-fft's parallel transform class on distfft's engine.
+mpifft.py -- mpi4py_fft.mpifft: PFFT and Transform on distfft.
 
-PFFT(comm, shape, axes, dtype, grid, ...) takes mpi4py-fft's arguments and
-gives its semantics -- the same blocks on the same ranks, the same spectral
-shape and dtype, the same normalisation (forward scaled by 1/N unless
-normalize=False) -- while one distfft plan does the whole transform in C.
-How:
+PFFT(comm, shape, axes, dtype, grid, padding, collapse, backend,
+transforms, darray, **kw) has mpi4py-fft's arguments, attributes and
+semantics: `subcomm` (a Subcomm), `axes` (groups, the last transformed
+first), `pencil` ([input, output] Pencils), `xfftn` (one serial
+libfft.FFT per group), `transfer` (one pencil.Transfer between groups),
+`forward`/`backward` (Transforms with input/output arrays and pencils),
+shape(), local_slice(), global_shape(), dtype(), dimensions, destroy().
 
-- layout.py works out mpi4py-fft's decomposition (Cartesian grid, the
-  swap of extents before each group of axes) for this rank;
-- the distfft plan is made on a communicator whose rank order puts each
-  process where mpi4py-fft's Cartesian grid would, with the grid extents
-  mpi4py-fft uses; both blocks are checked to be mpi4py-fft's on every rank
-  (a difference raises on every rank: never different numbers silently);
-- with collapse=True (or explicit groups of axes) one grid direction of
-  mpi4py-fft's output can split another axis than distfft's: one extra
-  redistribution (distfft.Redistribution, on that direction's lines) moves
-  it there and back;
-- transforms.py maps `transforms=` and the backend to distfft kinds and
-  scale factors. The plan has norm="forward" (mpi4py-fft's default): the
-  defaults cost no extra pass, other normalize flags one multiplication.
+Two engines give the same blocks and numbers:
+
+- one distfft plan (_fused.Engine), when distfft's plan can do the whole
+  transform with mpi4py-fft's blocks (engine='auto' tries it first;
+  'plan' insists): forward/backward then run in C in one call each, and
+  `xfftn`/`transfer` are built only if a program reads them (local: a
+  Transfer plans its redistribution on its first call);
+- mpi4py-fft's chain (engine='steps', and 'auto' where the plan cannot:
+  a Subcomm or darray argument, axes in any order, real-to-complex on an
+  axis that is not distfft's first, transforms= distfft has no kind for,
+  ...): serial transforms over each group (libfft.FFT: FFTW for backend
+  'fftw') interleaved with Transfers, each a distfft redistribution.
+
+kw: planner_effort, threads, overwrite_input (the serial planners'),
+slab, and distfft's own method= (of every exchange; default
+'alltoallw') and engine=.
 """
 import numpy
 from mpi4py import MPI
 
-from ..errors import DistfftError
-from ..plan import Plan
-from ..redistribution import Redistribution
-from .._arrays import empty_aligned, is_aligned, pointer, zeros_aligned
-from .._collective import Agreement
-from .. import _lib
-from . import layout
-from .padding import check_padded_groups, padding_lengths, plan_padding
-from .transforms import Kinds
+from . import _fused
+from .libfft import FFT
+from .pencil import Pencil, Subcomm
 
-_RIGORS = {"FFTW_ESTIMATE": "estimate", "FFTW_MEASURE": "measure",
-           "FFTW_PATIENT": "patient", "FFTW_EXHAUSTIVE": "exhaustive"}
-# Serial-transform options mpi4py-fft passes to its planners: accepted, and
-# what they mean here (docs/python.md, "mpi4py-fft programs on distfft").
-_ACCEPTED = ("planner_effort", "threads", "overwrite_input", "method", "verbose")
+ENGINES = ("auto", "plan", "steps")
 
 
 class Transform:
-    """PFFT.forward / PFFT.backward: call it, or use its arrays.
+    """A parallel transform as mpi4py-fft composes it: serial transforms
+    `xfftn` (callables with input_array/output_array) interleaved with
+    `transfer` steps (callables (A, B)); `pencil` = (input, output)."""
 
-    __call__(input_array=None, output_array=None, normalize=...) runs the
-    transform (collective) and returns output_array if given, else the
-    transform's own `output_array` (the same array every call, as in
-    mpi4py-fft). `input_array` is used when no input is passed."""
+    def __init__(self, xfftn, transfer, pencil):
+        if not (len(xfftn) == len(transfer) + 1 and len(pencil) == 2):
+            raise AssertionError("Transform needs one more serial step than transfers and "
+                                 "two pencils")
+        self._xfftn = tuple(xfftn)
+        self._transfer = tuple(transfer)
+        self._pencil = tuple(pencil)
 
-    def __init__(self, owner, forward):
-        self._owner = owner
-        self._forward = forward
-        self.input_array = owner._new_array(not forward)
-        self.output_array = owner._new_array(forward)
+    @property
+    def input_array(self):
+        return self._xfftn[0].input_array
+
+    @property
+    def output_array(self):
+        return self._xfftn[-1].output_array
+
+    @property
+    def input_pencil(self):
+        return self._pencil[0]
+
+    @property
+    def output_pencil(self):
+        return self._pencil[1]
 
     def __call__(self, input_array=None, output_array=None, **kw):
-        return self._owner._run(self, input_array, output_array, kw)
+        """Run the transform (collective); kw (normalize=) goes to every
+        serial step. Returns output_array, or the transform's own."""
+        if input_array is not None:
+            self.input_array[...] = input_array
+        for step, transfer in enumerate(self._transfer):
+            self._xfftn[step](**kw)
+            transfer(self._xfftn[step].output_array, self._xfftn[step + 1].input_array)
+        self._xfftn[-1](**kw)
+        if output_array is not None:
+            output_array[...] = self.output_array
+            return output_array
+        return self.output_array
+
+
+class _PlanTransform(Transform):
+    """forward/backward of a PFFT run by one distfft plan."""
+
+    def __init__(self, run, pencil):   # pylint: disable=super-init-not-called
+        self._run = run
+        self._pencil = tuple(pencil)
+        self._xfftn = self._transfer = None
+
+    @property
+    def input_array(self):
+        return self._run.input_array
+
+    @property
+    def output_array(self):
+        return self._run.output_array
+
+    def __call__(self, input_array=None, output_array=None, **kw):
+        return self._run(input_array, output_array, **kw)
 
 
 class PFFT:
-    """mpi4py-fft's PFFT on distfft (see the module text and docs/python.md).
-
-    PFFT(comm, shape=None, axes=None, dtype=float, grid=None, padding=False,
-         collapse=False, backend='fftw', transforms=None, darray=None,
-         slab=None, **kw) -- kw: planner_effort ('FFTW_MEASURE', ...),
-    threads, overwrite_input (accepted; distfft runs one thread and keeps
-    inputs), and distfft's own method= (default 'alltoallw', as
-    mpi4py-fft's exchange; 'auto' measures) and verbose=. Collective."""
+    """mpi4py-fft's parallel FFT (see the module text)."""
 
     def __init__(self, comm, shape=None, axes=None, dtype=float, grid=None, padding=False,
-                 collapse=False, backend="fftw", transforms=None, darray=None, slab=None, **kw):
-        if not isinstance(comm, MPI.Intracomm):   # the same on every rank: no agreement
-            raise TypeError(f"distfft.mpi4py_fft: comm must be an mpi4py intracommunicator, "
-                            f"not {type(comm).__name__} (mpi4py-fft's Subcomm is not taken)")
-        agree = Agreement(comm)
-        self._plan = self._plan_comm = self._line_comm = self._redist = None
-        setup = agree(self._arguments, comm, shape, axes, dtype, grid, padding, collapse,
-                      backend, transforms, darray, slab, kw)
-        self._pencils = layout.Pencils(comm, self._input_shape, self.axes, setup["dims"],
-                                       self._output_shape)
-        order = [a for a in range(len(self._input_shape)) if self._kinds.kinds[a] == "none"] + \
-            [a for a in range(len(self._input_shape)) if self._kinds.kinds[a] != "none"]
-        grid_extents, key = self._pencils.distfft_grid(order)
-        self._plan_comm = comm.Split(0, key)
-        try:
-            self._plan = Plan(self._plan_comm, self._plan_shape, dtype=setup["dtype"],
-                              kinds=[self._kinds.kinds[a] for a in order if
-                                     self._kinds.kinds[a] != "none"],
-                              axes=[a for a in order if self._kinds.kinds[a] != "none"],
-                              grid=grid_extents, method=setup["method"], norm="forward",
-                              padding=self._padding,
-                              rigor=setup["rigor"], verbose=setup["verbose"])
-            self._match_layout(agree)
-        except DistfftError as e:   # raised on every rank alike
-            self._free()
-            raise NotImplementedError(f"distfft.mpi4py_fft: distfft cannot plan this transform "
-                                      f"(kinds {self._kinds.kinds} by axis): {e}") from e
-        except BaseException:
-            self._free()
-            raise
-        self.comm = comm
-        self.forward = Transform(self, True)
-        self.backward = Transform(self, False)
+                 collapse=False, backend="fftw", transforms=None, darray=None, **kw):
+        engine = kw.pop("engine", "auto")
+        if engine not in ENGINES:
+            raise ValueError(f"distfft.mpi4py_fft: engine {engine!r} is not one of {ENGINES}")
+        self._engine = None
+        self._args = None
+        if engine != "steps" and darray is None and isinstance(comm, MPI.Intracomm):
+            try:
+                self._engine = _fused.Engine(comm, shape, axes, dtype, grid,
+                                             _copy(padding), collapse, backend, transforms,
+                                             None, **kw)
+            except NotImplementedError:
+                if engine == "plan":
+                    raise
+        elif engine == "plan":
+            raise NotImplementedError("distfft.mpi4py_fft: engine='plan' needs an "
+                                      "intracommunicator and no darray")
+        kw.pop("verbose", None)
+        if self._engine is not None and self._adopt(comm, shape, dtype, padding, backend,
+                                                    transforms, kw):
+            return
+        self._steps(comm, shape, axes, dtype, grid, padding, collapse, backend, transforms,
+                    darray, kw)
 
-    # ---- construction -------------------------------------------------------------
+    # ---- one distfft plan -------------------------------------------------------------
 
-    def _arguments(self, comm, shape, axes, dtype, grid, padding, collapse, backend,
-                   transforms, darray, slab, kw):
-        """mpi4py-fft's arguments, checked (local); sets the shapes, axes,
-        kinds; returns what the collective part needs."""
-        if darray is not None:
-            shape, dtype, grid = self._from_darray(darray, axes)
-        if shape is None:
-            raise ValueError("distfft.mpi4py_fft: PFFT needs shape (or darray)")
-        shape = [int(n) for n in shape]
-        if len(shape) < 2 or min(shape) < 1:
-            raise ValueError(f"distfft.mpi4py_fft: shape {tuple(shape)} needs at least 2 "
-                             "axes of positive length")
-        dtype = numpy.dtype(dtype)
-        if dtype.char not in "fdFD":
-            raise TypeError(f"distfft.mpi4py_fft: dtype {dtype} is not float32/64 or "
-                            "complex64/128 (distfft has no long double)")
-        unknown = sorted(set(kw) - set(_ACCEPTED))
-        if unknown:
-            raise TypeError(f"distfft.mpi4py_fft: PFFT got unexpected keyword(s) {unknown}")
-        effort = kw.get("planner_effort", "FFTW_MEASURE")
-        if effort not in _RIGORS:
-            raise ValueError(f"distfft.mpi4py_fft: planner_effort {effort!r} is not one of "
-                             f"{tuple(_RIGORS)}")
-        groups = layout.normalize_axes(axes, len(shape))
-        flat = [a for g in groups for a in g]
-        if flat != sorted(flat):
-            raise NotImplementedError(
-                f"distfft.mpi4py_fft: axes {axes}: distfft transforms the axes in decreasing "
-                "order (the last axis first); an order that is not increasing (after groups "
-                "are flattened) is not available")
-        padded = padding_lengths(shape, groups, padding, darray is not None)
-        dims = layout.grid_dims(comm.Get_size(), len(shape), groups, grid, slab)
-        if collapse:
-            groups = layout.collapse_groups(groups, dims)
-        self.axes = tuple(tuple(g) for g in groups)
-        self.collapse = bool(collapse)
+    def _adopt(self, comm, shape, dtype, padding, backend, transforms, kw):
+        """Take the plan's transform, with mpi4py-fft's pencils; False (on
+        every rank) if a block would differ."""
+        engine = self._engine
+        self.subcomm = Subcomm(comm, list(engine._pencils.dims))
+        self.axes = tuple(tuple(g) for g in engine.axes)
+        self.collapse = engine.collapse
         self.backend = backend
-        self._kinds = Kinds(padded, groups, dtype, backend, transforms)
-        check_padded_groups(shape, padded, groups, self._kinds.kinds)
-        self._input_shape = tuple(padded)
-        out = list(shape)
-        for axis, kind in enumerate(self._kinds.kinds):
-            if kind == "r2c":
-                out[axis] = shape[axis] // 2 + 1
-        self._output_shape = tuple(out)
-        self._plan_shape, self._padding = plan_padding(shape, padded, self._kinds.kinds)
-        return {"dims": dims, "dtype": dtype, "rigor": _RIGORS[effort],
-                "method": kw.get("method", "alltoallw"), "verbose": kw.get("verbose", False)}
+        self._input_shape = tuple(engine._input_shape)
+        self._output_shape = tuple(engine._output_shape)
+        first = self.axes[-1][-1]
+        physical = Pencil(self.subcomm, self._input_shape, first)
+        spectral = Pencil(self.subcomm, self._output_shape, first)
+        for group in reversed(self.axes[:-1]):
+            spectral = spectral.pencil(group[-1])
+        same = _slices(physical) == engine.local_slice(False) and \
+            _slices(spectral) == engine.local_slice(True)
+        if not comm.allreduce(same, op=MPI.LAND):
+            engine.destroy()
+            self.subcomm.destroy()
+            self._engine = None
+            return False
+        self.pencil = [physical, spectral]
+        self.forward = _PlanTransform(engine.forward, (physical, spectral))
+        self.backward = _PlanTransform(engine.backward, (spectral, physical))
+        self._args = (shape, dtype, _copy(padding), backend, transforms, dict(kw))
+        return True
 
-    @staticmethod
-    def _from_darray(darray, axes):
-        rank = getattr(darray, "rank", 0) or 0
-        sizes = getattr(darray, "commsizes", None)
-        if sizes is None:
-            raise TypeError("distfft.mpi4py_fft: darray must be a DistArray")
-        shape = tuple(darray.global_shape[rank:])
-        if axes is None and darray.alignment != len(shape) - 1:
-            raise NotImplementedError(
-                f"distfft.mpi4py_fft: darray aligned in axis {darray.alignment}: mpi4py-fft "
-                "would transform that axis first and the others in rotated order, which "
-                "distfft does not do (align the array in the last axis)")
-        return shape, darray.dtype, tuple(sizes[rank:])
+    @property
+    def distfft_plan(self):
+        """The distfft.Plan doing the work, or None (mpi4py-fft's chain)."""
+        return None if self._engine is None else self._engine.distfft_plan
 
-    def _match_layout(self, agree):
-        """mpi4py-fft's blocks or nothing. distfft's output is split as
-        mpi4py-fft's chain of single axes splits it; collapse=True or groups
-        of axes can leave one grid direction on another axis: then one
-        redistribution along that direction's lines moves it there (and
-        back before backward). Any other difference raises on every rank."""
-        pencils = self._pencils
-        single = [[a] for group in self.axes for a in group]
-        self._distfft_owner, _ = pencils.output_owners(single)
-        theirs = pencils.output_owner
-        differ = [a for a in range(pencils.ndim) if self._distfft_owner[a] != theirs[a]]
-        if len(differ) == 2:
-            whole, split = differ if self._distfft_owner[differ[0]] is None else differ[::-1]
-            direction = self._distfft_owner[split]
-            if theirs[split] is None and theirs[whole] == direction is not None:
-                self._line_redistributions(direction, whole, split)
-        agree(self._check_layout)
+    @property
+    def xfftn(self):
+        """The serial transform of each group (libfft.FFT), the first
+        transformed first. Built when first read where one plan runs."""
+        if "_xfftn_list" not in self.__dict__:
+            self._chain()
+        return self.__dict__["_xfftn_list"]
 
-    def _line_redistributions(self, direction, whole, split):
-        """distfft's output (whole along `whole`, split along `split` by
-        `direction`) to mpi4py-fft's (the reverse), and back."""
-        color, key = self._pencils.line_key(direction)
-        self._line_comm = self._plan_comm.Split(color, key)
-        ours, theirs = self._plan.output_shape, self._pencils.output[1]
-        dtype = self._plan.output_dtype
-        self._redist = (Redistribution(self._line_comm, ours, whole, theirs, split, dtype),
-                        Redistribution(self._line_comm, theirs, split, ours, whole, dtype))
+    @xfftn.setter
+    def xfftn(self, value):
+        self.__dict__["_xfftn_list"] = value
 
-    def _check_layout(self):
-        plan, pencils = self._plan, self._pencils
-        expected = pencils.slices("output", self._distfft_owner)
-        if plan.input_slice != pencils.slices("input") or plan.output_slice != expected or \
-                self._redist is None and expected != pencils.slices("output"):
-            raise NotImplementedError(
-                f"distfft.mpi4py_fft: mpi4py-fft would give this rank the blocks "
-                f"{pencils.slices('input')} -> {pencils.slices('output')}, distfft "
-                f"{plan.input_slice} -> {plan.output_slice}; this combination of axes, grid and "
-                "collapse is not available (collapse=False is)")
+    @property
+    def transfer(self):
+        """The Transfer between each pair of groups."""
+        if "_transfer_list" not in self.__dict__:
+            self._chain()
+        return self.__dict__["_transfer_list"]
 
-    def _new_array(self, spectral):
-        return zeros_aligned(self.shape(spectral), self.dtype(spectral))
+    @transfer.setter
+    def transfer(self, value):
+        self.__dict__["_transfer_list"] = value
 
-    # ---- transforms ------------------------------------------------------------------
+    def _chain(self):
+        """mpi4py-fft's steps for a PFFT run by one plan (local)."""
+        shape, dtype, padding, backend, transforms, kw = self._args
+        if isinstance(padding, list):   # the exact factors mpi4py-fft keeps
+            for axis, (n, m) in enumerate(zip(shape, self._input_shape)):
+                if m != n:
+                    padding[axis] = m / float(n)
+        xfftn, transfer, _ = _build(self.subcomm, self._input_shape, self.axes,
+                                    numpy.dtype(dtype), padding, backend, transforms, kw)
+        self.__dict__["_xfftn_list"], self.__dict__["_transfer_list"] = xfftn, transfer
 
-    def _run(self, transform, input_array, output_array, kw):
-        forward = transform._forward
-        error, source, target = None, None, None
-        try:
-            normalize = self._normalize_of(kw, forward)
-            source = self._source(transform, input_array)
-            target = self._target(transform, output_array)
-        except Exception as e:   # raised on every rank by the first collective below
-            error = e
-        if self._redist is not None:
-            self._plan._agree.raise_if_any(error)
-            self._run_redistributed(forward, source, target)
+    # ---- mpi4py-fft's chain -----------------------------------------------------------
+
+    def _steps(self, comm, shape, axes, dtype, grid, padding, collapse, backend, transforms,
+               darray, kw):
+        method = kw.pop("method", None)
+        slab = kw.pop("slab", False)
+        if shape is None:
+            _check(darray is not None, "PFFT needs shape or darray")
+            shape = darray.pencil.shape
+        shape = [int(n) for n in shape]
+        if axes is None:
+            groups = list(range(len(shape)))
+            if darray is not None:   # the darray's aligned axis goes first
+                groups = list(numpy.roll(groups, len(shape) - 1 - darray.alignment))
         else:
-            function = _lib.lib.distfft_plan_forward if forward else _lib.lib.distfft_plan_backward
-            self._plan._execute(function, source, target, forward, error)
-        scale = (self._kinds.forward_scale if forward else self._kinds.backward_scale)[normalize]
-        if scale != 1.0 and target.size:
-            target *= scale
-        if output_array is None:
-            return transform.output_array
-        if target is not output_array:
-            output_array[...] = target
-        return output_array
-
-    def _run_redistributed(self, forward, source, target):
-        there, back = self._redist
-        if forward:
-            spectral = self._plan.forward(source, self._spectral_scratch())
-            there.execute(spectral, target)
+            groups = [axes] if isinstance(axes, (int, numpy.integer)) else list(axes)
+        groups = [_group(g, len(shape)) for g in groups]
+        if darray is None:
+            dtype = numpy.dtype(dtype)
+            _check(dtype.char in "fdgFDG", f"dtype {dtype} is not a float or complex type")
+            padding = _copy(padding)
+            if padding is not False:
+                _check(len(padding) == len(shape), "padding needs one factor per axis")
+                for group in groups:
+                    axis = group[0]
+                    if len(group) == 1 and padding[axis] > 1.0 + 1e-6:
+                        old = float(shape[axis])
+                        shape[axis] = int(numpy.floor(shape[axis] * padding[axis]))
+                        padding[axis] = shape[axis] / old
+            self._input_shape = tuple(shape)
+            _check(len(shape) > 0 and min(shape) > 0, f"shape {tuple(shape)}")
+            self.subcomm = _subcomm(comm, shape, groups, grid, slab)
         else:
-            spectral = back.execute(source, self._spectral_scratch())
-            self._plan.backward(spectral, target)
+            dtype = darray.dtype
+            self.subcomm = darray.subcomm
+            self._input_shape = tuple(shape)
+            _check(all(darray.commsizes[a] == 1 for a in groups[-1]),
+                   "Set keyword axes such that axes to transform first are aligned")
+        self.collapse = collapse
+        if collapse is True:
+            merged = [[]]
+            for group in reversed(groups):
+                if all(self.subcomm[a].Get_size() == 1 for a in group):
+                    merged[0][:0] = list(group)
+                else:
+                    merged.insert(0, group)
+            groups = merged
+        self.axes = tuple(tuple(g) for g in groups)
+        self.backend = backend
+        if method is not None:
+            kw["_method"] = method
+        xfftn, transfer, pencils = _build(self.subcomm, self._input_shape, self.axes, dtype,
+                                          padding, backend, transforms, kw)
+        self.xfftn, self.transfer, self.pencil = xfftn, transfer, pencils
+        self._output_shape = tuple(pencils[1].shape)
+        self.forward = Transform([o.forward for o in xfftn], [o.forward for o in transfer],
+                                 pencils)
+        self.backward = Transform([o.backward for o in xfftn[::-1]],
+                                  [o.backward for o in transfer[::-1]], pencils[::-1])
 
-    def _spectral_scratch(self):
-        if not hasattr(self, "_scratch"):
-            self._scratch = empty_aligned(self._plan.output_shape, self._plan.output_dtype)
-        return self._scratch
+    # ---- mpi4py-fft's queries ----------------------------------------------------------
 
-    @staticmethod
-    def _normalize_of(kw, forward):
-        unknown = sorted(set(kw) - {"normalize"})
-        if unknown:
-            raise TypeError(f"distfft.mpi4py_fft: {'forward' if forward else 'backward'} got "
-                            f"unexpected keyword(s) {unknown} (only normalize=)")
-        return bool(kw.get("normalize", forward))
-
-    def _source(self, transform, input_array):
-        """The input as the plan needs it: the caller's array when it has
-        the right dtype and shape, else a copy into transform.input_array
-        (mpi4py-fft copies every input so; numpy casting rules apply)."""
-        if input_array is None:
-            return transform.input_array
-        if isinstance(input_array, numpy.ndarray) and \
-                input_array.dtype == transform.input_array.dtype and \
-                input_array.shape == transform.input_array.shape:
-            return input_array.view(numpy.ndarray)
-        transform.input_array[...] = input_array
-        return transform.input_array
-
-    @staticmethod
-    def _target(transform, output_array):
-        """Where the plan writes: the caller's output when the C library can
-        write there directly, else transform.output_array (copied after)."""
-        own = transform.output_array
-        if output_array is None:
-            return own
-        if not isinstance(output_array, numpy.ndarray):
-            raise TypeError("distfft.mpi4py_fft: output_array must be a numpy array")
-        if output_array.dtype == own.dtype and output_array.shape == own.shape and \
-                output_array.flags.c_contiguous and output_array.flags.writeable and \
-                is_aligned(pointer(output_array)):
-            return output_array.view(numpy.ndarray)
-        numpy.broadcast_to(own, output_array.shape)   # raises now if the copy could not work
-        return own
-
-    # ---- mpi4py-fft's queries ------------------------------------------------------------
+    def destroy(self):
+        """Free the communicators, transfers and plan. Collective."""
+        if isinstance(getattr(self, "subcomm", None), Subcomm):
+            self.subcomm.destroy()
+        for transfer in self.__dict__.get("_transfer_list", ()):
+            transfer.destroy()
+        if getattr(self, "_engine", None) is not None:
+            self._engine.destroy()
+            self._engine = None
 
     def shape(self, forward_output=True):
-        """This rank's block shape: spectral (True) or physical (False)."""
-        return tuple(s.stop - s.start for s in self.local_slice(forward_output))
+        """This rank's block shape: spectral (True) or physical."""
+        if forward_output is not True:
+            return self.forward.input_pencil.subshape
+        return self.forward.output_array.shape
 
     def local_slice(self, forward_output=True):
         """This rank's block in the global array, as slices."""
-        return self._pencils.slices("output" if forward_output is True else "input")
+        pencil = self.backward.input_pencil if forward_output is True else \
+            self.forward.input_pencil
+        return _slices(pencil)
 
     def global_shape(self, forward_output=False):
         return self._output_shape if forward_output else self._input_shape
 
-    def dtype(self, forward_output=False):
-        plan = self._plan
-        return numpy.dtype(plan.output_dtype if forward_output else plan.dtype)
-
     @property
     def dimensions(self):
-        return len(self._input_shape)
+        return len(self.forward.input_array.shape)
 
-    def _alignment(self, forward_output):
-        return self._pencils.output_alignment if forward_output else \
-            self._pencils.input_alignment
+    def dtype(self, forward_output=False):
+        if forward_output:
+            return self.forward.output_array.dtype
+        return self.forward.input_array.dtype
 
-    def _owners(self, forward_output):
-        return self._pencils.output_owner if forward_output else self._pencils.input_owner
 
-    @property
-    def distfft_plan(self):
-        """The distfft.Plan doing the work (describe(), timings(), ...)."""
-        return self._plan
+def _check(condition, message):
+    if not condition:
+        raise AssertionError(message)
 
-    def destroy(self):
-        """Free the plan and its communicators. Collective."""
-        self._free()
 
-    def _free(self):
-        for redist in self._redist or ():
-            redist.destroy()
-        self._redist = None
-        if self._plan is not None:
-            self._plan.destroy()
-            self._plan = None
-        for name in ("_line_comm", "_plan_comm"):
-            if getattr(self, name) is not None:
-                getattr(self, name).Free()
-                setattr(self, name, None)
+def _copy(padding):
+    return list(padding) if isinstance(padding, (list, tuple, numpy.ndarray)) else padding
+
+
+def _slices(pencil):
+    return tuple(slice(s, s + n) for s, n in zip(pencil.substart, pencil.subshape))
+
+
+def _group(group, ndim):
+    """One entry of axes as a list of non-negative axes (checked)."""
+    if isinstance(group, (int, numpy.integer)):
+        group = [int(group)]
+    else:
+        _check(isinstance(group, (tuple, list)), f"axes entry {group!r}")
+        group = list(group)
+        for axis in group:
+            _check(isinstance(axis, (int, numpy.integer)), f"axis {axis!r} is not an int")
+    group = [int(a) + ndim if a < 0 else int(a) for a in group]
+    _check(0 < len(group) <= ndim and min(group) >= 0 and max(group) < ndim and
+           len(set(group)) == len(group), f"axes {group} of a {ndim}-axis array")
+    return group
+
+
+def _subcomm(comm, shape, groups, grid, slab):
+    """The Subcomm mpi4py-fft makes from comm, grid or slab."""
+    if grid is not None:
+        _check(not isinstance(comm, Subcomm), "grid with a Subcomm")
+        _check(slab is False or slab is None, "grid and slab together")
+        grid = tuple(grid)
+        _check(len(grid) <= len(shape), f"grid {grid} longer than shape")
+        return Subcomm(comm, list(grid) + [1] * (len(shape) - len(grid)))
+    if isinstance(comm, Subcomm):
+        _check(slab is False or slab is None, "slab with a Subcomm")
+        _check(len(comm) == len(shape), "a Subcomm needs one communicator per axis")
+        _check(all(comm[a].Get_size() == 1 for a in groups[-1]),
+               "the axes transformed first must not be split")
+        return comm
+    if slab is False or slab is None:
+        dims = [0] * len(shape)
+        for axis in groups[-1]:
+            dims[axis] = 1
+    else:
+        axis = (groups[-1][-1] + 1) % len(shape) if slab is True else int(slab) % len(shape)
+        dims = [1] * len(shape)
+        dims[axis] = comm.Get_size()
+    return Subcomm(comm, dims)
+
+
+def _build(subcomm, shape, groups, dtype, padding, backend, transforms, kw):
+    """mpi4py-fft's chain: (xfftn, transfer, [input pencil, output pencil])."""
+    kw = dict(kw)
+    method = kw.pop("_method", None)
+    shape = list(shape)
+    xfftn, transfer = [], []
+    group = groups[-1]
+    pencil = Pencil(subcomm, shape, group[-1])
+    serial = FFT(pencil.subshape, group, dtype, _copy(padding), backend=backend,
+                 transforms=transforms, **kw)
+    xfftn.append(serial)
+    physical = current = pencil
+    spectral = serial.forward.output_array
+    if shape[group[-1]] != spectral.shape[group[-1]] or dtype != spectral.dtype:
+        dtype = spectral.dtype
+        shape[group[-1]] = spectral.shape[group[-1]]
+        current = Pencil(subcomm, shape, group[-1])
+    for group in reversed(groups[:-1]):
+        following = current.pencil(group[-1])
+        step = current.transfer(following, dtype)
+        if method is not None:
+            step.method = method
+        serial = FFT(following.subshape, group, dtype, _copy(padding), backend=backend,
+                     transforms=transforms, **kw)
+        xfftn.append(serial)
+        transfer.append(step)
+        current = following
+        spectral = serial.forward.output_array
+        if shape[group[-1]] != spectral.shape[group[-1]] or dtype != spectral.dtype:
+            dtype = spectral.dtype
+            shape[group[-1]] = spectral.shape[group[-1]]
+            current = Pencil(following.subcomm, shape, group[-1])
+    return xfftn, transfer, [physical, current]
