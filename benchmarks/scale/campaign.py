@@ -114,9 +114,9 @@ def bench_command(point, bench, model):
 
 
 def run_point(point, bench, model, timeout):
-    environment = dict(os.environ, DISTFFT_SMPI_SAMPLE="3", DISTFFT_SMPI_FOLD="1")
     import tempfile
     with tempfile.TemporaryDirectory(prefix="distfft-scale-") as directory:
+        environment = dict(smpi.scratch_environment(directory), DISTFFT_SMPI_SAMPLE="3", DISTFFT_SMPI_FOLD="1")
         xml, hosts = smpi.write_platform(point.platform, point.ranks, point.cores_per_node, directory)
         command = smpi.smpirun_command(xml, hosts, point.ranks, ["smpi/display-timing:no"]) \
             + bench_command(point, bench, model)
@@ -181,7 +181,8 @@ def run_heffte(point, program, timeout):
         command = smpi.smpirun_command(xml, hosts, point.ranks, []) + arguments
         start = time.monotonic()
         try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=directory)
+            done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=directory,
+                                  env=smpi.scratch_environment(directory))
         except subprocess.TimeoutExpired:
             return {"timed_out": True, "wall_seconds": time.monotonic() - start}
     record = {"timed_out": False, "wall_seconds": time.monotonic() - start, "exit_status": done.returncode,

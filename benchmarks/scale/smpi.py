@@ -116,13 +116,17 @@ def write_platform(kind, ranks, cores_per_node, directory):
 
 
 def smpirun_command(xml_path, hosts_path, ranks, configuration):
-    # Each run's per-rank copies of the program (SMPI's dlopen privatization)
-    # go to the run's own scratch directory, beside the platform file.
     command = ["smpirun", "-np", str(ranks), "-platform", xml_path, "-hostfile", hosts_path,
-               f"--cfg=smpi/tmpdir:{os.path.dirname(xml_path)}",
                f"--cfg=smpi/host-speed:{HOST_SPEED}", "--cfg=smpi/shared-malloc:global",
                "--log=root.thres:warning", "--log=smpi_config.thres:error"]
     return command + [f"--cfg={item}" for item in configuration]
+
+
+def scratch_environment(directory):
+    """The environment of an smpirun in `directory`: its per-rank copies of the
+    program (SMPI's dlopen privatization) go there too (smpirun passes
+    smpi/tmpdir from TMPDIR), apart from every other run's."""
+    return dict(os.environ, TMPDIR=directory)
 
 
 def run(kind, ranks, cores_per_node, sample, fold, configuration, program):
@@ -138,6 +142,7 @@ def run(kind, ranks, cores_per_node, sample, fold, configuration, program):
             program = [os.path.abspath(program[0])] + program[1:]
         command = smpirun_command(xml_path, hosts_path, ranks, configuration) + program
         start = time.monotonic()
+        environment["TMPDIR"] = directory
         status = subprocess.call(command, env=environment, cwd=directory)
         return status, time.monotonic() - start
 
