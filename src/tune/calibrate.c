@@ -1,0 +1,373 @@
+/*
+ * calibrate.c -- measuring the cost model (model.h) on the machine this
+ * runs on, real or simulated (SimGrid's SMPI: MPI_Wtime is simulated time
+ * there, so the numbers describe the simulated platform).
+ *
+ * Every measurement runs on every rank at once, as the transform does
+ * (memory and network shared the same way), and keeps the slowest rank's
+ * time, the fastest of a few runs:
+ *   FFT rates      serial transforms (serial/) of n^3 blocks along each
+ *                  axis, per family and precision, at a few n
+ *   memcpy         one copy of a large buffer
+ *   datatype       a strided MPI datatype's extra cost over a contiguous
+ *                  message to self (the copies alltoallw's subarray types
+ *                  make inside MPI; 0 where MPI makes them for free)
+ *   intra-node     every rank exchanges with a partner on its node
+ *                  (MPI_Sendrecv, both directions): latency from 8-byte
+ *                  messages, bandwidth from 4 MiB ones
+ *   inter-node     one pair of ranks on two nodes alone (the link), then
+ *                  every rank with its counterpart on the neighbouring
+ *                  node (what the node can inject, shared by its ranks)
+ * Where a level cannot be measured (one node; one rank per node) it takes
+ * the other level's numbers and the file says so in a comment.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../error.h"
+#include "../serial/serial_fft.h"
+#include "predict.h"
+
+#define RUNS 4
+static const int fft_sizes[] = {32, 64, 128};
+#define FFT_SIZES ((int)(sizeof fft_sizes / sizeof fft_sizes[0]))
+
+/* The slowest rank's time of `seconds`. */
+static double slowest(MPI_Comm comm, double seconds)
+{
+    double all;
+    MPI_Allreduce(&seconds, &all, 1, MPI_DOUBLE, MPI_MAX, comm);
+    return all;
+}
+
+/* ---- FFT rates ------------------------------------------------------------------ */
+
+/* Seconds of one transform of `spec` (best of RUNS, slowest rank), or -1
+ * if it cannot be planned on some rank. Collective. */
+static double time_fft(MPI_Comm comm, const serial_spec *spec, void *in, void *out, size_t bytes)
+{
+    serial_fft *fft = NULL;
+    memset(in, 0, bytes);
+    memset(out, 0, bytes);
+    int ok = serial_fft_create(spec, in, out, &fft) == DISTFFT_SUCCESS, all;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+    double best = INFINITY;
+    if (all) {
+        memset(in, 0, bytes);
+        serial_fft_execute(fft, in, out); /* warm-up */
+        for (int run = 0; run < RUNS; run++) {
+            MPI_Barrier(comm);
+            double start = MPI_Wtime();
+            serial_fft_execute(fft, in, out);
+            double seconds = slowest(comm, MPI_Wtime() - start);
+            if (seconds < best) best = seconds;
+        }
+    }
+    error_clear();
+    if (fft) serial_fft_destroy(fft);
+    return all ? best : -1.0;
+}
+
+/* The rate of one family and precision at n^3 blocks: the mean over the
+ * axes (strides differ) of seconds per unit; r2c is forward and backward. */
+static double fft_rate(MPI_Comm comm, model_family family, distfft_precision precision, int n,
+                       distfft_rigor rigor, void *in, void *out, size_t bytes)
+{
+    serial_spec spec = {.precision = precision, .ndims = 3, .shape = {n, n, n}, .batch = 1, .naxes = 1,
+                        .sign = DISTFFT_FORWARD, .rigor = rigor, .threads = 1};
+    double total = 0.0;
+    int count = 0;
+    for (int variant = 0; variant < 3; variant++) {
+        if (family == MODEL_C2C) {
+            spec.family = SERIAL_C2C;
+            spec.axes[0] = variant;
+        } else if (family == MODEL_R2C) {
+            if (variant == 2) break;
+            spec.family = variant == 0 ? SERIAL_R2C : SERIAL_C2R;
+            spec.axes[0] = 2;
+        } else {
+            spec.family = SERIAL_R2R;
+            spec.axes[0] = variant;
+            spec.r2r_kinds[0] = DISTFFT_DCT2;
+        }
+        double seconds = time_fft(comm, &spec, in, out, bytes);
+        if (seconds < 0) return -1.0;
+        total += seconds / ((double)n * n * n * log2((double)n));
+        count++;
+    }
+    return total / count;
+}
+
+static int measure_ffts(MPI_Comm comm, distfft_rigor rigor, cost_model *model)
+{
+    int largest = fft_sizes[FFT_SIZES - 1];
+    size_t bytes = (size_t)largest * largest * (largest + 2) * 16; /* complex double, r2c padding */
+    void *in = distfft_malloc(bytes), *out = distfft_malloc(bytes);
+    int rc = error_agree(comm, in && out ? DISTFFT_SUCCESS
+                                         : error_fail(DISTFFT_ERR_MEMORY, "calibration arrays"));
+    for (int family = 0; rc == DISTFFT_SUCCESS && family < MODEL_FAMILIES; family++)
+        for (int precision = 0; precision < 2; precision++) {
+            model_rate *rate = &model->fft[family][precision];
+            for (int s = 0; s < FFT_SIZES; s++) {
+                int n = fft_sizes[s];
+                double seconds = fft_rate(comm, (model_family)family, (distfft_precision)precision, n,
+                                          rigor, in, out, bytes);
+                if (seconds <= 0) continue; /* cannot plan it here: falls back (model.h) */
+                rate->elements[rate->count] = (double)n * n * n;
+                rate->seconds_per_unit[rate->count++] = seconds;
+            }
+        }
+    distfft_free(in);
+    distfft_free(out);
+    if (rc == DISTFFT_SUCCESS && !model->fft[MODEL_C2C][0].count && !model->fft[MODEL_C2C][1].count)
+        rc = error_agree(comm, error_fail(DISTFFT_ERR_FFTW, "calibration: no c2c transform could be planned"));
+    return rc;
+}
+
+/* ---- copies --------------------------------------------------------------------- */
+
+#define COPY_BYTES (32u << 20)
+
+static double measure_memcpy(MPI_Comm comm, char *from, char *to)
+{
+    memset(from, 1, COPY_BYTES);
+    memset(to, 0, COPY_BYTES);
+    double best = INFINITY;
+    for (int run = 0; run < RUNS + 1; run++) {
+        MPI_Barrier(comm);
+        double start = MPI_Wtime();
+        memcpy(to, from, COPY_BYTES);
+        double seconds = slowest(comm, MPI_Wtime() - start);
+        if (run > 0 && seconds < best) best = seconds;
+    }
+    return COPY_BYTES / best;
+}
+
+/* Seconds of a message of `count` units of `type` to self. */
+static double self_message(MPI_Comm comm, const void *from, MPI_Datatype type, void *to, int bytes)
+{
+    double best = INFINITY;
+    for (int run = 0; run < RUNS + 1; run++) {
+        MPI_Barrier(comm);
+        double start = MPI_Wtime();
+        MPI_Sendrecv(from, 1, type, 0, 0, to, bytes, MPI_BYTE, 0, 0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+        double seconds = slowest(comm, MPI_Wtime() - start);
+        if (run > 0 && seconds < best) best = seconds;
+    }
+    return best;
+}
+
+/* The strided type's extra seconds per byte over a contiguous message, as
+ * a bandwidth (0: no measurable extra cost). Half the copy size in runs of
+ * 512 bytes, one run apart. */
+static double measure_datatype(MPI_Comm comm, char *from, char *to)
+{
+    int bytes = COPY_BYTES / 4, run = 512;
+    MPI_Datatype contiguous, strided;
+    MPI_Type_contiguous(bytes, MPI_BYTE, &contiguous);
+    MPI_Type_vector(bytes / run, run, 2 * run, MPI_BYTE, &strided);
+    MPI_Type_commit(&contiguous);
+    MPI_Type_commit(&strided);
+    double plain = self_message(comm, from, contiguous, to, bytes);
+    double typed = self_message(comm, from, strided, to, bytes);
+    MPI_Type_free(&contiguous);
+    MPI_Type_free(&strided);
+    return typed > plain * 1.05 ? bytes / (typed - plain) : 0.0;
+}
+
+/* ---- messages ------------------------------------------------------------------- */
+
+#define LARGE_BYTES (4u << 20)
+
+/* Exchange with `partner` (MPI_PROC_NULL: sit it out): {latency, bandwidth}
+ * of the slowest rank that has a partner. Collective. */
+static void exchange_with(MPI_Comm comm, int partner, char *send, char *receive, double *latency,
+                          double *bandwidth)
+{
+    double small = INFINITY, large = INFINITY;
+    for (int size = 0; size < 2; size++) {
+        int bytes = size ? (int)LARGE_BYTES : 8, runs = size ? RUNS + 1 : 20;
+        for (int run = 0; run < runs; run++) {
+            MPI_Barrier(comm);
+            double start = MPI_Wtime();
+            MPI_Sendrecv(send, bytes, MPI_BYTE, partner, 1, receive, bytes, MPI_BYTE, partner, 1, comm,
+                         MPI_STATUS_IGNORE);
+            double seconds = partner == MPI_PROC_NULL ? 0.0 : MPI_Wtime() - start;
+            seconds = slowest(comm, seconds);
+            if (run > 0) {
+                if (size) large = fmin(large, seconds);
+                else small = fmin(small, seconds);
+            }
+        }
+    }
+    *latency = small;
+    *bandwidth = large > small ? LARGE_BYTES / (large - small) : LARGE_BYTES / large;
+}
+
+typedef struct {
+    int rank, size;
+    int nodes, node;           /* how many, and this rank's (0-based, by lowest rank) */
+    int member, members;       /* this rank's index on its node, and the node's ranks */
+    int *first_rank_of;        /* [nodes][max members]: ranks by node and index, -1 none */
+    int max_members, min_members;
+} node_layout;
+
+static int layout_create(MPI_Comm comm, int node_size, node_layout *layout)
+{
+    memset(layout, 0, sizeof *layout);
+    MPI_Comm_rank(comm, &layout->rank);
+    MPI_Comm_size(comm, &layout->size);
+    int label, rc = model_node_label(comm, node_size, &label);
+    int *labels = malloc((size_t)layout->size * sizeof *labels);
+    rc = error_agree(comm, rc != DISTFFT_SUCCESS ? rc
+                           : labels ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "calibration"));
+    if (rc != DISTFFT_SUCCESS) {
+        free(labels);
+        return rc;
+    }
+    MPI_Allgather(&label, 1, MPI_INT, labels, 1, MPI_INT, comm);
+    /* Nodes numbered by their lowest rank; labels are arbitrary ints. */
+    int *node_of = calloc((size_t)layout->size, sizeof *node_of), *count = calloc((size_t)layout->size + 1, sizeof *count);
+    for (int r = 0; r < layout->size; r++) {
+        int n = -1;
+        for (int q = 0; q < r && n < 0; q++)
+            if (labels[q] == labels[r]) n = node_of[q];
+        node_of[r] = n >= 0 ? n : layout->nodes++;
+    }
+    layout->min_members = layout->size;
+    for (int r = 0; r < layout->size; r++) count[node_of[r]]++;
+    for (int n = 0; n < layout->nodes; n++) {
+        if (count[n] > layout->max_members) layout->max_members = count[n];
+        if (count[n] < layout->min_members) layout->min_members = count[n];
+    }
+    layout->first_rank_of = malloc((size_t)layout->nodes * layout->max_members * sizeof(int));
+    for (int i = 0; i < layout->nodes * layout->max_members; i++) layout->first_rank_of[i] = -1;
+    memset(count, 0, ((size_t)layout->size + 1) * sizeof *count);
+    for (int r = 0; r < layout->size; r++) {
+        int n = node_of[r], k = count[n]++;
+        layout->first_rank_of[n * layout->max_members + k] = r;
+        if (r == layout->rank) {
+            layout->node = n;
+            layout->member = k;
+        }
+    }
+    layout->members = count[layout->node];
+    free(labels);
+    free(node_of);
+    free(count);
+    return DISTFFT_SUCCESS;
+}
+
+static int rank_at(const node_layout *layout, int node, int member)
+{
+    if (node < 0 || node >= layout->nodes || member < 0 || member >= layout->max_members) return MPI_PROC_NULL;
+    int r = layout->first_rank_of[node * layout->max_members + member];
+    return r < 0 ? MPI_PROC_NULL : r;
+}
+
+static void measure_messages(MPI_Comm comm, const node_layout *layout, char *send, char *receive,
+                             cost_model *model, int *intra_measured, int *inter_measured)
+{
+    *intra_measured = layout->max_members > 1;
+    *inter_measured = layout->nodes > 1;
+    if (*intra_measured)
+        exchange_with(comm, rank_at(layout, layout->node, layout->member ^ 1), send, receive,
+                      &model->latency_intra, &model->bandwidth_intra);
+    if (*inter_measured) {
+        /* The link: rank 0 of node 0 and of node 1 alone. */
+        int partner = layout->member == 0 && layout->node < 2 ? rank_at(layout, layout->node ^ 1, 0)
+                                                              : MPI_PROC_NULL;
+        exchange_with(comm, partner, send, receive, &model->latency_inter, &model->bandwidth_inter);
+        /* Every rank with its counterpart on the neighbouring node. */
+        double latency, per_rank;
+        exchange_with(comm, rank_at(layout, layout->node ^ 1, layout->member), send, receive, &latency,
+                      &per_rank);
+        model->injection_bandwidth = per_rank * layout->min_members;
+    }
+    if (!*intra_measured) {
+        model->latency_intra = model->latency_inter;
+        model->bandwidth_intra = model->bandwidth_inter;
+    }
+    if (!*inter_measured) {
+        model->latency_inter = model->latency_intra;
+        model->bandwidth_inter = model->bandwidth_intra;
+        model->injection_bandwidth = 0.0;
+    }
+}
+
+/* ---- the whole ------------------------------------------------------------------ */
+
+static int write_model(MPI_Comm comm, const cost_model *model, const char *path, const char *note)
+{
+    int rank, local = DISTFFT_SUCCESS;
+    MPI_Comm_rank(comm, &rank);
+    if (rank == 0) {
+        char *text = model_format(model);
+        FILE *file = text ? fopen(path, "w") : NULL;
+        if (!text) local = error_fail(DISTFFT_ERR_MEMORY, "model text");
+        else if (!file) local = error_fail(DISTFFT_ERR_ARGUMENT, "model file '%s' cannot be written", path);
+        else {
+            int bad = fputs(text, file) < 0 || (note[0] && fputs(note, file) < 0);
+            if (fclose(file) != 0 || bad)
+                local = error_fail(DISTFFT_ERR_ARGUMENT, "model file '%s': write failed", path);
+        }
+        free(text);
+    }
+    return error_agree(comm, local);
+}
+
+int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor, const char *path)
+{
+    error_clear();
+    if (comm == MPI_COMM_NULL)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_model_calibrate: comm is MPI_COMM_NULL");
+    MPI_Comm work = MPI_COMM_NULL;
+    if (MPI_Comm_dup(comm, &work) != MPI_SUCCESS)
+        return error_fail(DISTFFT_ERR_MPI, "distfft_model_calibrate: MPI_Comm_dup failed");
+    MPI_Comm_set_errhandler(work, MPI_ERRORS_RETURN);
+    int rc = DISTFFT_SUCCESS;
+    node_layout layout = {0};
+    char *from = NULL, *to = NULL;
+    int local = !path || !path[0] ? error_fail(DISTFFT_ERR_ARGUMENT, "distfft_model_calibrate: no path")
+                : node_size < 0 ? error_fail(DISTFFT_ERR_ARGUMENT, "distfft_model_calibrate: node_size = %d "
+                                             "must be >= 0 (0: find the nodes)", node_size)
+                : rigor < DISTFFT_ESTIMATE || rigor > DISTFFT_EXHAUSTIVE
+                    ? error_fail(DISTFFT_ERR_ARGUMENT, "distfft_model_calibrate: unknown rigor %d", (int)rigor)
+                    : DISTFFT_SUCCESS;
+    TRY(error_agree(work, local));
+    cost_model model;
+    memset(&model, 0, sizeof model);
+    TRY(layout_create(work, node_size, &layout));
+    model.node_size = layout.max_members;
+    model_mpi_library(model.mpi_library, sizeof model.mpi_library);
+    char host[MPI_MAX_PROCESSOR_NAME] = "";
+    int length = 0;
+    MPI_Get_processor_name(host, &length);
+    const char *platform = getenv("DISTFFT_MODEL_PLATFORM");
+    int simulated = strstr(model.mpi_library, "SMPI") || strstr(model.mpi_library, "SimGrid");
+    snprintf(model.machine, sizeof model.machine, "%.120s; nodes of %d ranks; %s %.80s", model.mpi_library,
+             model.node_size, simulated ? "SMPI platform" : "host",
+             platform && platform[0] ? platform : simulated ? "(set DISTFFT_MODEL_PLATFORM)" : host);
+    from = malloc(COPY_BYTES);
+    to = malloc(COPY_BYTES);
+    TRY(error_agree(work, from && to ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "calibration buffers")));
+    model.memcpy_bandwidth = measure_memcpy(work, from, to);
+    model.datatype_bandwidth = measure_datatype(work, from, to);
+    int intra, inter;
+    measure_messages(work, &layout, from, to, &model, &intra, &inter);
+    TRY(measure_ffts(work, rigor, &model));
+    char note[256];
+    snprintf(note, sizeof note, "%s%s", intra ? "" : "# one rank per node: intra-node values are the inter-node ones\n",
+             inter ? "" : "# one node: inter-node values are the intra-node ones, injection and bisection unknown\n");
+    TRY(write_model(work, &model, path, note));
+fail:
+    free(from);
+    free(to);
+    free(layout.first_rank_of);
+    MPI_Comm_free(&work);
+    return rc;
+}
