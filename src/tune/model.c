@@ -167,8 +167,9 @@ int model_parse(const char *text, cost_model *model, char *message, size_t size)
     char *copy = strdup(text ? text : "");
     if (!copy) return failed(message, size, "out of memory");
     int seen[KEY_COUNT] = {0}, status = 0, number = 0, header = 0;
-    for (char *save = NULL, *line = strtok_r(copy, "\n", &save); line && !status;
-         line = strtok_r(NULL, "\n", &save)) {
+    for (char *line = copy, *next; line && !status; line = next) {
+        next = strchr(line, '\n'); /* not strtok: empty lines count */
+        if (next) *next++ = '\0';
         number++;
         line = trim(line);
         if (!*line || *line == '#') continue; /* '#' starts a comment line (banners may hold one) */
