@@ -10,11 +10,12 @@
  *                  axis, per family and precision, at a few n
  *   memcpy         one copy of a large buffer
  *   datatype       a strided MPI datatype's extra cost over a contiguous
- *                  message to self (the copies alltoallw's subarray types
- *                  make inside MPI; 0 where MPI makes them for free)
+ *                  message to a partner (the copies alltoallw's subarray
+ *                  types make inside MPI; 0 where they cost nothing)
  *   intra-node     every rank exchanges with a partner on its node
- *                  (MPI_Sendrecv, both directions): latency from 8-byte
- *                  messages, bandwidth from 4 MiB ones
+ *                  (MPI_Sendrecv, both directions) at sizes from 8 bytes
+ *                  to 4 MiB: the message table, the latency (8 bytes) and
+ *                  the bandwidth (between the two largest)
  *   inter-node     one pair of ranks on two nodes alone (the link), then
  *                  every rank with its counterpart on the neighbouring
  *                  node (what the node can inject, shared by its ranks)
@@ -147,33 +148,40 @@ static double measure_memcpy(MPI_Comm comm, char *from, char *to)
     return COPY_BYTES / best;
 }
 
-/* Seconds of a message of `count` units of `type` to self. */
-static double self_message(MPI_Comm comm, const void *from, MPI_Datatype type, void *to, int bytes)
+/* Seconds of a message of one `type` to `partner` (on comm; MPI_COMM_SELF
+ * and 0 when alone), received as `bytes` contiguous bytes. */
+static double typed_message(MPI_Comm comm, MPI_Comm peers, int partner, const void *from, MPI_Datatype type,
+                            void *to, int bytes)
 {
     double best = INFINITY;
     for (int run = 0; run < RUNS + 1; run++) {
         MPI_Barrier(comm);
         double start = MPI_Wtime();
-        MPI_Sendrecv(from, 1, type, 0, 0, to, bytes, MPI_BYTE, 0, 0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
-        double seconds = slowest(comm, MPI_Wtime() - start);
+        MPI_Sendrecv(from, 1, type, partner, 2, to, bytes, MPI_BYTE, partner, 2, peers, MPI_STATUS_IGNORE);
+        double seconds = slowest(comm, partner == MPI_PROC_NULL ? 0.0 : MPI_Wtime() - start);
         if (run > 0 && seconds < best) best = seconds;
     }
     return best;
 }
 
-/* The strided type's extra seconds per byte over a contiguous message, as
- * a bandwidth (0: no measurable extra cost). Half the copy size in runs of
- * 512 bytes, one run apart. */
-static double measure_datatype(MPI_Comm comm, char *from, char *to)
+/* A strided type's extra seconds per byte over a contiguous message of the
+ * same bytes to the same partner, as a bandwidth (0: no measurable extra
+ * cost). Runs of 512 bytes, one run apart (alltoallw's subarray rows). */
+static double measure_datatype(MPI_Comm comm, int partner, char *from, char *to)
 {
     int bytes = COPY_BYTES / 4, run = 512;
+    MPI_Comm peers = comm;
+    if (partner == MPI_PROC_NULL) { /* alone: to self */
+        peers = MPI_COMM_SELF;
+        partner = 0;
+    }
     MPI_Datatype contiguous, strided;
     MPI_Type_contiguous(bytes, MPI_BYTE, &contiguous);
     MPI_Type_vector(bytes / run, run, 2 * run, MPI_BYTE, &strided);
     MPI_Type_commit(&contiguous);
     MPI_Type_commit(&strided);
-    double plain = self_message(comm, from, contiguous, to, bytes);
-    double typed = self_message(comm, from, strided, to, bytes);
+    double plain = typed_message(comm, peers, partner, from, contiguous, to, bytes);
+    double typed = typed_message(comm, peers, partner, from, strided, to, bytes);
     MPI_Type_free(&contiguous);
     MPI_Type_free(&strided);
     return typed > plain * 1.05 ? bytes / (typed - plain) : 0.0;
@@ -181,31 +189,39 @@ static double measure_datatype(MPI_Comm comm, char *from, char *to)
 
 /* ---- messages ------------------------------------------------------------------- */
 
-#define LARGE_BYTES (4u << 20)
+static const int message_sizes[] = {8, 1024, 16384, 65536, 262144, 1 << 20, 4 << 20};
+#define MESSAGE_SIZES ((int)(sizeof message_sizes / sizeof message_sizes[0]))
 
-/* Exchange with `partner` (MPI_PROC_NULL: sit it out): {latency, bandwidth}
- * of the slowest rank that has a partner. Collective. */
-static void exchange_with(MPI_Comm comm, int partner, char *send, char *receive, double *latency,
-                          double *bandwidth)
+/* Exchange with `partner` (MPI_PROC_NULL: sit it out) at every size: the
+ * table of seconds (the slowest rank that has a partner, fastest of a few
+ * runs), the latency (smallest size) and the bandwidth (between the two
+ * largest). Collective. */
+static void exchange_with(MPI_Comm comm, int partner, char *send, char *receive, model_rate *table,
+                          double *latency, double *bandwidth)
 {
-    double small = INFINITY, large = INFINITY;
-    for (int size = 0; size < 2; size++) {
-        int bytes = size ? (int)LARGE_BYTES : 8, runs = size ? RUNS + 1 : 20;
+    table->count = 0;
+    for (int s = 0; s < MESSAGE_SIZES; s++) {
+        int bytes = message_sizes[s], runs = bytes >= (1 << 20) ? RUNS + 1 : 12;
+        double best = INFINITY;
         for (int run = 0; run < runs; run++) {
             MPI_Barrier(comm);
             double start = MPI_Wtime();
             MPI_Sendrecv(send, bytes, MPI_BYTE, partner, 1, receive, bytes, MPI_BYTE, partner, 1, comm,
                          MPI_STATUS_IGNORE);
-            double seconds = partner == MPI_PROC_NULL ? 0.0 : MPI_Wtime() - start;
-            seconds = slowest(comm, seconds);
-            if (run > 0) {
-                if (size) large = fmin(large, seconds);
-                else small = fmin(small, seconds);
-            }
+            double seconds = slowest(comm, partner == MPI_PROC_NULL ? 0.0 : MPI_Wtime() - start);
+            if (run > 0) best = fmin(best, seconds);
         }
+        /* Never faster than a smaller message (noise): keeps the table monotone. */
+        if (table->count && best < table->seconds_per_unit[table->count - 1])
+            best = table->seconds_per_unit[table->count - 1];
+        table->elements[table->count] = bytes;
+        table->seconds_per_unit[table->count++] = best > 0 ? best : 1e-9;
     }
-    *latency = small;
-    *bandwidth = large > small ? LARGE_BYTES / (large - small) : LARGE_BYTES / large;
+    int n = table->count;
+    *latency = table->seconds_per_unit[0];
+    double dt = table->seconds_per_unit[n - 1] - table->seconds_per_unit[n - 2];
+    double db = table->elements[n - 1] - table->elements[n - 2];
+    *bandwidth = dt > 0 ? db / dt : table->elements[n - 1] / table->seconds_per_unit[n - 1];
 }
 
 typedef struct {
@@ -276,25 +292,30 @@ static void measure_messages(MPI_Comm comm, const node_layout *layout, char *sen
     *inter_measured = layout->nodes > 1;
     if (*intra_measured)
         exchange_with(comm, rank_at(layout, layout->node, layout->member ^ 1), send, receive,
-                      &model->latency_intra, &model->bandwidth_intra);
+                      &model->message[MODEL_INTRA], &model->latency_intra, &model->bandwidth_intra);
     if (*inter_measured) {
         /* The link: rank 0 of node 0 and of node 1 alone. */
         int partner = layout->member == 0 && layout->node < 2 ? rank_at(layout, layout->node ^ 1, 0)
                                                               : MPI_PROC_NULL;
-        exchange_with(comm, partner, send, receive, &model->latency_inter, &model->bandwidth_inter);
-        /* Every rank with its counterpart on the neighbouring node. */
+        exchange_with(comm, partner, send, receive, &model->message[MODEL_INTER], &model->latency_inter,
+                      &model->bandwidth_inter);
+        /* Every rank with its counterpart on the neighbouring node: what
+         * the node injects, shared by its ranks. */
+        model_rate table;
         double latency, per_rank;
-        exchange_with(comm, rank_at(layout, layout->node ^ 1, layout->member), send, receive, &latency,
+        exchange_with(comm, rank_at(layout, layout->node ^ 1, layout->member), send, receive, &table, &latency,
                       &per_rank);
         model->injection_bandwidth = per_rank * layout->min_members;
     }
     if (!*intra_measured) {
         model->latency_intra = model->latency_inter;
         model->bandwidth_intra = model->bandwidth_inter;
+        model->message[MODEL_INTRA] = model->message[MODEL_INTER];
     }
     if (!*inter_measured) {
         model->latency_inter = model->latency_intra;
         model->bandwidth_inter = model->bandwidth_intra;
+        model->message[MODEL_INTER] = model->message[MODEL_INTRA];
         model->injection_bandwidth = 0.0;
     }
 }
@@ -356,7 +377,9 @@ int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor, c
     to = malloc(COPY_BYTES);
     TRY(error_agree(work, from && to ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "calibration buffers")));
     model.memcpy_bandwidth = measure_memcpy(work, from, to);
-    model.datatype_bandwidth = measure_datatype(work, from, to);
+    int partner = rank_at(&layout, layout.node, layout.member ^ 1); /* on the node, else the next node */
+    if (partner == MPI_PROC_NULL) partner = rank_at(&layout, layout.node ^ 1, layout.member);
+    model.datatype_bandwidth = measure_datatype(work, partner, from, to);
     int intra, inter;
     measure_messages(work, &layout, from, to, &model, &intra, &inter);
     TRY(measure_ffts(work, rigor, &model));

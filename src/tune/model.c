@@ -53,8 +53,10 @@ static const scalar_key scalar_keys[] = {
 };
 #define SCALARS ((int)(sizeof scalar_keys / sizeof scalar_keys[0]))
 /* Keys: the scalars, then machine, mpi_library, node_size, then the rates. */
-enum { KEY_MACHINE = SCALARS, KEY_MPI, KEY_NODE_SIZE, KEY_RATES };
+enum { KEY_MACHINE = SCALARS, KEY_MPI, KEY_NODE_SIZE, KEY_MESSAGE_INTRA, KEY_MESSAGE_INTER, KEY_RATES };
 #define KEY_COUNT (KEY_RATES + MODEL_FAMILIES * 2)
+/* Optional keys: the message tables and the FFT rates. */
+#define KEY_OPTIONAL(key) ((key) >= KEY_MESSAGE_INTRA)
 
 static int failed(char *message, size_t size, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
@@ -73,6 +75,8 @@ static void key_name(int key, char *name, size_t size)
     else if (key == KEY_MACHINE) snprintf(name, size, "machine");
     else if (key == KEY_MPI) snprintf(name, size, "mpi_library");
     else if (key == KEY_NODE_SIZE) snprintf(name, size, "node_size");
+    else if (key == KEY_MESSAGE_INTRA) snprintf(name, size, "message_intra");
+    else if (key == KEY_MESSAGE_INTER) snprintf(name, size, "message_inter");
     else
         snprintf(name, size, "fft_%s_%s", family_names[(key - KEY_RATES) / 2],
                  precision_names[(key - KEY_RATES) % 2]);
@@ -135,6 +139,12 @@ static int apply(cost_model *model, int key, char *value, int number, char *mess
             return failed(message, size, "line %d: %s must be 1 to %d characters", number, name,
                           MODEL_MACHINE_SIZE - 1);
         strcpy(target, value);
+        return 0;
+    }
+    if (key == KEY_MESSAGE_INTRA || key == KEY_MESSAGE_INTER) {
+        if (parse_rate(value, &model->message[key - KEY_MESSAGE_INTRA]))
+            return failed(message, size, "line %d: %s must be up to %d pairs BYTES:SECONDS "
+                          "(bytes increasing, seconds > 0)", number, name, MODEL_MAX_RATES);
         return 0;
     }
     if (key >= KEY_RATES) {
@@ -200,8 +210,8 @@ int model_parse(const char *text, cost_model *model, char *message, size_t size)
     if (!header) return failed(message, size, "empty: not a distfft model (no 'distfft-model 1' header)");
     int rates = 0;
     for (int key = 0; key < KEY_COUNT; key++) {
-        if (key >= KEY_RATES) {
-            rates += seen[key];
+        if (KEY_OPTIONAL(key)) {
+            rates += key >= KEY_RATES && seen[key];
             continue;
         }
         if (!seen[key]) {
@@ -261,6 +271,14 @@ char *model_format(const cost_model *model)
     for (int key = 0; key < SCALARS; key++)
         add(&b, "%s = %.6g\n", scalar_keys[key].name,
             *(const double *)((const char *)model + scalar_keys[key].offset));
+    for (int level = 0; level < 2; level++) {
+        const model_rate *table = &model->message[level];
+        if (!table->count) continue;
+        add(&b, "message_%s =", level == MODEL_INTRA ? "intra" : "inter");
+        for (int i = 0; i < table->count; i++)
+            add(&b, " %.0f:%.6g", table->elements[i], table->seconds_per_unit[i]);
+        add(&b, "\n");
+    }
     for (int family = 0; family < MODEL_FAMILIES; family++)
         for (int precision = 0; precision < 2; precision++) {
             const model_rate *rate = &model->fft[family][precision];
@@ -331,6 +349,46 @@ enum {
     M_ISEND_WAITSOME_BLOCKED, M_SENDRECV, M_VECTOR, M_SHM, M_HIERARCHICAL
 };
 
+double model_message_seconds(const cost_model *m, int level, double bytes)
+{
+    const model_rate *table = &m->message[level];
+    double bandwidth = level == MODEL_INTRA ? m->bandwidth_intra : m->bandwidth_inter;
+    if (!table->count)
+        return (level == MODEL_INTRA ? m->latency_intra : m->latency_inter) + bytes / bandwidth;
+    const double *b = table->elements, *t = table->seconds_per_unit;
+    int last = table->count - 1;
+    if (bytes <= b[0]) return t[0];
+    for (int i = 1; i <= last; i++)
+        if (bytes <= b[i]) return t[i - 1] + (bytes - b[i - 1]) / (b[i] - b[i - 1]) * (t[i] - t[i - 1]);
+    return t[last] + (bytes - b[last]) / bandwidth;
+}
+
+/* One level's messages: n peers, chunks of b bytes, at `bandwidth` per
+ * rank (below the level's own when the node's injection is shared). */
+typedef struct {
+    const cost_model *model;
+    int level, peers;
+    double chunk, bandwidth;
+} level_messages;
+
+/* The first message as measured (plus what a shared injection slows it),
+ * the others' bytes behind it on the same link. */
+static double all_in_flight(const level_messages *l)
+{
+    if (l->peers <= 0) return 0.0;
+    double own = l->level == MODEL_INTRA ? l->model->bandwidth_intra : l->model->bandwidth_inter;
+    double slower = l->chunk * (1.0 / l->bandwidth - 1.0 / own);
+    return model_message_seconds(l->model, l->level, l->chunk) + slower + (l->peers - 1) * l->chunk / l->bandwidth;
+}
+
+static double one_at_a_time(const level_messages *l)
+{
+    if (l->peers <= 0) return 0.0;
+    double own = l->level == MODEL_INTRA ? l->model->bandwidth_intra : l->model->bandwidth_inter;
+    double slower = l->chunk * (1.0 / l->bandwidth - 1.0 / own);
+    return l->peers * (model_message_seconds(l->model, l->level, l->chunk) + slower);
+}
+
 double model_exchange_seconds(const cost_model *m, const model_exchange *x)
 {
     int peers = x->group_size - 1;
@@ -344,52 +402,50 @@ double model_exchange_seconds(const cost_model *m, const model_exchange *x)
     if (m->injection_bandwidth > 0 && x->ranks_per_node > 0 &&
         m->injection_bandwidth / x->ranks_per_node < inter_bw)
         inter_bw = m->injection_bandwidth / x->ranks_per_node;
-    double intra_bytes = intra * chunk, inter_bytes = inter * chunk;
-    double latency = intra * m->latency_intra + inter * m->latency_inter;
-    double wire;
-    double copies = 0.0; /* bytes this rank copies locally */
-    double datatype = 0.0;
+    level_messages inside = {m, MODEL_INTRA, intra, chunk, m->bandwidth_intra};
+    level_messages outside = {m, MODEL_INTER, inter, chunk, inter_bw};
+    double wire, copies = 0.0, datatype = 0.0; /* copies: bytes this rank copies itself */
     switch ((int)x->method) {
     case M_SENDRECV: /* one pair at a time: the rounds add up */
-        wire = intra_bytes / m->bandwidth_intra + inter_bytes / inter_bw;
+        wire = one_at_a_time(&inside) + one_at_a_time(&outside);
         copies = x->in_bytes + x->out_bytes;
         break;
-    case M_SHM: /* the node's chunks through a shared window: copies, no messages */
-        wire = inter_bytes / inter_bw;
-        latency = (intra ? 2 * m->latency_intra : 0.0) + inter * m->latency_inter;
+    case M_SHM: /* the node's chunks through a shared window: copies and two node barriers */
+        wire = (intra ? 2 * model_message_seconds(m, MODEL_INTRA, 0.0) : 0.0) + all_in_flight(&outside);
         copies = x->in_bytes + x->out_bytes;
         break;
     case M_HIERARCHICAL: {
-        /* Through the node's leader: gather, one message per node pair
-         * carrying the node's inter-node bytes at the link's bandwidth
-         * (only leaders inject), scatter. The leader's time counts. */
+        /* The leader's time: its node's inter-node bytes gathered from the
+         * members and scattered back (intra), sent in one message per
+         * other node at the link's bandwidth (only leaders inject), and
+         * copied twice more. */
         int per_node = x->ranks_per_node > 0 ? x->ranks_per_node : 1;
         int other_nodes = x->nodes_in_group > 1 ? x->nodes_in_group - 1 : 0;
-        double node_inter = per_node * inter_bytes;
-        wire = intra_bytes / m->bandwidth_intra + (inter ? 2 * node_inter / m->bandwidth_intra : 0.0) +
-               node_inter / m->bandwidth_inter;
-        latency = intra * m->latency_intra + (inter ? 2 * per_node * m->latency_intra : 0.0) +
-                  other_nodes * m->latency_inter;
+        double inter_bytes = inter * chunk, node_inter = per_node * inter_bytes;
+        level_messages members = {m, MODEL_INTRA, inter ? per_node - 1 : 0, inter_bytes, m->bandwidth_intra};
+        level_messages leaders = {m, MODEL_INTER, inter ? other_nodes : 0,
+                                  other_nodes ? node_inter / other_nodes : 0.0, m->bandwidth_inter};
+        wire = all_in_flight(&inside) + 2 * all_in_flight(&members) + all_in_flight(&leaders);
         copies = x->in_bytes + x->out_bytes + (inter ? 2 * node_inter : 0.0);
         break;
     }
     case M_ALLTOALLW:
     case M_VECTOR: /* datatypes: MPI's engine copies, at its own extra cost */
-        wire = fmax(intra_bytes / m->bandwidth_intra, inter_bytes / inter_bw);
+        wire = fmax(all_in_flight(&inside), all_in_flight(&outside));
         datatype = m->datatype_bandwidth > 0 ? (x->in_bytes + x->out_bytes) / m->datatype_bandwidth : 0.0;
         own = 0.0;
         break;
     default: /* alltoallv and the isend family: pack, all in flight, unpack */
-        wire = fmax(intra_bytes / m->bandwidth_intra, inter_bytes / inter_bw);
+        wire = fmax(all_in_flight(&inside), all_in_flight(&outside));
         copies = x->in_bytes + x->out_bytes;
         break;
     }
-    double seconds = latency + wire + (copies + own) / m->memcpy_bandwidth + datatype;
+    double seconds = wire + (copies + own) / m->memcpy_bandwidth + datatype;
     /* The bisection: of the bytes every rank sends off its node, about half
      * cross any bisection of the machine (uniform all-to-all traffic). */
     if (m->bisection_bandwidth > 0 && x->plan_nodes > 1) {
-        double crossing = 0.5 * inter_bytes * x->plan_ranks;
-        double floor_seconds = latency + crossing / m->bisection_bandwidth;
+        double crossing = 0.5 * inter * chunk * x->plan_ranks;
+        double floor_seconds = model_message_seconds(m, MODEL_INTER, 0.0) + crossing / m->bisection_bandwidth;
         if (floor_seconds > seconds) seconds = floor_seconds;
     }
     return seconds;

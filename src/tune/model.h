@@ -56,7 +56,16 @@ typedef struct {
     double memcpy_bandwidth;              /* bytes/s per rank, all ranks copying */
     double datatype_bandwidth;            /* bytes/s of a strided MPI datatype's extra copy (0: free) */
     model_rate fft[MODEL_FAMILIES][2];    /* [family][precision] */
+    /* Optional: measured seconds of one exchange of B bytes each way
+     * between a pair (intra: every pair of the node busy; inter: one pair
+     * alone), as a table BYTES:SECONDS (the elements field holds bytes);
+     * where given it replaces latency + bytes / bandwidth for one message
+     * (message sizes the protocols, eager or rendezvous, or SMPI's
+     * size-dependent factors treat differently). count 0: not given. */
+    model_rate message[2];                /* [MODEL_INTRA / MODEL_INTER] */
 } cost_model;
+
+enum { MODEL_INTRA = 0, MODEL_INTER = 1 };
 
 /* Parse a model text ("distfft-model 1", then `key = value` lines; a line
  * starting with '#' is a comment). Refuses, with a message in `message` naming the line,
@@ -89,7 +98,16 @@ typedef struct {
     double out_bytes;
 } model_exchange;
 
-/* Predicted seconds of one execution of an exchange on this rank. */
+/* Seconds of one message of `bytes` at a level (MODEL_INTRA/INTER): the
+ * message table interpolated linearly in bytes (beyond its last size, the
+ * rest at the level's bandwidth), else latency + bytes / bandwidth. */
+double model_message_seconds(const cost_model *model, int level, double bytes);
+
+/* Predicted seconds of one execution of an exchange on this rank: per
+ * level with n peers and chunks of b bytes, all in flight together
+ * (alltoallw, alltoallv, vector, isend): message(b) + (n - 1) b /
+ * bandwidth, the levels overlapping; one pair at a time (sendrecv): n
+ * message(b), the levels adding up; plus the method's local copies. */
 double model_exchange_seconds(const cost_model *model, const model_exchange *exchange);
 
 /* Predicted seconds of a serial FFT step: `units` (elements * sum of log2

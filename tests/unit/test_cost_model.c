@@ -106,26 +106,28 @@ static void test_rates(const cost_model *model)
 
 /* Worked by hand: 4 ranks in the group, 1 peer on this node, 2 off it;
  * 4 MB in and out, so 1 MB per peer. Inter-node bandwidth per rank
- * min(1e9, 2e9 / 2 ranks per node) = 1e9. Latency 1e-6 + 2 * 2e-6. */
+ * min(1e9, 2e9 / 2 ranks per node) = 1e9. One message: 1e-6 + 1e6 / 5e9 =
+ * 2.01e-4 inside the node, 2e-6 + 1e6 / 1e9 = 1.002e-3 between nodes. */
 static void test_exchanges(cost_model *model)
 {
     model_exchange x = {.method = 1 /* alltoallv */, .group_size = 4, .peers_on_node = 1, .nodes_in_group = 3,
                         .ranks_per_node = 2, .plan_ranks = 8, .plan_nodes = 4, .in_bytes = 4e6, .out_bytes = 4e6};
-    /* wire max(1e6/5e9, 2e6/1e9) = 2e-3; pack, unpack, own chunk (9e6 / 4e9) */
-    check(near(model_exchange_seconds(model, &x), 5e-6 + 2e-3 + 2.25e-3), "alltoallv");
+    double copies = 9e6 / 4e9; /* pack, unpack and the own chunk */
+    /* all in flight: max(2.01e-4, 1.002e-3 + 1e6 / 1e9) */
+    check(near(model_exchange_seconds(model, &x), 2.002e-3 + copies), "alltoallv");
     x.method = 6; /* sendrecv: the rounds add up */
-    check(near(model_exchange_seconds(model, &x), 5e-6 + 2.2e-3 + 2.25e-3), "sendrecv");
+    check(near(model_exchange_seconds(model, &x), 2.01e-4 + 2 * 1.002e-3 + copies), "sendrecv");
     x.method = 0; /* alltoallw: no copies of ours; datatype_bandwidth 0 is free */
-    check(near(model_exchange_seconds(model, &x), 5e-6 + 2e-3), "alltoallw, free datatypes");
+    check(near(model_exchange_seconds(model, &x), 2.002e-3), "alltoallw, free datatypes");
     model->datatype_bandwidth = 8e9;
-    check(near(model_exchange_seconds(model, &x), 5e-6 + 2e-3 + 1e-3), "alltoallw, datatype copies");
+    check(near(model_exchange_seconds(model, &x), 2.002e-3 + 8e6 / 8e9), "alltoallw, datatype copies");
     model->datatype_bandwidth = 0;
     x.method = 1;
-    x.ranks_per_node = 4; /* injection 2e9 shared by 4: 0.5e9 each */
-    check(near(model_exchange_seconds(model, &x), 5e-6 + 4e-3 + 2.25e-3), "injection shared by the node");
+    x.ranks_per_node = 4; /* injection 2e9 shared by 4: 0.5e9 each, 1e-3 more per message */
+    check(near(model_exchange_seconds(model, &x), 1.002e-3 + 1e-3 + 2e-3 + copies), "injection shared by the node");
     x.ranks_per_node = 2;
     model->bisection_bandwidth = 1e9; /* half of 8 ranks x 2 MB off-node cross: 8e-3 */
-    check(near(model_exchange_seconds(model, &x), 5e-6 + 8e-3), "bisection bound");
+    check(near(model_exchange_seconds(model, &x), 2e-6 + 8e-3), "bisection bound");
     model->bisection_bandwidth = 0;
     x.group_size = 1;
     check(near(model_exchange_seconds(model, &x), 1e-3), "a group of one copies");
@@ -137,6 +139,18 @@ static void test_exchanges(cost_model *model)
         snprintf(what, sizeof what, "method %d predicted positive and finite", m);
         check(isfinite(seconds) && seconds > 0, what);
     }
+    /* A measured message table replaces latency + bytes / bandwidth. */
+    model->message[MODEL_INTER] = (model_rate){.count = 2, .elements = {1000, 1e6}, .seconds_per_unit = {1e-5, 1e-3}};
+    check(near(model_message_seconds(model, MODEL_INTER, 500), 1e-5), "table: below its first size");
+    check(near(model_message_seconds(model, MODEL_INTER, 500500), 5.05e-4), "table: interpolated in bytes");
+    check(near(model_message_seconds(model, MODEL_INTER, 2e6), 2e-3), "table: beyond, at the bandwidth");
+    check(near(model_message_seconds(model, MODEL_INTRA, 1e6), 2.01e-4), "no table: latency + bytes / bandwidth");
+    char *text = model_format(model), message[256];
+    cost_model again;
+    check(text && model_parse(text, &again, message, sizeof message) == 0 && again.message[MODEL_INTER].count == 2 &&
+              again.message[MODEL_INTER].seconds_per_unit[1] == 1e-3,
+          "the message table written and read back");
+    free(text);
 }
 
 int main(void)
