@@ -16,6 +16,9 @@
  *                  (MPI_Sendrecv, both directions) at sizes from 8 bytes
  *                  to 4 MiB: the message table, the latency (8 bytes) and
  *                  the bandwidth (between the two largest)
+ *   many at once   an MPI_Alltoall inside a node, and among the nodes'
+ *                  first ranks, less one exchange: what each further
+ *                  message in flight adds (when a level has 3 ranks)
  *   inter-node     one pair of ranks on two nodes alone (the link), then
  *                  every rank with its counterpart on the neighbouring
  *                  node (what the node can inject, shared by its ranks)
@@ -25,6 +28,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +38,7 @@
 #include "predict.h"
 
 #define RUNS 4
-static const int fft_sizes[] = {32, 64, 128};
+static const int fft_sizes[] = {16, 32, 64, 128};
 #define FFT_SIZES ((int)(sizeof fft_sizes / sizeof fft_sizes[0]))
 
 /* The slowest rank's time of `seconds`. */
@@ -117,7 +121,8 @@ static int measure_ffts(MPI_Comm comm, distfft_rigor rigor, cost_model *model)
                 int n = fft_sizes[s];
                 double seconds = fft_rate(comm, (model_family)family, (distfft_precision)precision, n,
                                           rigor, in, out, bytes);
-                if (seconds <= 0) continue; /* cannot plan it here: falls back (model.h) */
+                if (seconds < 0) continue; /* cannot plan it here: falls back (model.h) */
+                if (seconds < 1e-18) seconds = 1e-18; /* SMPI without simulated computation: free */
                 rate->elements[rate->count] = (double)n * n * n;
                 rate->seconds_per_unit[rate->count++] = seconds;
             }
@@ -145,7 +150,7 @@ static double measure_memcpy(MPI_Comm comm, char *from, char *to)
         double seconds = slowest(comm, MPI_Wtime() - start);
         if (run > 0 && seconds < best) best = seconds;
     }
-    return COPY_BYTES / best;
+    return best > 0 ? COPY_BYTES / best : 1e15; /* SMPI without simulated computation: free */
 }
 
 /* Seconds of a message of one `type` to `partner` (on comm; MPI_COMM_SELF
@@ -166,10 +171,10 @@ static double typed_message(MPI_Comm comm, MPI_Comm peers, int partner, const vo
 
 /* A strided type's extra seconds per byte over a contiguous message of the
  * same bytes to the same partner, as a bandwidth (0: no measurable extra
- * cost). Runs of 512 bytes, one run apart (alltoallw's subarray rows). */
+ * cost). Runs of 64 bytes, one run apart (a pencil exchange's rows: n/M complex numbers). */
 static double measure_datatype(MPI_Comm comm, int partner, char *from, char *to)
 {
-    int bytes = COPY_BYTES / 4, run = 512;
+    int bytes = COPY_BYTES / 4, run = 64;
     MPI_Comm peers = comm;
     if (partner == MPI_PROC_NULL) { /* alone: to self */
         peers = MPI_COMM_SELF;
@@ -320,6 +325,57 @@ static void measure_messages(MPI_Comm comm, const node_layout *layout, char *sen
     }
 }
 
+/* What each further message in flight adds at a level: an MPI_Alltoall
+ * among `group` (G >= 3 ranks; MPI_COMM_NULL: sit it out) less one
+ * exchange of the same size, over G - 2 -- the slowest group's. Sizes
+ * whose G chunks do not fit the buffers end the table. Collective on comm;
+ * the table stays empty when no group has 3 ranks. */
+static void measure_more(MPI_Comm comm, MPI_Comm group, cost_model *model, int level, char *send,
+                         char *receive)
+{
+    int members = 0, fewest;
+    if (group != MPI_COMM_NULL) MPI_Comm_size(group, &members);
+    int mine = group != MPI_COMM_NULL ? members : INT32_MAX;
+    MPI_Allreduce(&mine, &fewest, 1, MPI_INT, MPI_MIN, comm);
+    model_rate *table = &model->more[level];
+    table->count = 0;
+    if (fewest < 3 || fewest == INT32_MAX) return;
+    int largest = 0;
+    MPI_Allreduce(&members, &largest, 1, MPI_INT, MPI_MAX, comm);
+    for (int s = 1; s < MESSAGE_SIZES - 1; s++) { /* 1 KiB .. 1 MiB */
+        int bytes = message_sizes[s];
+        if ((double)bytes * largest > COPY_BYTES) break;
+        double best = INFINITY;
+        for (int run = 0; run < RUNS + 1; run++) {
+            MPI_Barrier(comm);
+            double start = MPI_Wtime();
+            if (group != MPI_COMM_NULL) MPI_Alltoall(send, bytes, MPI_BYTE, receive, bytes, MPI_BYTE, group);
+            double seconds = slowest(comm, group != MPI_COMM_NULL ? MPI_Wtime() - start : 0.0);
+            if (run > 0) best = fmin(best, seconds);
+        }
+        double extra = (best - model_message_seconds(model, level, bytes)) / (fewest - 2);
+        if (table->count && extra < table->seconds_per_unit[table->count - 1])
+            extra = table->seconds_per_unit[table->count - 1]; /* monotone despite noise */
+        table->elements[table->count] = bytes;
+        table->seconds_per_unit[table->count++] = extra > 1e-12 ? extra : 1e-12;
+    }
+}
+
+static void measure_more_both(MPI_Comm comm, const node_layout *layout, cost_model *model, char *send,
+                              char *receive, int intra, int inter)
+{
+    MPI_Comm node, leaders;
+    /* Inside the node: all its ranks; between nodes: each node's first rank. */
+    MPI_Comm_split(comm, layout->node, layout->rank, &node);
+    MPI_Comm_split(comm, layout->member == 0 ? 0 : MPI_UNDEFINED, layout->rank, &leaders);
+    if (intra) measure_more(comm, node, model, MODEL_INTRA, send, receive);
+    if (inter) measure_more(comm, leaders, model, MODEL_INTER, send, receive);
+    if (!intra) model->more[MODEL_INTRA] = model->more[MODEL_INTER];
+    if (!inter) model->more[MODEL_INTER] = model->more[MODEL_INTRA];
+    MPI_Comm_free(&node);
+    if (leaders != MPI_COMM_NULL) MPI_Comm_free(&leaders);
+}
+
 /* ---- the whole ------------------------------------------------------------------ */
 
 static int write_model(MPI_Comm comm, const cost_model *model, const char *path, const char *note)
@@ -382,6 +438,7 @@ int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor, c
     model.datatype_bandwidth = measure_datatype(work, partner, from, to);
     int intra, inter;
     measure_messages(work, &layout, from, to, &model, &intra, &inter);
+    measure_more_both(work, &layout, &model, from, to, intra, inter);
     TRY(measure_ffts(work, rigor, &model));
     char note[256];
     snprintf(note, sizeof note, "%s%s", intra ? "" : "# one rank per node: intra-node values are the inter-node ones\n",

@@ -53,10 +53,17 @@ static const scalar_key scalar_keys[] = {
 };
 #define SCALARS ((int)(sizeof scalar_keys / sizeof scalar_keys[0]))
 /* Keys: the scalars, then machine, mpi_library, node_size, then the rates. */
-enum { KEY_MACHINE = SCALARS, KEY_MPI, KEY_NODE_SIZE, KEY_MESSAGE_INTRA, KEY_MESSAGE_INTER, KEY_RATES };
+enum { KEY_MACHINE = SCALARS, KEY_MPI, KEY_NODE_SIZE, KEY_MESSAGE, KEY_RATES = KEY_MESSAGE + MODEL_TABLES };
 #define KEY_COUNT (KEY_RATES + MODEL_FAMILIES * 2)
 /* Optional keys: the message tables and the FFT rates. */
-#define KEY_OPTIONAL(key) ((key) >= KEY_MESSAGE_INTRA)
+#define KEY_OPTIONAL(key) ((key) >= KEY_MESSAGE)
+static const char *const table_names[MODEL_TABLES] = {"message_intra", "message_inter", "message_more_intra",
+                                                      "message_more_inter"};
+
+model_rate *model_table(cost_model *model, int table)
+{
+    return table < 2 ? &model->message[table] : &model->more[table - 2];
+}
 
 static int failed(char *message, size_t size, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
@@ -75,8 +82,7 @@ static void key_name(int key, char *name, size_t size)
     else if (key == KEY_MACHINE) snprintf(name, size, "machine");
     else if (key == KEY_MPI) snprintf(name, size, "mpi_library");
     else if (key == KEY_NODE_SIZE) snprintf(name, size, "node_size");
-    else if (key == KEY_MESSAGE_INTRA) snprintf(name, size, "message_intra");
-    else if (key == KEY_MESSAGE_INTER) snprintf(name, size, "message_inter");
+    else if (key < KEY_RATES) snprintf(name, size, "%s", table_names[key - KEY_MESSAGE]);
     else
         snprintf(name, size, "fft_%s_%s", family_names[(key - KEY_RATES) / 2],
                  precision_names[(key - KEY_RATES) % 2]);
@@ -141,8 +147,8 @@ static int apply(cost_model *model, int key, char *value, int number, char *mess
         strcpy(target, value);
         return 0;
     }
-    if (key == KEY_MESSAGE_INTRA || key == KEY_MESSAGE_INTER) {
-        if (parse_rate(value, &model->message[key - KEY_MESSAGE_INTRA]))
+    if (key >= KEY_MESSAGE && key < KEY_RATES) {
+        if (parse_rate(value, model_table(model, key - KEY_MESSAGE)))
             return failed(message, size, "line %d: %s must be up to %d pairs BYTES:SECONDS "
                           "(bytes increasing, seconds > 0)", number, name, MODEL_MAX_RATES);
         return 0;
@@ -271,10 +277,10 @@ char *model_format(const cost_model *model)
     for (int key = 0; key < SCALARS; key++)
         add(&b, "%s = %.6g\n", scalar_keys[key].name,
             *(const double *)((const char *)model + scalar_keys[key].offset));
-    for (int level = 0; level < 2; level++) {
-        const model_rate *table = &model->message[level];
+    for (int t = 0; t < MODEL_TABLES; t++) {
+        const model_rate *table = model_table((cost_model *)model, t);
         if (!table->count) continue;
-        add(&b, "message_%s =", level == MODEL_INTRA ? "intra" : "inter");
+        add(&b, "%s =", table_names[t]);
         for (int i = 0; i < table->count; i++)
             add(&b, " %.0f:%.6g", table->elements[i], table->seconds_per_unit[i]);
         add(&b, "\n");
@@ -363,6 +369,21 @@ double model_message_seconds(const cost_model *m, int level, double bytes)
     return t[last] + (bytes - b[last]) / bandwidth;
 }
 
+/* What each further message in flight adds at a level. */
+static double further_message(const cost_model *m, int level, double bytes, double bandwidth)
+{
+    const model_rate *table = &m->more[level];
+    double own = level == MODEL_INTRA ? m->bandwidth_intra : m->bandwidth_inter;
+    double slower = bytes * (1.0 / bandwidth - 1.0 / own); /* a shared injection */
+    if (!table->count) return bytes / bandwidth;
+    const double *b = table->elements, *t = table->seconds_per_unit;
+    int last = table->count - 1;
+    if (bytes <= b[0]) return t[0] * (b[0] > 0 ? bytes / b[0] : 1.0) + slower;
+    for (int i = 1; i <= last; i++)
+        if (bytes <= b[i]) return t[i - 1] + (bytes - b[i - 1]) / (b[i] - b[i - 1]) * (t[i] - t[i - 1]) + slower;
+    return t[last] + (bytes - b[last]) / own + slower;
+}
+
 /* One level's messages: n peers, chunks of b bytes, at `bandwidth` per
  * rank (below the level's own when the node's injection is shared). */
 typedef struct {
@@ -378,7 +399,8 @@ static double all_in_flight(const level_messages *l)
     if (l->peers <= 0) return 0.0;
     double own = l->level == MODEL_INTRA ? l->model->bandwidth_intra : l->model->bandwidth_inter;
     double slower = l->chunk * (1.0 / l->bandwidth - 1.0 / own);
-    return model_message_seconds(l->model, l->level, l->chunk) + slower + (l->peers - 1) * l->chunk / l->bandwidth;
+    return model_message_seconds(l->model, l->level, l->chunk) + slower +
+           (l->peers - 1) * further_message(l->model, l->level, l->chunk, l->bandwidth);
 }
 
 static double one_at_a_time(const level_messages *l)

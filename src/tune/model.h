@@ -11,18 +11,20 @@
  * An FFT step costs units * rate, units = elements * sum(log2 n) over its
  * transformed axes and rate the measured seconds per unit of its family
  * (c2c, r2c/c2r, r2r) and precision, interpolated in log(block elements)
- * between calibrated block sizes. An exchange costs, per rank, a latency
- * per message and bytes over a bandwidth, split by level: peers inside
- * this rank's node (intra) and outside it (inter, where the node's
- * injection bandwidth is shared by the node's ranks, all sending at once
- * since every group of the grid exchanges at the same time), bounded below
- * by the machine's bisection when one is given; plus the local copies the
- * method makes (pack/unpack at the memcpy bandwidth; the datatype methods'
- * copies inside MPI at the measured extra cost of a strided type).
- * Methods whose messages are all in flight together (alltoallw, alltoallv,
- * vector, the isend family) overlap the intra- and inter-node bytes; the
- * pairwise sendrecv adds its rounds up; hierarchical sends the node's
- * inter-node bytes through its leader in one message per node pair.
+ * between calibrated block sizes. An exchange costs, per rank and per
+ * level -- peers inside this rank's node (intra) and outside it (inter,
+ * where the node's injection bandwidth is shared by the node's ranks, all
+ * sending at once since every group of the grid exchanges at the same
+ * time) -- one message of its chunk size as measured (latency + bytes /
+ * bandwidth where no table is given) plus what each further message in
+ * flight adds, bounded below by the machine's bisection when one is
+ * given; plus the local copies the method makes (pack/unpack at the
+ * memcpy bandwidth; the datatype methods' copies inside MPI at the
+ * measured extra cost of a strided type). Methods whose messages are all
+ * in flight together (alltoallw, alltoallv, vector, the isend family)
+ * overlap the two levels; the pairwise sendrecv adds its rounds up;
+ * hierarchical sends the node's inter-node bytes through its leader in one
+ * message per node pair.
  */
 #ifndef DISTFFT_TUNE_MODEL_H
 #define DISTFFT_TUNE_MODEL_H
@@ -63,9 +65,18 @@ typedef struct {
      * (message sizes the protocols, eager or rendezvous, or SMPI's
      * size-dependent factors treat differently). count 0: not given. */
     model_rate message[2];                /* [MODEL_INTRA / MODEL_INTER] */
+    /* Optional: what each further message of B bytes adds when a rank has
+     * many in flight at once (an MPI_Alltoall among G >= 3 ranks of the
+     * level, less one exchange, over G - 2); where not given, B bytes at
+     * the level's bandwidth. */
+    model_rate more[2];
 } cost_model;
 
 enum { MODEL_INTRA = 0, MODEL_INTER = 1 };
+/* The optional tables, in the file's key order: message_intra,
+ * message_inter, message_more_intra, message_more_inter. */
+#define MODEL_TABLES 4
+model_rate *model_table(cost_model *model, int table);
 
 /* Parse a model text ("distfft-model 1", then `key = value` lines; a line
  * starting with '#' is a comment). Refuses, with a message in `message` naming the line,
