@@ -14,7 +14,8 @@ MPI_Alltoallw over subarray datatypes (Dalcin, Mortensen and Keyes).
 
 Plan, DistArray, Redistribution, Halo (ghost cells) and decompose are the API; distfft.hdf5
 writes and reads distributed arrays in parallel HDF5 files; distfft.wisdom
-keeps what tuned plans measured.
+keeps what tuned plans measured; distfft.model measures and imports the
+cost model that ranks tuning's candidates (Plan(..., tune_budget=B)).
 """
 from .distarray import DistArray
 from .errors import DistfftError
@@ -23,13 +24,14 @@ from .redistribution import Redistribution, decompose
 from .halo import Halo
 from ._lib import method_names, names_of
 from . import wisdom
+from . import model
 
 __version__ = "0.1.0"
 
 KINDS = names_of("kind")   # the C library's transform kinds, in distfft_kind order
 
 __all__ = ["Plan", "DistArray", "Redistribution", "Halo", "DistfftError", "decompose",
-           "method_names", "KINDS", "hdf5", "wisdom"]
+           "method_names", "KINDS", "hdf5", "wisdom", "model"]
 
 
 def __getattr__(name):

@@ -91,13 +91,21 @@ def _grid_of(grid, options):
             options.grid_dims[i] = d
 
 
+def _budget(tune_budget):
+    """tune_budget as the C int it becomes; a negative one is the C
+    library's to refuse (DistfftError on every rank)."""
+    if isinstance(tune_budget, bool) or int(tune_budget) != tune_budget:
+        raise TypeError(f"distfft: tune_budget {tune_budget!r} must be an integer")
+    return int(tune_budget)
+
+
 class Plan(_lifetime.Handle):
     """A forward and backward parallel transform of a global array.
 
     Plan(comm, shape, dtype=numpy.complex128, kinds=None, axes=None,
          grid=None, method="auto", norm="backward", batch=None,
          rigor="measure", destroy_input=False, placement="row", node_size=0,
-         threads=1, overlap="auto")
+         threads=1, overlap="auto", tune_budget=0, model=None)
 
     comm    an mpi4py intracommunicator (every rank of it must call).
     shape   the global (real-space) shape, 2 to 16 axes.
@@ -146,6 +154,14 @@ class Plan(_lifetime.Handle):
             zero-pads, forward truncates (README "Padding").
     inplace  an in-place plan: forward(u, u_hat) and backward(u_hat, u)
             on one buffer; inplace_arrays() gives the two views.
+    tune_budget  with method "auto", a measuring rigor and a cost model
+            (`model`, distfft.model.import_file or DISTFFT_MODEL): the
+            model ranks every candidate (grid x method) and only this many
+            of the best are built and timed. 0 (default), or no model:
+            every candidate is measured. Counts candidates, not seconds.
+    model   path of a cost model file (distfft-bench --calibrate, or
+            distfft.model.calibrate) imported before planning, as
+            distfft.model.import_file(comm, model) would.
 
     A complex dtype with only real-to-real (and none) kinds transforms the
     real and imaginary parts alike (scipy.fft.dctn on complex arrays).
@@ -162,7 +178,8 @@ class Plan(_lifetime.Handle):
     def __init__(self, comm, shape, dtype=numpy.complex128, kinds=None, axes=None,
                  grid=None, method="auto", norm="backward", batch=None,
                  rigor="measure", destroy_input=False, placement="row", node_size=0,
-                 verbose=False, threads=1, overlap="auto", padding=None, inplace=False):
+                 verbose=False, threads=1, overlap="auto", padding=None, inplace=False,
+                 tune_budget=0, model=None):
         self._adopt(comm)
         self._agree = Agreement(self._comm)
         try:
@@ -170,6 +187,10 @@ class Plan(_lifetime.Handle):
                                   norm, batch, rigor, destroy_input, placement, node_size,
                                   threads, overlap, padding, inplace)
             options.verbose = 1 if verbose else 0
+            options.tune_budget = self._agree(_budget, tune_budget)
+            if model is not None:   # collective: errors on every rank
+                _lib.check(_lib.lib.distfft_model_import_file(
+                    _lib.comm_handle(self._comm), str(model).encode(), 0))
             handle = _lib.c_handle()
             _lib.check(_lib.lib.distfft_plan_create(
                 _lib.comm_handle(self._comm), len(self._shape), _lib.int64_array(self._shape),

@@ -312,7 +312,10 @@ static void measure_messages(MPI_Comm comm, const node_layout *layout, char *sen
                       &per_rank);
         model->injection_bandwidth = per_rank * layout->min_members;
     }
-    if (!*intra_measured) {
+    if (!*intra_measured && !*inter_measured) /* one rank: messages to itself */
+        exchange_with(MPI_COMM_SELF, 0, send, receive, &model->message[MODEL_INTRA], &model->latency_intra,
+                      &model->bandwidth_intra);
+    else if (!*intra_measured) {
         model->latency_intra = model->latency_inter;
         model->bandwidth_intra = model->bandwidth_inter;
         model->message[MODEL_INTRA] = model->message[MODEL_INTER];
@@ -441,7 +444,8 @@ int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor, c
     measure_more_both(work, &layout, &model, from, to, intra, inter);
     TRY(measure_ffts(work, rigor, &model));
     char note[256];
-    snprintf(note, sizeof note, "%s%s", intra ? "" : "# one rank per node: intra-node values are the inter-node ones\n",
+    snprintf(note, sizeof note, "%s%s", intra ? "" : layout.size == 1 ? "# one rank: messages to itself\n"
+                                                   : "# one rank per node: intra-node values are the inter-node ones\n",
              inter ? "" : "# one node: inter-node values are the intra-node ones, injection and bisection unknown\n");
     TRY(write_model(work, &model, path, note));
 fail:
