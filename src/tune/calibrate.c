@@ -9,9 +9,10 @@
  *   FFT rates      serial transforms (serial/) of n^3 blocks along each
  *                  axis, per family and precision, at a few n
  *   memcpy         one copy of a large buffer
- *   datatype       a strided MPI datatype's extra cost over a contiguous
- *                  message to a partner (the copies alltoallw's subarray
- *                  types make inside MPI; 0 where they cost nothing)
+ *   datatype       alltoallw's subarray types against a contiguous
+ *                  MPI_Alltoall of the same bytes, a slab exchange between
+ *                  two partners (the copies the datatype engine makes; 0
+ *                  where they cost nothing)
  *   intra-node     every rank exchanges with a partner on its node
  *                  (MPI_Sendrecv, both directions) at sizes from 8 bytes
  *                  to 4 MiB: the message table, the latency (8 bytes) and
@@ -37,7 +38,11 @@
 #include "../serial/serial_fft.h"
 #include "predict.h"
 
-#define RUNS 4
+/* Runs per measurement, the fastest kept: on a shared machine noise only
+ * ever slows a run down (timer.c), so the fastest of many is the machine's
+ * own figure. Cheap measurements take more. */
+#define RUNS 6
+#define CHEAP_RUNS 12
 static const int fft_sizes[] = {16, 32, 64, 128};
 #define FFT_SIZES ((int)(sizeof fft_sizes / sizeof fft_sizes[0]))
 
@@ -143,7 +148,7 @@ static double measure_memcpy(MPI_Comm comm, char *from, char *to)
     memset(from, 1, COPY_BYTES);
     memset(to, 0, COPY_BYTES);
     double best = INFINITY;
-    for (int run = 0; run < RUNS + 1; run++) {
+    for (int run = 0; run < CHEAP_RUNS + 1; run++) {
         MPI_Barrier(comm);
         double start = MPI_Wtime();
         memcpy(to, from, COPY_BYTES);
@@ -153,43 +158,72 @@ static double measure_memcpy(MPI_Comm comm, char *from, char *to)
     return best > 0 ? COPY_BYTES / best : 1e15; /* SMPI without simulated computation: free */
 }
 
-/* Seconds of a message of one `type` to `partner` (on comm; MPI_COMM_SELF
- * and 0 when alone), received as `bytes` contiguous bytes. */
-static double typed_message(MPI_Comm comm, MPI_Comm peers, int partner, const void *from, MPI_Datatype type,
-                            void *to, int bytes)
+/* Seconds of `run` on a pair, fastest of CHEAP_RUNS, the slowest rank's
+ * (0 where this rank has no pair). */
+static double pair_time(MPI_Comm comm, MPI_Comm pair, int typed, const void *from, void *to, int n,
+                        MPI_Datatype *send_types, MPI_Datatype *receive_types)
 {
+    int counts[2] = {1, 1}, displacements[2] = {0, 0};
+    int chunk = (n / 2) * n * (n / 2) * 16;
     double best = INFINITY;
-    for (int run = 0; run < RUNS + 1; run++) {
+    for (int run = 0; run < CHEAP_RUNS + 1; run++) {
         MPI_Barrier(comm);
         double start = MPI_Wtime();
-        MPI_Sendrecv(from, 1, type, partner, 2, to, bytes, MPI_BYTE, partner, 2, peers, MPI_STATUS_IGNORE);
-        double seconds = slowest(comm, partner == MPI_PROC_NULL ? 0.0 : MPI_Wtime() - start);
+        if (pair != MPI_COMM_NULL && typed)
+            MPI_Alltoallw(from, counts, displacements, send_types, to, counts, displacements, receive_types, pair);
+        else if (pair != MPI_COMM_NULL)
+            MPI_Alltoall(from, chunk, MPI_BYTE, to, chunk, MPI_BYTE, pair);
+        double seconds = slowest(comm, pair != MPI_COMM_NULL ? MPI_Wtime() - start : 0.0);
         if (run > 0 && seconds < best) best = seconds;
     }
     return best;
 }
 
-/* A strided type's extra seconds per byte over a contiguous message of the
- * same bytes to the same partner, as a bandwidth (0: no measurable extra
- * cost). Runs of 64 bytes, one run apart (a pencil exchange's rows: n/M complex numbers). */
-static double measure_datatype(MPI_Comm comm, int partner, char *from, char *to)
+/* What alltoallw's subarray datatypes cost over a contiguous MPI_Alltoall
+ * of the same bytes: a slab exchange between two partners (blocks of
+ * n/2 x n x n complex doubles, axis 2 split among the two before, axis 0
+ * after), at a few n, into model->datatype keyed by the chunk's bytes
+ * (what one peer's message carries); the largest's as datatype_bandwidth
+ * (0: no measurable extra cost). Collective. */
+static void measure_datatype(MPI_Comm comm, int partner, char *from, char *to, cost_model *model)
 {
-    int bytes = COPY_BYTES / 4, run = 64;
-    MPI_Comm peers = comm;
-    if (partner == MPI_PROC_NULL) { /* alone: to self */
-        peers = MPI_COMM_SELF;
-        partner = 0;
+    static const int sizes[] = {32, 64, 96};
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm pair;
+    MPI_Comm_split(comm, partner == MPI_PROC_NULL ? MPI_UNDEFINED : (rank < partner ? rank : partner), rank, &pair);
+    model_rate *table = &model->datatype;
+    table->count = 0;
+    model->datatype_bandwidth = 0.0;
+    for (int s = 0; s < 3; s++) {
+        int n = sizes[s], h = n / 2;
+        MPI_Datatype complex_type, send[2], receive[2];
+        MPI_Type_contiguous(16, MPI_BYTE, &complex_type);
+        for (int p = 0; p < 2; p++) {
+            int in_shape[3] = {h, n, n}, in_sub[3] = {h, n, h}, in_start[3] = {0, 0, p * h};
+            int out_shape[3] = {n, n, h}, out_sub[3] = {h, n, h}, out_start[3] = {p * h, 0, 0};
+            MPI_Type_create_subarray(3, in_shape, in_sub, in_start, MPI_ORDER_C, complex_type, &send[p]);
+            MPI_Type_create_subarray(3, out_shape, out_sub, out_start, MPI_ORDER_C, complex_type, &receive[p]);
+            MPI_Type_commit(&send[p]);
+            MPI_Type_commit(&receive[p]);
+        }
+        double plain = pair_time(comm, pair, 0, from, to, n, send, receive);
+        double typed = pair_time(comm, pair, 1, from, to, n, send, receive);
+        for (int p = 0; p < 2; p++) {
+            MPI_Type_free(&send[p]);
+            MPI_Type_free(&receive[p]);
+        }
+        MPI_Type_free(&complex_type);
+        double chunk = (double)h * n * h * 16;
+        double extra = typed > plain * 1.1 ? typed - plain : 0.0; /* below: noise, not a cost */
+        if (table->count && extra < table->seconds_per_unit[table->count - 1])
+            extra = table->seconds_per_unit[table->count - 1];
+        table->elements[table->count] = chunk;
+        table->seconds_per_unit[table->count++] = extra > 1e-12 ? extra : 1e-12;
+        if (s == 2 && extra > 0) model->datatype_bandwidth = 2 * chunk / extra;
     }
-    MPI_Datatype contiguous, strided;
-    MPI_Type_contiguous(bytes, MPI_BYTE, &contiguous);
-    MPI_Type_vector(bytes / run, run, 2 * run, MPI_BYTE, &strided);
-    MPI_Type_commit(&contiguous);
-    MPI_Type_commit(&strided);
-    double plain = typed_message(comm, peers, partner, from, contiguous, to, bytes);
-    double typed = typed_message(comm, peers, partner, from, strided, to, bytes);
-    MPI_Type_free(&contiguous);
-    MPI_Type_free(&strided);
-    return typed > plain * 1.05 ? bytes / (typed - plain) : 0.0;
+    if (model->datatype_bandwidth == 0.0) table->count = 0; /* free: no table */
+    if (pair != MPI_COMM_NULL) MPI_Comm_free(&pair);
 }
 
 /* ---- messages ------------------------------------------------------------------- */
@@ -206,7 +240,7 @@ static void exchange_with(MPI_Comm comm, int partner, char *send, char *receive,
 {
     table->count = 0;
     for (int s = 0; s < MESSAGE_SIZES; s++) {
-        int bytes = message_sizes[s], runs = bytes >= (1 << 20) ? RUNS + 1 : 12;
+        int bytes = message_sizes[s], runs = bytes >= (1 << 20) ? CHEAP_RUNS + 1 : 3 * CHEAP_RUNS;
         double best = INFINITY;
         for (int run = 0; run < runs; run++) {
             MPI_Barrier(comm);
@@ -438,7 +472,7 @@ int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor, c
     model.memcpy_bandwidth = measure_memcpy(work, from, to);
     int partner = rank_at(&layout, layout.node, layout.member ^ 1); /* on the node, else the next node */
     if (partner == MPI_PROC_NULL) partner = rank_at(&layout, layout.node ^ 1, layout.member);
-    model.datatype_bandwidth = measure_datatype(work, partner, from, to);
+    measure_datatype(work, partner, from, to, &model);
     int intra, inter;
     measure_messages(work, &layout, from, to, &model, &intra, &inter);
     measure_more_both(work, &layout, &model, from, to, intra, inter);

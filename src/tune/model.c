@@ -58,11 +58,11 @@ enum { KEY_MACHINE = SCALARS, KEY_MPI, KEY_NODE_SIZE, KEY_MESSAGE, KEY_RATES = K
 /* Optional keys: the message tables and the FFT rates. */
 #define KEY_OPTIONAL(key) ((key) >= KEY_MESSAGE)
 static const char *const table_names[MODEL_TABLES] = {"message_intra", "message_inter", "message_more_intra",
-                                                      "message_more_inter"};
+                                                      "message_more_inter", "datatype_extra"};
 
 model_rate *model_table(cost_model *model, int table)
 {
-    return table < 2 ? &model->message[table] : &model->more[table - 2];
+    return table < 2 ? &model->message[table] : table < 4 ? &model->more[table - 2] : &model->datatype;
 }
 
 static int failed(char *message, size_t size, const char *format, ...)
@@ -384,6 +384,26 @@ static double further_message(const cost_model *m, int level, double bytes, doub
     return t[last] + (bytes - b[last]) / own + slower;
 }
 
+/* The datatype engine's extra cost of an exchange: per chunk (the peers'
+ * and its own) half the table's pair exchange at the chunk's size, else
+ * the bytes (in and out) at datatype_bandwidth; 0 when neither is known. */
+static double datatype_seconds(const cost_model *m, int peers, double chunk, double bytes)
+{
+    const model_rate *table = &m->datatype;
+    if (!table->count) return m->datatype_bandwidth > 0 ? bytes / m->datatype_bandwidth : 0.0;
+    const double *b = table->elements, *t = table->seconds_per_unit;
+    int last = table->count - 1;
+    double one;
+    if (chunk <= b[0]) one = t[0] * chunk / b[0];
+    else if (chunk >= b[last]) one = t[last] * chunk / b[last];
+    else {
+        int i = 1;
+        while (chunk > b[i]) i++;
+        one = t[i - 1] + (chunk - b[i - 1]) / (b[i] - b[i - 1]) * (t[i] - t[i - 1]);
+    }
+    return (peers + 1) * one / 2.0; /* measured on a pair: two chunks (its own and the peer's) */
+}
+
 /* One level's messages: n peers, chunks of b bytes, at `bandwidth` per
  * rank (below the level's own when the node's injection is shared). */
 typedef struct {
@@ -454,7 +474,7 @@ double model_exchange_seconds(const cost_model *m, const model_exchange *x)
     case M_ALLTOALLW:
     case M_VECTOR: /* datatypes: MPI's engine copies, at its own extra cost */
         wire = fmax(all_in_flight(&inside), all_in_flight(&outside));
-        datatype = m->datatype_bandwidth > 0 ? (x->in_bytes + x->out_bytes) / m->datatype_bandwidth : 0.0;
+        datatype = datatype_seconds(m, peers, chunk, x->in_bytes + x->out_bytes);
         own = 0.0;
         break;
     default: /* alltoallv and the isend family: pack, all in flight, unpack */

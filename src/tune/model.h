@@ -70,12 +70,18 @@ typedef struct {
      * level, less one exchange, over G - 2); where not given, B bytes at
      * the level's bandwidth. */
     model_rate more[2];
+    /* Optional: alltoallw's subarray types' extra seconds over a
+     * contiguous MPI_Alltoall, for a pair exchanging chunks of B bytes
+     * (a slab exchange), by chunk size -- an MPI library may pack large
+     * non-contiguous messages far slower than small ones. Where given it
+     * replaces datatype_bandwidth. */
+    model_rate datatype;
 } cost_model;
 
 enum { MODEL_INTRA = 0, MODEL_INTER = 1 };
 /* The optional tables, in the file's key order: message_intra,
- * message_inter, message_more_intra, message_more_inter. */
-#define MODEL_TABLES 4
+ * message_inter, message_more_intra, message_more_inter, datatype_extra. */
+#define MODEL_TABLES 5
 model_rate *model_table(cost_model *model, int table);
 
 /* Parse a model text ("distfft-model 1", then `key = value` lines; a line
