@@ -132,6 +132,18 @@ static int measure_ffts(MPI_Comm comm, distfft_rigor rigor, cost_model *model)
                 rate->seconds_per_unit[rate->count++] = seconds;
             }
         }
+    /* Several axes in one plan (a slab's first step, one rank's whole
+     * transform) against the per-axis rate: c2c double at 64^3, axes 1,2. */
+    model->fft_multi_axis_factor = 1.0;
+    if (rc == DISTFFT_SUCCESS) {
+        serial_spec spec = {.precision = DISTFFT_DOUBLE, .family = SERIAL_C2C, .ndims = 3, .shape = {64, 64, 64},
+                            .batch = 1, .naxes = 2, .axes = {1, 2}, .sign = DISTFFT_FORWARD, .rigor = rigor,
+                            .threads = 1};
+        double seconds = time_fft(comm, &spec, in, out, bytes);
+        double per_axis = fft_rate(comm, MODEL_C2C, DISTFFT_DOUBLE, 64, rigor, in, out, bytes);
+        if (seconds > 0 && per_axis > 0)
+            model->fft_multi_axis_factor = seconds / (64.0 * 64 * 64 * 2 * 6) / per_axis;
+    }
     distfft_free(in);
     distfft_free(out);
     if (rc == DISTFFT_SUCCESS && !model->fft[MODEL_C2C][0].count && !model->fft[MODEL_C2C][1].count)

@@ -38,18 +38,20 @@ typedef struct {
     size_t offset;
     double minimum;
     int strictly;   /* value > minimum (else >=) */
+    int optional;   /* may be absent (then 1) */
 } scalar_key;
 
 #define AT(field) offsetof(cost_model, field)
 static const scalar_key scalar_keys[] = {
-    {"latency_intra", AT(latency_intra), 0.0, 0},
-    {"bandwidth_intra", AT(bandwidth_intra), 0.0, 1},
-    {"latency_inter", AT(latency_inter), 0.0, 0},
-    {"bandwidth_inter", AT(bandwidth_inter), 0.0, 1},
-    {"injection_bandwidth", AT(injection_bandwidth), 0.0, 0},
-    {"bisection_bandwidth", AT(bisection_bandwidth), 0.0, 0},
-    {"memcpy_bandwidth", AT(memcpy_bandwidth), 0.0, 1},
-    {"datatype_bandwidth", AT(datatype_bandwidth), 0.0, 0},
+    {"latency_intra", AT(latency_intra), 0.0, 0, 0},
+    {"bandwidth_intra", AT(bandwidth_intra), 0.0, 1, 0},
+    {"latency_inter", AT(latency_inter), 0.0, 0, 0},
+    {"bandwidth_inter", AT(bandwidth_inter), 0.0, 1, 0},
+    {"injection_bandwidth", AT(injection_bandwidth), 0.0, 0, 0},
+    {"bisection_bandwidth", AT(bisection_bandwidth), 0.0, 0, 0},
+    {"memcpy_bandwidth", AT(memcpy_bandwidth), 0.0, 1, 0},
+    {"datatype_bandwidth", AT(datatype_bandwidth), 0.0, 0, 0},
+    {"fft_multi_axis_factor", AT(fft_multi_axis_factor), 0.0, 1, 1},
 };
 #define SCALARS ((int)(sizeof scalar_keys / sizeof scalar_keys[0]))
 /* Keys: the scalars, then machine, mpi_library, node_size, then the rates. */
@@ -218,6 +220,10 @@ int model_parse(const char *text, cost_model *model, char *message, size_t size)
     for (int key = 0; key < KEY_COUNT; key++) {
         if (KEY_OPTIONAL(key)) {
             rates += key >= KEY_RATES && seen[key];
+            continue;
+        }
+        if (!seen[key] && key < SCALARS && scalar_keys[key].optional) {
+            *(double *)((char *)model + scalar_keys[key].offset) = 1.0;
             continue;
         }
         if (!seen[key]) {

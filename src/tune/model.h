@@ -57,6 +57,9 @@ typedef struct {
     double bisection_bandwidth;           /* bytes/s across the machine's bisection (0: no limit) */
     double memcpy_bandwidth;              /* bytes/s per rank, all ranks copying */
     double datatype_bandwidth;            /* bytes/s of a strided MPI datatype's extra copy (0: free) */
+    /* A step transforming several axes in one FFTW plan runs at this
+     * fraction of the per-axis rate (optional in the file; default 1). */
+    double fft_multi_axis_factor;
     model_rate fft[MODEL_FAMILIES][2];    /* [family][precision] */
     /* Optional: measured seconds of one exchange of B bytes each way
      * between a pair (intra: every pair of the node busy; inter: one pair

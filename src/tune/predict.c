@@ -255,7 +255,8 @@ double model_step_seconds(const cost_model *model, const model_topology *topolog
         if (fft->family == SERIAL_R2R && fft->complex_data) elements *= 2; /* real and imaginary parts */
         double logs = 0.0;
         for (int i = 0; i < fft->naxes; i++) logs += log2((double)fft->shape[fft->axes[i]]);
-        return model_fft_seconds(model, family_of(fft->family), fft->precision, elements * logs, elements);
+        double seconds = model_fft_seconds(model, family_of(fft->family), fft->precision, elements * logs, elements);
+        return fft->naxes > 1 ? seconds * model->fft_multi_axis_factor : seconds;
     }
     double in_bytes = (double)spec->in_count * (double)distfft_type_size(spec->in_type);
     if (spec->kind == STEP_WEIGHTS) return model_pass_seconds(model, in_bytes);

@@ -51,6 +51,7 @@ static void test_parse(cost_model *model)
     check(model->node_size == 2 && model->bandwidth_inter == 1e9 && model->injection_bandwidth == 2e9,
           "numbers read");
     check(model->fft[MODEL_C2C][0].count == 2 && model->fft[MODEL_R2C][0].count == 0, "rates read");
+    check(model->fft_multi_axis_factor == 1.0, "fft_multi_axis_factor optional, 1 when absent");
     char *text = model_format(model);
     cost_model again;
     check(text && model_parse(text, &again, message, sizeof message) == 0, "the formatted model parses");
