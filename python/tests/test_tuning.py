@@ -4,6 +4,8 @@ placements give the same transform, per-step statistics, and wisdom (a
 tuned plan's choices exported, forgotten, imported and reused without
 measuring; a corrupted text refused on every rank).
 """
+import os
+
 import numpy
 import pytest
 
@@ -95,7 +97,11 @@ def test_cost_model_ranks_auto(comm, shared_tmp_path):
     only that many model-ranked candidates; a bad model file and a
     negative budget are refused on every rank."""
     path = f"{shared_tmp_path}/machine.model"
-    distfft.model.calibrate(comm, path, rigor="estimate")
+    os.environ["DISTFFT_CALIBRATE_QUICK"] = "1"   # rougher numbers, seconds
+    try:
+        distfft.model.calibrate(comm, path, rigor="estimate")
+    finally:
+        del os.environ["DISTFFT_CALIBRATE_QUICK"]
     distfft.wisdom.forget()
     with distfft.Plan(comm, (8, 8, 6), tune_budget=2, model=path) as plan:
         if comm.Get_size() > 1:

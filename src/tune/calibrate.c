@@ -41,10 +41,25 @@
 /* Runs per measurement, the fastest kept: on a shared machine noise only
  * ever slows a run down (timer.c), so the fastest of many is the machine's
  * own figure. Cheap measurements take more. */
-#define RUNS 6
-#define CHEAP_RUNS 12
+static int RUNS = 6, CHEAP_RUNS = 12;
 static const int fft_sizes[] = {16, 32, 64, 128};
-#define FFT_SIZES ((int)(sizeof fft_sizes / sizeof fft_sizes[0]))
+static int FFT_SIZES = (int)(sizeof fft_sizes / sizeof fft_sizes[0]);
+
+/* DISTFFT_CALIBRATE_QUICK=1 (rank 0's; a testing knob): FFT sizes up to
+ * 32 and few runs -- seconds instead of tens of seconds, rougher numbers. */
+static void choose_effort(MPI_Comm comm)
+{
+    int rank, quick = 0;
+    MPI_Comm_rank(comm, &rank);
+    if (rank == 0) {
+        const char *knob = getenv("DISTFFT_CALIBRATE_QUICK");
+        quick = knob && atoi(knob) != 0;
+    }
+    MPI_Bcast(&quick, 1, MPI_INT, 0, comm);
+    RUNS = quick ? 2 : 6;
+    CHEAP_RUNS = quick ? 3 : 12;
+    FFT_SIZES = quick ? 2 : (int)(sizeof fft_sizes / sizeof fft_sizes[0]);
+}
 
 /* The slowest rank's time of `seconds`. */
 static double slowest(MPI_Comm comm, double seconds)
@@ -133,16 +148,18 @@ static int measure_ffts(MPI_Comm comm, distfft_rigor rigor, cost_model *model)
             }
         }
     /* Several axes in one plan (a slab's first step, one rank's whole
-     * transform) against the per-axis rate: c2c double at 64^3, axes 1,2. */
+     * transform) against the per-axis rate: c2c double at 64^3 (or the
+     * largest size calibrated), axes 1,2. */
     model->fft_multi_axis_factor = 1.0;
     if (rc == DISTFFT_SUCCESS) {
-        serial_spec spec = {.precision = DISTFFT_DOUBLE, .family = SERIAL_C2C, .ndims = 3, .shape = {64, 64, 64},
+        int n = largest < 64 ? largest : 64; /* within the arrays */
+        serial_spec spec = {.precision = DISTFFT_DOUBLE, .family = SERIAL_C2C, .ndims = 3, .shape = {n, n, n},
                             .batch = 1, .naxes = 2, .axes = {1, 2}, .sign = DISTFFT_FORWARD, .rigor = rigor,
                             .threads = 1};
         double seconds = time_fft(comm, &spec, in, out, bytes);
-        double per_axis = fft_rate(comm, MODEL_C2C, DISTFFT_DOUBLE, 64, rigor, in, out, bytes);
+        double per_axis = fft_rate(comm, MODEL_C2C, DISTFFT_DOUBLE, n, rigor, in, out, bytes);
         if (seconds > 0 && per_axis > 0)
-            model->fft_multi_axis_factor = seconds / (64.0 * 64 * 64 * 2 * 6) / per_axis;
+            model->fft_multi_axis_factor = seconds / ((double)n * n * n * 2 * log2((double)n)) / per_axis;
     }
     distfft_free(in);
     distfft_free(out);
@@ -467,6 +484,7 @@ int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor, c
     TRY(error_agree(work, local));
     cost_model model;
     memset(&model, 0, sizeof model);
+    choose_effort(work);
     TRY(layout_create(work, node_size, &layout));
     model.node_size = layout.max_members;
     model_mpi_library(model.mpi_library, sizeof model.mpi_library);
