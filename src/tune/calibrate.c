@@ -228,6 +228,7 @@ static void measure_datatype(MPI_Comm comm, int partner, char *from, char *to, c
         int n = sizes[s], h = n / 2;
         MPI_Datatype complex_type, send[2], receive[2];
         MPI_Type_contiguous(16, MPI_BYTE, &complex_type);
+        MPI_Type_commit(&complex_type); /* SMPI refuses an uncommitted old type */
         for (int p = 0; p < 2; p++) {
             int in_shape[3] = {h, n, n}, in_sub[3] = {h, n, h}, in_start[3] = {0, 0, p * h};
             int out_shape[3] = {n, n, h}, out_sub[3] = {h, n, h}, out_start[3] = {p * h, 0, 0};
