@@ -472,6 +472,16 @@ typedef struct {
      * arrays in between, which saves a work buffer). The input is
      * destroyed. */
     int in_place;
+    /* Plan-time tuning with a cost model (distfft_model_import_file, or
+     * the file named by the environment variable DISTFFT_MODEL): with
+     * method AUTO, a measuring rigor and tune_budget = B > 0, the model
+     * predicts every candidate (each grid auto would try, times each
+     * concrete method used for every exchange) and only the B predicted
+     * fastest are built and timed; the fastest measured is kept (and
+     * stored as wisdom). B counts candidates timed, not seconds. 0 (the
+     * default), or no model: every candidate is measured as described at
+     * grid_ndims. Negative: DISTFFT_ERR_ARGUMENT on every rank. */
+    int tune_budget;
 } distfft_options;
 
 /* Fill *options with the defaults: automatic grid, method auto (tuned
@@ -845,6 +855,43 @@ int distfft_wisdom_import_file(MPI_Comm comm, const char *path);
 
 /* Forget all wisdom. Local. */
 void distfft_wisdom_forget(void);
+
+/* ------------------------------------------------------------------------ */
+/* Cost model: per-step predictions and model-ranked tuning                  */
+/* ------------------------------------------------------------------------ */
+
+/* A cost model is a small text file ("distfft-model 1", then key = value
+ * lines: latencies, bandwidths inside and between nodes, the memcpy
+ * bandwidth, FFT rates per kind family and precision, and the `machine` it
+ * was measured on; docs/guide/tuning.md). It predicts each step of a plan
+ * and lets tuning time only the candidates it ranks best
+ * (distfft_options.tune_budget). */
+
+/* Measure the model on the ranks of comm (all at once, as a transform
+ * runs: FFT rates, memcpy, messages inside a node and between nodes) and
+ * write it to path on rank 0. Nodes: node_size consecutive ranks (> 0), or
+ * MPI_Comm_split_type's (0). rigor: FFTW's planning of the timed
+ * transforms (use the plans'). Takes seconds. Errors on every rank.
+ * Collective on comm. */
+int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor,
+                            const char *path);
+
+/* Read the model file at path (rank 0 reads) and make it this process's
+ * model. A malformed file, or one calibrated with another MPI library
+ * (the machine kind) unless force is nonzero, is refused with
+ * DISTFFT_ERR_ARGUMENT on every rank; the previous model then stays.
+ * Collective on comm. */
+int distfft_model_import_file(MPI_Comm comm, const char *path, int force);
+
+/* Forget the process's model. Local. */
+void distfft_model_forget(void);
+
+/* The model's predicted seconds of each step of a direction (in
+ * distfft_plan_step's order), the slowest rank's, into seconds[count]
+ * (count >= distfft_plan_step_count). DISTFFT_ERR_ARGUMENT on every rank
+ * without a model. Collective on the plan's communicator. */
+int distfft_plan_predict(const struct distfft_plan_s *plan, int direction,
+                         double *seconds, int count);
 
 /* ------------------------------------------------------------------------ */
 /* Gathering and scattering whole arrays (testing, I/O, small problems)      */

@@ -138,6 +138,7 @@ static int create_arrays(MPI_Comm comm, const bench_options *options,
     plan_options.verbose = options->verbose && !options->quiet;
     plan_options.threads = options->threads;
     plan_options.overlap = options->overlap;
+    plan_options.tune_budget = options->tune_budget;
 
     MPI_Barrier(comm);
     double plan_start = MPI_Wtime();
@@ -500,6 +501,8 @@ static int run_method(MPI_Comm comm, const bench_options *options,
     if (status == DISTFFT_SUCCESS)
         status = bench_steps_collect(comm, arrays.plan, arrays.input, arrays.output,
                                      arrays.roundtrip, options->inner, steps);
+    if (status == DISTFFT_SUCCESS && options->model != NULL)
+        status = bench_steps_predict(arrays.plan, steps);
     if (status != DISTFFT_SUCCESS) {
         report_library_error(comm, "timing the transforms", status);
         free_arrays(&arrays);
@@ -569,6 +572,24 @@ static int run(MPI_Comm comm, const bench_options *options)
     return exit_status;
 }
 
+/* --calibrate: measure the cost model and write it; --model: import it.
+ * 0 or EXIT_STATUS_FAILED on every rank. */
+static int model_file(MPI_Comm comm, const bench_options *options, int calibrate)
+{
+    const char *path = calibrate ? options->calibrate : options->model;
+    if (path == NULL)
+        return 0;
+    int status = calibrate ? distfft_model_calibrate(comm, options->node_size, options->rigor, path)
+                           : distfft_model_import_file(comm, path, options->model_force);
+    if (status != DISTFFT_SUCCESS) {
+        report_library_error(comm, calibrate ? "--calibrate" : "--model", status);
+        return EXIT_STATUS_FAILED;
+    }
+    if (calibrate && is_root(comm))
+        fprintf(stderr, "distfft-bench: cost model written to %s\n", path);
+    return 0;
+}
+
 /* --wisdom-in before planning, --wisdom-out after: 0 or EXIT_STATUS_FAILED
  * on every rank. */
 static int wisdom_file(MPI_Comm comm, const char *path, int import)
@@ -618,7 +639,13 @@ int main(int argc, char **argv)
          * 0 decides, as the library requires the same options everywhere. */
         if (!options.verbose && !options.quiet)
             options.verbose = !options.json && from_root(comm, isatty(STDOUT_FILENO));
-        exit_status = wisdom_file(comm, options.wisdom_in, 1);
+        if (options.calibrate != NULL) { /* measure the model, nothing else */
+            exit_status = model_file(comm, &options, 1);
+            break;
+        }
+        exit_status = model_file(comm, &options, 0);
+        if (exit_status == 0)
+            exit_status = wisdom_file(comm, options.wisdom_in, 1);
         if (exit_status == 0)
             exit_status = run(comm, &options);
         if (exit_status == 0)

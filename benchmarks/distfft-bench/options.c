@@ -138,6 +138,18 @@ static int parse_non_negative(const option_row *row, const char *value,
     return parse_int_from(row, value, state, 0);
 }
 
+/* Any int: the library's verdict on a bad value is what we report. */
+static int parse_any_int(const option_row *row, const char *value,
+                         parse_state *state)
+{
+    int negative = value[0] == '-';
+    int64_t number;
+    if (bench_parse_integer(value + negative, strlen(value + negative), 0, INT_MAX, &number) != 0)
+        return fail(state, "%s '%s' is not an integer", row->name, value);
+    *(int *)field_of(row, state) = negative ? -(int)number : (int)number;
+    return BENCH_OPTIONS_OK;
+}
+
 /* Kept as given; --axes is checked against the shape at the end. */
 static int parse_text(const option_row *row, const char *value,
                       parse_state *state)
@@ -365,11 +377,27 @@ static const option_row option_table[] = {
     {"--wisdom-out", "FILE", parse_path, FIELD(wisdom_out), NULL, NULL,
      "export the wisdom after planning"},
     {"--rigor", "R", parse_rigor, 0, rigor_at, "measure", "FFTW planning: @"},
+    {"--tune-budget", "B", parse_any_int, FIELD(tune_budget), NULL, "0",
+     "with auto and a cost model (--model, or DISTFFT_MODEL): the model "
+     "ranks every grid x method and only the B best are timed (0: time "
+     "every candidate, as without a model)"},
     {NULL, NULL, NULL, 0, NULL, NULL, "Timing:"},
     {"--inner", "N", parse_positive, FIELD(inner), NULL, "3",
      "forward+backward pairs per timed repetition"},
     {"--outer", "N", parse_positive, FIELD(outer), NULL, "50",
      "timed repetitions; the fastest is reported"},
+    {NULL, NULL, NULL, 0, NULL, NULL, "Cost model:"},
+    {"--calibrate", "FILE", parse_path, FIELD(calibrate), NULL, NULL,
+     "measure the cost model on these ranks (FFT rates at the --rigor, "
+     "memcpy, messages inside and between nodes; nodes as --node-size), "
+     "write it to FILE and exit; under SMPI set DISTFFT_MODEL_PLATFORM to "
+     "name the platform in the file"},
+    {"--model", "FILE", parse_path, FIELD(model), NULL, NULL,
+     "import the cost model FILE: predicted_pair_seconds and per-step "
+     "predicted_seconds in --json, a predicted column and measured/predicted "
+     "in the step table; auto uses it with --tune-budget"},
+    {"--model-force", NULL, parse_flag, FIELD(model_force), NULL, NULL,
+     "accept a --model calibrated with another MPI library"},
     {NULL, NULL, NULL, 0, NULL, NULL, "Checks and output:"},
     {"--check", NULL, parse_flag, FIELD(check), NULL, NULL,
      "report round-trip and serial-FFTW errors (the serial reference applies "

@@ -59,6 +59,10 @@ typedef struct {
     int verbose, quiet;                 /* tuning progress on / off (neither:
                                            on when rank 0's stdout is a tty) */
     const char *save_prefix;            /* NULL: do not save arrays */
+    const char *calibrate;              /* --calibrate FILE: measure the cost model, exit */
+    const char *model;                  /* --model FILE: predict every step */
+    int model_force;                    /* accept a model from another machine kind */
+    int tune_budget;                    /* options.tune_budget */
 } bench_options;
 
 /* What bench_options_parse() found. */

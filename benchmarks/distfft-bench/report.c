@@ -156,10 +156,18 @@ static void print_json_steps(FILE *stream, const bench_steps *steps)
                         "\"bytes_theory\": %lld, \"copy_seconds\": ",
                 step->bytes_sent_max, step->bytes_total, step->bytes_theory);
         print_json_number(stream, step->copy_seconds);
+        if (steps->predicted) {
+            fputs(", \"predicted_seconds\": ", stream);
+            print_json_number(stream, step->predicted_seconds);
+        }
         fputc('}', stream);
     }
     fprintf(stream, "], \"volume_bytes\": %lld, \"volume_theory_bytes\": %lld",
             steps->volume_bytes, steps->volume_theory_bytes);
+    if (steps->predicted) {
+        fputs(", \"predicted_pair_seconds\": ", stream);
+        print_json_number(stream, steps->predicted_pair_seconds);
+    }
 }
 
 void bench_report_json(FILE *stream, const bench_options *options,
@@ -301,14 +309,29 @@ void bench_report_text(FILE *stream, const bench_options *options,
         const bench_steps *steps = results->steps;
         fprintf(stream, "steps (per execution; seconds of the slowest rank, bytes over all ranks; "
                         "/copy: an exchange over one memcpy of a rank's share):\n");
-        fprintf(stream, "  %-9s %-40s %12s %14s %14s %8s\n", "direction", "step", "seconds",
+        fprintf(stream, "  %-9s %-40s %12s %14s %14s %8s", "direction", "step", "seconds",
                 "bytes sent", "theory", "/copy");
+        if (steps->predicted)
+            fprintf(stream, " %12s %9s", "predicted", "meas/pred");
+        fputc('\n', stream);
         for (int i = 0; i < steps->count; ++i) {
             const bench_step *step = &steps->steps[i];
             fprintf(stream, "  %-9s %-40s %12.4e %14lld %14lld", step->forward ? "forward" : "backward",
                     step->description, step->seconds, step->bytes_total, step->bytes_theory);
-            if (step->copy_seconds > 0) fprintf(stream, " %8.2f\n", step->seconds / step->copy_seconds);
-            else fputc('\n', stream);
+            if (step->copy_seconds > 0) fprintf(stream, " %8.2f", step->seconds / step->copy_seconds);
+            else if (steps->predicted) fprintf(stream, " %8s", "");
+            if (steps->predicted && step->predicted_seconds > 0)
+                fprintf(stream, " %12.4e %9.2f", step->predicted_seconds,
+                        step->seconds / step->predicted_seconds);
+            else if (steps->predicted)
+                fprintf(stream, " %12.4e %9s", step->predicted_seconds, "-");
+            fputc('\n', stream);
+        }
+        if (steps->predicted) {
+            print_key(stream, "predicted_pair_seconds");
+            fprintf(stream, "%.6e (measured/predicted %.2f)\n", steps->predicted_pair_seconds,
+                    steps->predicted_pair_seconds > 0
+                        ? results->timing.pair_seconds / steps->predicted_pair_seconds : NAN);
         }
         print_key(stream, "volume_bytes");
         fprintf(stream, "%lld per pair (theory %lld)\n", steps->volume_bytes,

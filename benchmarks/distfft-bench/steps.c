@@ -97,3 +97,24 @@ int bench_steps_collect(MPI_Comm comm, distfft_plan plan, void *input,
     collect_direction(comm, plan, DISTFFT_BACKWARD, steps);
     return DISTFFT_SUCCESS;
 }
+
+int bench_steps_predict(distfft_plan plan, bench_steps *steps)
+{
+    int forward = distfft_plan_step_count(plan, DISTFFT_FORWARD);
+    int backward = distfft_plan_step_count(plan, DISTFFT_BACKWARD);
+    double seconds[BENCH_MAX_STEPS] = {0};
+    if (forward < 0 || backward < 0 || forward + backward > BENCH_MAX_STEPS)
+        return DISTFFT_ERR_ARGUMENT; /* the same plan everywhere: alike on every rank */
+    int status = distfft_plan_predict(plan, DISTFFT_FORWARD, seconds, forward);
+    if (status == DISTFFT_SUCCESS)
+        status = distfft_plan_predict(plan, DISTFFT_BACKWARD, seconds + forward, backward);
+    if (status == DISTFFT_SUCCESS) {
+        steps->predicted = 1;
+        steps->predicted_pair_seconds = 0.0;
+        for (int i = 0; i < steps->count && i < forward + backward; ++i) {
+            steps->steps[i].predicted_seconds = seconds[i];
+            steps->predicted_pair_seconds += seconds[i];
+        }
+    }
+    return status;
+}

@@ -27,6 +27,7 @@ typedef struct {
      * (global_bytes / ranks), every rank copying at once, slowest rank,
      * fastest of 5; 0 for transforms. The exchange cannot beat it by much. */
     double copy_seconds;
+    double predicted_seconds;   /* the cost model's, slowest rank (--model) */
 } bench_step;
 
 typedef struct {
@@ -36,6 +37,8 @@ typedef struct {
     long long volume_theory_bytes; /* the same, in theory */
     long long copy_bytes;          /* the last copy floor measured, and its bytes */
     double copy_floor;
+    int predicted;                 /* --model: predicted_seconds are set */
+    double predicted_pair_seconds; /* their sum over one pair */
 } bench_steps;
 
 /* Run `inner` more pairs with fresh step timers and collect the plan's
@@ -44,5 +47,10 @@ typedef struct {
 int bench_steps_collect(MPI_Comm comm, distfft_plan plan, void *input,
                         void *output, void *roundtrip, int inner,
                         bench_steps *steps);
+
+/* --model: the model's prediction of every collected step (the process's
+ * model, distfft_model_import_file) and their sum. Returns
+ * DISTFFT_SUCCESS or the library's error (on every rank). Collective. */
+int bench_steps_predict(distfft_plan plan, bench_steps *steps);
 
 #endif /* BENCH_STEPS_H */

@@ -15,7 +15,8 @@ MPI_Alltoallw over subarray datatypes (Dalcin, Mortensen and Keyes).
 Plan, DistArray, Redistribution, Halo (ghost cells), Layout, Reshape and
 decompose are the API; distfft.hdf5
 writes and reads distributed arrays in parallel HDF5 files; distfft.wisdom
-keeps what tuned plans measured.
+keeps what tuned plans measured; distfft.model measures and imports the
+cost model that ranks tuning's candidates (Plan(..., tune_budget=B)).
 """
 from .distarray import DistArray
 from .errors import DistfftError
@@ -25,13 +26,14 @@ from .halo import Halo
 from .layout import Layout, Reshape
 from ._lib import method_names, names_of
 from . import wisdom
+from . import model
 
 __version__ = "0.1.0"
 
 KINDS = names_of("kind")   # the C library's transform kinds, in distfft_kind order
 
 __all__ = ["Plan", "DistArray", "Redistribution", "Halo", "Layout", "Reshape", "DistfftError", "decompose",
-           "method_names", "KINDS", "hdf5", "wisdom"]
+           "method_names", "KINDS", "hdf5", "wisdom", "model"]
 
 
 def __getattr__(name):

@@ -101,7 +101,7 @@ c_handle_p = ctypes.POINTER(c_handle)
 
 OPTIONS_FIELDS = ("grid_ndims", "grid_dims", "method", "norm", "rigor", "destroy_input",
                   "kinds", "batch", "placement", "node_size", "threads", "overlap",
-                  "padding", "complex_data", "in_place")
+                  "padding", "complex_data", "in_place", "tune_budget")
 STEP_FIELDS = ("description", "is_redistribution", "grid_direction", "axis_in", "axis_out",
                "group_size", "method", "bytes_sent", "global_bytes", "seconds", "executions")
 TIMINGS_FIELDS = ("fft_seconds", "redistribute_seconds", "executions")
@@ -233,6 +233,9 @@ _declare("distfft_wisdom_import", _int, _char_p)
 _declare("distfft_wisdom_export_file", _int, MPI_Comm, _char_p)
 _declare("distfft_wisdom_import_file", _int, MPI_Comm, _char_p)
 _declare("distfft_wisdom_forget", None)
+_declare("distfft_model_calibrate", _int, MPI_Comm, _int, _int, _char_p)
+_declare("distfft_model_import_file", _int, MPI_Comm, _char_p, _int)
+_declare("distfft_model_forget", None)
 _declare("distfft_redist_create", _int, MPI_Comm, _int, _int, c_int64_p, _int,
          c_int64_p, _int, ctypes.c_int64, _int, c_handle_p)
 _declare("distfft_redist_execute", _int, c_handle, _void_p, _void_p)

@@ -91,6 +91,14 @@ def _grid_of(grid, options):
             options.grid_dims[i] = d
 
 
+def _budget(tune_budget):
+    """tune_budget as the C int it becomes; a negative one is the C
+    library's to refuse (DistfftError on every rank)."""
+    if isinstance(tune_budget, bool) or int(tune_budget) != tune_budget:
+        raise TypeError(f"distfft: tune_budget {tune_budget!r} must be an integer")
+    return int(tune_budget)
+
+
 class Plan(_lifetime.Handle):
     """A forward and backward parallel transform of a global array.
 
@@ -98,7 +106,7 @@ class Plan(_lifetime.Handle):
          grid=None, method="auto", norm="backward", batch=None,
          rigor="measure", destroy_input=False, placement="row", node_size=0,
          threads=1, overlap="auto", padding=None, inplace=False,
-         input_layout=None, output_layout=None)
+         input_layout=None, output_layout=None, tune_budget=0, model=None)
 
     comm    an mpi4py intracommunicator (every rank of it must call).
     shape   the global (real-space) shape, 2 to 16 axes.
@@ -157,6 +165,14 @@ class Plan(_lifetime.Handle):
 
     The plan's layouts, given or its own, are plan.input_layout and
     plan.output_layout (distfft.Layout); its arrays carry them.
+    tune_budget  with method "auto", a measuring rigor and a cost model
+            (`model`, distfft.model.import_file or DISTFFT_MODEL): the
+            model ranks every candidate (grid x method) and only this many
+            of the best are built and timed. 0 (default), or no model:
+            every candidate is measured. Counts candidates, not seconds.
+    model   path of a cost model file (distfft-bench --calibrate, or
+            distfft.model.calibrate) imported before planning, as
+            distfft.model.import_file(comm, model) would.
 
     A complex dtype with only real-to-real (and none) kinds transforms the
     real and imaginary parts alike (scipy.fft.dctn on complex arrays).
@@ -174,7 +190,7 @@ class Plan(_lifetime.Handle):
                  grid=None, method="auto", norm="backward", batch=None,
                  rigor="measure", destroy_input=False, placement="row", node_size=0,
                  verbose=False, threads=1, overlap="auto", padding=None, inplace=False,
-                 input_layout=None, output_layout=None):
+                 input_layout=None, output_layout=None, tune_budget=0, model=None):
         from .layout import Layout
         self.input_layout = self.output_layout = None
         self._adopt(comm)
@@ -185,6 +201,10 @@ class Plan(_lifetime.Handle):
                                   threads, overlap, padding, inplace)
             options.verbose = 1 if verbose else 0
             layouts = self._agree(self._layouts_of, input_layout, output_layout, Layout)
+            options.tune_budget = self._agree(_budget, tune_budget)
+            if model is not None:   # collective: errors on every rank
+                _lib.check(_lib.lib.distfft_model_import_file(
+                    _lib.comm_handle(self._comm), str(model).encode(), 0))
             handle = _lib.c_handle()
             if layouts is None:
                 _lib.check(_lib.lib.distfft_plan_create(

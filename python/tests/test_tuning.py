@@ -4,6 +4,8 @@ placements give the same transform, per-step statistics, and wisdom (a
 tuned plan's choices exported, forgotten, imported and reused without
 measuring; a corrupted text refused on every rank).
 """
+import os
+
 import numpy
 import pytest
 
@@ -88,3 +90,30 @@ def test_padded_plans_have_wisdom_of_their_own(comm):
     assert "padded=12x9x6" in text
     assert sum(1 for line in text.splitlines() if "shape=8x6x4" in line) == 2
     distfft.wisdom.forget()
+
+
+def test_cost_model_ranks_auto(comm, shared_tmp_path):
+    """distfft.model: calibrate, import, and auto with tune_budget times
+    only that many model-ranked candidates; a bad model file and a
+    negative budget are refused on every rank."""
+    path = f"{shared_tmp_path}/machine.model"
+    os.environ["DISTFFT_CALIBRATE_QUICK"] = "1"   # rougher numbers, seconds
+    try:
+        distfft.model.calibrate(comm, path, rigor="estimate")
+    finally:
+        del os.environ["DISTFFT_CALIBRATE_QUICK"]
+    distfft.wisdom.forget()
+    with distfft.Plan(comm, (8, 8, 6), tune_budget=2, model=path) as plan:
+        if comm.Get_size() > 1:
+            assert "2 model-ranked candidates" in plan.describe()
+    if comm.Get_rank() == 0:
+        with open(f"{shared_tmp_path}/bad.model", "w") as f:
+            f.write("distfft-model 1\nspeed = 3\n")
+    comm.Barrier()
+    with pytest.raises(distfft.DistfftError, match="unknown key 'speed'"):
+        distfft.model.import_file(comm, f"{shared_tmp_path}/bad.model")
+    with pytest.raises(distfft.DistfftError, match="tune_budget = -1"):
+        distfft.Plan(comm, (8, 8, 6), tune_budget=-1)
+    with pytest.raises(TypeError, match="tune_budget"):
+        distfft.Plan(comm, (8, 8, 6), tune_budget=1.5)
+    distfft.model.forget()

@@ -163,6 +163,9 @@ static int check_create(int ndims, const int64_t *shape,
     if (rc) return rc;
     rc = check_threads(options->threads, where);
     if (rc) return rc;
+    if (options->tune_budget < 0)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: tune_budget = %d must be >= 0 (candidates timed; 0: "
+                          "every candidate)", where, options->tune_budget);
     if (!distfft_overlap_name(options->overlap))
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown overlap %d", where, (int)options->overlap);
 
@@ -187,6 +190,7 @@ static int check_create(int ndims, const int64_t *shape,
         replicated_add(args, algebra_padded_length(shape[i], options->padding[i]), "padded length of axis %d", i);
     replicated_add(args, options->complex_data != 0, "complex_data");
     replicated_add(args, options->in_place != 0, "in_place");
+    replicated_add(args, options->tune_budget, "tune_budget");
     return DISTFFT_SUCCESS;
 }
 

@@ -80,6 +80,7 @@ module distfft
     real(c_double) :: padding(DISTFFT_MAX_DIMS)   ! per axis, Fortran order (as kinds)
     integer(c_int) :: complex_data
     integer(c_int) :: in_place
+    integer(c_int) :: tune_budget   ! candidates auto times when a cost model ranks them (0: all)
   end type distfft_options
 
   ! A plan: made by distfft_plan_create, freed by distfft_plan_destroy. Its
@@ -247,10 +248,10 @@ contains
   function distfft_options_layout_matches() result(matches)
     logical :: matches
     type(distfft_options), target :: probe
-    integer(c_int64_t) :: c_layout(17), f_layout(17)
+    integer(c_int64_t) :: c_layout(18), f_layout(18)
     integer(c_intptr_t) :: base
     integer(c_int) :: count
-    count = c_options_layout(c_layout, 17_c_int)
+    count = c_options_layout(c_layout, 18_c_int)
     base = transfer(c_loc(probe), base)
     f_layout(1) = c_sizeof(probe)
     f_layout(2) = transfer(c_loc(probe%grid_ndims), base) - base
@@ -269,7 +270,8 @@ contains
     f_layout(15) = transfer(c_loc(probe%padding), base) - base
     f_layout(16) = transfer(c_loc(probe%complex_data), base) - base
     f_layout(17) = transfer(c_loc(probe%in_place), base) - base
-    matches = count == 17 .and. all(c_layout == f_layout)
+    f_layout(18) = transfer(c_loc(probe%tune_budget), base) - base
+    matches = count == 18 .and. all(c_layout == f_layout)
   end function distfft_options_layout_matches
 
 end module distfft

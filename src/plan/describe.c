@@ -64,7 +64,9 @@ int distfft_plan_describe(const struct distfft_plan_s *plan, char *buf, size_t s
         text_append(&out, " (wisdom)");
     } else if (options->method == DISTFFT_METHOD_AUTO && options->rigor != DISTFFT_ESTIMATE) {
         text_append(&out, " (tuning %.3g s", plan->tuning_seconds);
-        if (plan->grids_measured) text_append(&out, ", %d grids", plan->grids_measured);
+        if (plan->grids_measured)
+            text_append(&out, plan->model_ranked ? ", %d model-ranked candidates" : ", %d grids",
+                        plan->grids_measured);
         text_append(&out, ")");
     }
     text_append(&out, ")");

@@ -18,24 +18,29 @@
 
 /* ---- building ----------------------------------------------------------------- */
 
-static algebra_input algebra_input_of(const struct distfft_plan_s *plan)
+algebra_input plan_algebra_input(const plan_request *request, int grid_ndims, const int *grid_dims,
+                                 const int *grid_coords)
 {
-    const plan_request *request = &plan->request;
     algebra_input input = {.ndims = request->ndims, .precision = request->precision,
                            .batch = request->options.batch, .rigor = request->options.rigor,
                            .norm = request->options.norm,
                            .destroy_input = request->options.destroy_input != 0,
                            .threads = request->options.threads,
-                           .grid_ndims = plan->grid->ndims};
+                           .grid_ndims = grid_ndims};
     memcpy(input.shape, request->shape, sizeof input.shape);
     for (int a = 0; a < request->ndims; a++)
         input.padded[a] = algebra_padded_length(request->shape[a], request->options.padding[a]);
     input.complex_data = request->options.complex_data != 0;
     input.in_place = request->options.in_place != 0;
     memcpy(input.kinds, request->options.kinds, sizeof input.kinds);
-    memcpy(input.grid_dims, plan->grid->dims, sizeof input.grid_dims);
-    memcpy(input.grid_coords, plan->grid->coords, sizeof input.grid_coords);
+    memcpy(input.grid_dims, grid_dims, sizeof input.grid_dims);
+    memcpy(input.grid_coords, grid_coords, sizeof input.grid_coords);
     return input;
+}
+
+static algebra_input algebra_input_of(const struct distfft_plan_s *plan)
+{
+    return plan_algebra_input(&plan->request, plan->grid->ndims, plan->grid->dims, plan->grid->coords);
 }
 
 static int allocate_work(struct distfft_plan_s *plan)

@@ -59,6 +59,7 @@ struct distfft_plan_s {
     int64_t executions[2];
     double tuning_seconds;            /* set by tune/: grids and methods measured */
     int grids_measured;               /* candidates timed (0: none) */
+    bool model_ranked;                /* the candidates were (grid, method) pairs ranked by the cost model */
     bool from_wisdom;                 /* choices taken from wisdom */
     struct plan_ends *ends;           /* the caller's layouts at the ends (ends.c), or NULL */
 };
@@ -67,6 +68,12 @@ struct distfft_plan_s {
  * the exchanges' redistributions come from `maker`. Collective on comm. */
 int plan_build(MPI_Comm comm, const plan_request *request, const exchange_maker *maker,
                struct distfft_plan_s **plan);
+
+/* The algebra's input for a request on a grid (dims and this rank's
+ * coords, DISTFFT_MAX_DIMS entries each) -- what plan_build uses; also
+ * for predicting a candidate without building it (tune/). Local. */
+algebra_input plan_algebra_input(const plan_request *request, int grid_ndims, const int *grid_dims,
+                                 const int *grid_coords);
 
 /* Run one direction on arrays the caller has checked. Collective. */
 int plan_run(struct distfft_plan_s *plan, int list, void *in, void *out);

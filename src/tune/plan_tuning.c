@@ -6,11 +6,20 @@
  * and its forward+backward pair timed; the fastest plan is kept and its
  * choices stored as wisdom. Times are the slowest rank's (timer.h), so
  * every rank keeps the same plan.
+ *
+ * With a cost model and options.tune_budget = B > 0 (issue 24, item 5),
+ * the candidates are the grids times the concrete methods (one method for
+ * every exchange of the plan); the model predicts each from the step
+ * algebra alone -- nothing is built -- and only the B predicted fastest
+ * are built and timed. Predictions are reduced with MAX, so every rank
+ * ranks alike.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../error.h"
+#include "predict.h"
 #include "timer.h"
 #include "tune.h"
 
@@ -108,6 +117,21 @@ static int build_on(MPI_Comm comm, const plan_request *request, const grid_candi
     return plan_build(comm, &on_grid, &maker, plan);
 }
 
+/* Keep *candidate if it is the first or faster than *best (times are
+ * reduced: alike on every rank), free the other; *candidate becomes NULL. */
+static void keep_faster(struct distfft_plan_s **best, double *best_seconds,
+                        struct distfft_plan_s **candidate, double seconds)
+{
+    if (!*best || seconds < *best_seconds) {
+        plan_free(*best);
+        *best = *candidate;
+        *best_seconds = seconds;
+    } else {
+        plan_free(*candidate);
+    }
+    *candidate = NULL;
+}
+
 /* Build every candidate (timing them when there are several), keep the
  * fastest. */
 static int fastest_plan(MPI_Comm comm, const plan_request *request, const grid_candidate *grids,
@@ -126,20 +150,112 @@ static int fastest_plan(MPI_Comm comm, const plan_request *request, const grid_c
             TRY(time_pair(candidate, &seconds));
             progress_say(policy->progress, "forward+backward %.3g ms", seconds * 1e3);
         }
-        if (!best || seconds < best_seconds) { /* equal on every rank: reduced times */
-            plan_free(best);
-            best = candidate;
-            best_seconds = seconds;
-        } else {
-            plan_free(candidate);
-        }
-        candidate = NULL;
+        keep_faster(&best, &best_seconds, &candidate, seconds);
     }
     *best_out = best;
     return DISTFFT_SUCCESS;
 fail:
     plan_free(candidate);
     plan_free(best);
+    return rc;
+}
+
+/* ---- model-ranked candidates (tune_budget) ------------------------------------ */
+
+typedef struct {
+    int grid, method;
+    double predicted;
+} ranked_candidate;
+
+static int by_prediction(const void *a, const void *b)
+{
+    const ranked_candidate *x = a, *y = b;
+    if (x->predicted != y->predicted) return x->predicted < y->predicted ? -1 : 1;
+    return x->grid != y->grid ? x->grid - y->grid : x->method - y->method; /* alike everywhere */
+}
+
+/* Predicted pair seconds of every method on `grid`, this rank's, into
+ * predicted[methods]. Collective on comm (the placement, the topology). */
+static int predict_grid(MPI_Comm comm, const plan_request *request, const cost_model *model,
+                        const grid_candidate *grid, algebra_steps *algebra, double *predicted)
+{
+    int order[DISTFFT_MAX_DIMS], index, rc = DISTFFT_SUCCESS;
+    int untransformed = algebra_working_order(request->ndims, request->options.kinds, order);
+    TRY(model_grid_index(comm, grid->ndims, grid->dims, &request->options, untransformed, &index));
+    model_topology topology;
+    TRY(model_topology_create(comm, request->options.node_size, grid->ndims, grid->dims, index, &topology));
+    int coords[DISTFFT_MAX_DIMS] = {0};
+    for (int d = grid->ndims - 1, rest = index; d >= 0; d--) {
+        coords[d] = rest % grid->dims[d];
+        rest /= grid->dims[d];
+    }
+    algebra_input input = plan_algebra_input(request, grid->ndims, grid->dims, coords);
+    algebra_build(&input, algebra);
+    for (int m = 0; m < redist_method_count(); m++) {
+        predicted[m] = 0.0;
+        for (int s = 0; s < algebra->forward_count; s++)
+            predicted[m] += model_step_seconds(model, &topology, &algebra->forward[s], (distfft_method)m);
+        for (int s = 0; s < algebra->backward_count; s++)
+            predicted[m] += model_step_seconds(model, &topology, &algebra->backward[s], (distfft_method)m);
+    }
+fail:
+    return rc;
+}
+
+/* Rank every grid x method by the model, build and time the `budget`
+ * best that can be built, keep the fastest measured. *plan_out stays NULL
+ * (on every rank) when none could be built. Collective. */
+static int ranked_plan(MPI_Comm comm, const plan_request *request, const cost_model *model,
+                       const grid_candidate *grids, int count, const exchange_policy *policy_in,
+                       struct distfft_plan_s **plan_out, int *timed_out)
+{
+    int methods = redist_method_count(), total = count * methods, rc = DISTFFT_SUCCESS, timed = 0;
+    struct distfft_plan_s *best = NULL, *candidate = NULL;
+    double *predicted = malloc((size_t)total * sizeof *predicted);
+    ranked_candidate *list = malloc((size_t)total * sizeof *list);
+    algebra_steps *algebra = malloc(sizeof *algebra);
+    TRY(error_agree(comm, predicted && list && algebra ? DISTFFT_SUCCESS
+                                                       : error_fail(DISTFFT_ERR_MEMORY, "ranking candidates")));
+    for (int g = 0; g < count; g++) TRY(predict_grid(comm, request, model, &grids[g], algebra, predicted + g * methods));
+    TRY_MPI(MPI_Allreduce(MPI_IN_PLACE, predicted, total, MPI_DOUBLE, MPI_MAX, comm));
+    for (int i = 0; i < total; i++) list[i] = (ranked_candidate){i / methods, i % methods, predicted[i]};
+    qsort(list, (size_t)total, sizeof *list, by_prediction);
+    int budget = request->options.tune_budget;
+    progress_say(policy_in->progress, "the model ranks %d candidates (%d grid(s) x %d methods); timing the "
+                 "best %d", total, count, methods, budget < total ? budget : total);
+    double best_seconds = INFINITY;
+    for (int i = 0; i < total && timed < budget; i++) {
+        exchange_policy policy = *policy_in;
+        policy.method = (distfft_method)list[i].method;
+        policy.forced = NULL;
+        const grid_candidate *grid = &grids[list[i].grid];
+        char name[64];
+        progress_grid_name(name, sizeof name, grid->ndims, grid->dims);
+        rc = build_on(comm, request, grid, &policy, &candidate);
+        if (rc == DISTFFT_ERR_UNSUPPORTED) { /* agreed: this method cannot serve this grid */
+            progress_say(policy.progress, "grid %s %s: not applicable", name,
+                         distfft_method_name(policy.method));
+            error_clear();
+            rc = DISTFFT_SUCCESS;
+            continue;
+        }
+        TRY(rc);
+        double seconds;
+        TRY(time_pair(candidate, &seconds));
+        timed++;
+        progress_say(policy.progress, "grid %s %s: predicted %.3g ms, measured %.3g ms", name,
+                     distfft_method_name(policy.method), list[i].predicted * 1e3, seconds * 1e3);
+        keep_faster(&best, &best_seconds, &candidate, seconds);
+    }
+    *plan_out = best;
+    *timed_out = timed;
+    best = NULL;
+fail:
+    plan_free(candidate);
+    plan_free(best);
+    free(predicted);
+    free(list);
+    free(algebra);
     return rc;
 }
 
@@ -172,6 +288,7 @@ static int choose_overlap(MPI_Comm comm, const plan_request *request, const exch
             best_seconds = seconds;
             candidate->tuning_seconds = (*plan)->tuning_seconds;
             candidate->grids_measured = (*plan)->grids_measured;
+            candidate->model_ranked = (*plan)->model_ranked;
             plan_free(*plan);
             *plan = candidate;
         } else {
@@ -220,12 +337,31 @@ int tune_plan(MPI_Comm comm, const plan_request *request_in, struct distfft_plan
         TRY(grid_default(size, request->ndims, request->shape, options, &grids[0]));
         count = 1;
     }
-    TRY(fastest_plan(comm, request, grids, count, &policy, &plan));
+    int timed = count > 1 ? count : 0;
+    bool ranked = false;
+    if (measuring && options->tune_budget > 0 && size > 1) { /* the model ranks, a few are timed */
+        int model_rc;
+        const cost_model *model = model_for_tuning(comm, &model_rc);
+        TRY(model_rc);
+        if (model) TRY(ranked_plan(comm, request, model, grids, count, &policy, &plan, &timed));
+        else progress_say(&progress, "tune_budget %d without a cost model: every candidate is measured",
+                          options->tune_budget);
+        ranked = plan != NULL;
+        if (ranked) { /* overlap AUTO below keeps the ranked methods */
+            plan_choice(plan, &choice);
+            policy.forced = &choice;
+        }
+    }
+    if (!plan) {
+        TRY(fastest_plan(comm, request, grids, count, &policy, &plan));
+        timed = count > 1 ? count : 0;
+    }
     if (measuring && request_in->options.overlap == DISTFFT_OVERLAP_AUTO && options->batch > 1 &&
         !options->in_place) /* in-place plans are never pipelined */
         TRY(choose_overlap(comm, request, &policy, &plan));
     if (measuring) {
-        plan->grids_measured = count > 1 ? count : 0;
+        plan->grids_measured = timed;
+        plan->model_ranked = ranked;
         plan->tuning_seconds = MPI_Wtime() - start;
         plan_choice(plan, &choice);
         char grid[64];

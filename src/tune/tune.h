@@ -11,6 +11,11 @@
  *   timer.c         how one candidate is timed (timer.h)
  *   progress.c      what is being measured, on stderr when verbose (progress.h)
  *   wisdom.c        the table of choices, as text and files (wisdom.h)
+ *   model.c         the cost model: its file and arithmetic (model.h)
+ *   calibrate.c     the cost model measured on the running machine
+ *   predict.c       the cost model applied to plans and candidates
+ *                   (predict.h); with options.tune_budget, plan_tuning.c
+ *                   times only the candidates it ranks best
  */
 #ifndef DISTFFT_TUNE_H
 #define DISTFFT_TUNE_H

@@ -1,0 +1,48 @@
+"""check_model_json.py -- the cost model's predictions in a distfft-bench
+--model --json line: predicted_pair_seconds and every step's
+predicted_seconds present, finite and positive, and the pair the sum of
+the steps.
+
+Usage: python3 check_model_json.py OUTPUT_FILE
+"""
+import json
+import math
+import sys
+
+
+def fail(message):
+    print("check_model_json.py: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+def positive(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) \
+        and math.isfinite(value) and value > 0
+
+
+def main():
+    if len(sys.argv) != 2:
+        fail("usage: check_model_json.py OUTPUT_FILE")
+    with open(sys.argv[1], encoding="utf-8") as stream:
+        lines = [line for line in stream.read().splitlines() if line.strip()]
+    if len(lines) != 1:
+        fail("expected one JSON line, got %d" % len(lines))
+    report = json.loads(lines[0])
+    pair = report.get("predicted_pair_seconds")
+    if not positive(pair):
+        fail("predicted_pair_seconds is %r, not a positive number" % (pair,))
+    steps = report.get("steps") or []
+    if not steps:
+        fail("no steps")
+    for step in steps:
+        if not positive(step.get("predicted_seconds")):
+            fail("step %r: predicted_seconds is %r" % (step.get("step"), step.get("predicted_seconds")))
+    total = sum(step["predicted_seconds"] for step in steps)
+    if abs(total - pair) > 1e-6 * pair:
+        fail("predicted_pair_seconds %g is not the sum of the steps' %g" % (pair, total))
+    print("check_model_json.py: %d steps predicted, pair %.3g s predicted, %.3g s measured"
+          % (len(steps), pair, report["pair_seconds"]))
+
+
+if __name__ == "__main__":
+    main()

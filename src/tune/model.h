@@ -1,0 +1,142 @@
+/*
+ * model.h -- the per-step cost model (issue 24, items 4-5): what a step of
+ * a plan should cost on a machine described by a few measured numbers.
+ *
+ *   model.c       the numbers, their text file, and the arithmetic (pure:
+ *                 no MPI, no FFTW; unit-tested in tests/unit/test_model.c)
+ *   calibrate.c   measuring the numbers on the machine it runs on
+ *   predict.c     the topology of a plan's exchanges (which peers share a
+ *                 node), predictions of a plan's steps, the process model
+ *
+ * An FFT step costs units * rate, units = elements * sum(log2 n) over its
+ * transformed axes and rate the measured seconds per unit of its family
+ * (c2c, r2c/c2r, r2r) and precision, interpolated in log(block elements)
+ * between calibrated block sizes. An exchange costs, per rank and per
+ * level -- peers inside this rank's node (intra) and outside it (inter,
+ * where the node's injection bandwidth is shared by the node's ranks, all
+ * sending at once since every group of the grid exchanges at the same
+ * time) -- one message of its chunk size as measured (latency + bytes /
+ * bandwidth where no table is given) plus what each further message in
+ * flight adds, bounded below by the machine's bisection when one is
+ * given; plus the local copies the method makes (pack/unpack at the
+ * memcpy bandwidth; the datatype methods' copies inside MPI at the
+ * measured extra cost of a strided type). Methods whose messages are all
+ * in flight together (alltoallw, alltoallv, vector, the isend family)
+ * overlap the two levels; the pairwise sendrecv adds its rounds up;
+ * hierarchical sends the node's inter-node bytes through its leader in one
+ * message per node pair.
+ */
+#ifndef DISTFFT_TUNE_MODEL_H
+#define DISTFFT_TUNE_MODEL_H
+
+#include <stddef.h>
+
+#include "distfft.h"
+
+#define MODEL_MAX_RATES 8
+#define MODEL_MACHINE_SIZE 256
+
+/* The FFT families with a rate of their own. */
+typedef enum { MODEL_C2C, MODEL_R2C, MODEL_R2R, MODEL_FAMILIES } model_family;
+
+/* Seconds per unit (elements * log2 n) measured at a few block sizes
+ * (elements of the local block), increasing sizes. count 0: not measured. */
+typedef struct {
+    int count;
+    double elements[MODEL_MAX_RATES];
+    double seconds_per_unit[MODEL_MAX_RATES];
+} model_rate;
+
+typedef struct {
+    char machine[MODEL_MACHINE_SIZE];     /* where it was calibrated, for people */
+    char mpi_library[MODEL_MACHINE_SIZE]; /* first line of the MPI banner: the machine kind */
+    int node_size;                        /* ranks per node at calibration */
+    double latency_intra, bandwidth_intra; /* s per message; bytes/s per rank, all ranks busy */
+    double latency_inter, bandwidth_inter; /* the same between nodes: one pair alone (the link) */
+    double injection_bandwidth;           /* bytes/s out of one node, all its ranks (0: the link's) */
+    double bisection_bandwidth;           /* bytes/s across the machine's bisection (0: no limit) */
+    double memcpy_bandwidth;              /* bytes/s per rank, all ranks copying */
+    double datatype_bandwidth;            /* bytes/s of a strided MPI datatype's extra copy (0: free) */
+    /* A step transforming several axes in one FFTW plan runs at this
+     * fraction of the per-axis rate (optional in the file; default 1). */
+    double fft_multi_axis_factor;
+    model_rate fft[MODEL_FAMILIES][2];    /* [family][precision] */
+    /* Optional: measured seconds of one exchange of B bytes each way
+     * between a pair (intra: every pair of the node busy; inter: one pair
+     * alone), as a table BYTES:SECONDS (the elements field holds bytes);
+     * where given it replaces latency + bytes / bandwidth for one message
+     * (message sizes the protocols, eager or rendezvous, or SMPI's
+     * size-dependent factors treat differently). count 0: not given. */
+    model_rate message[2];                /* [MODEL_INTRA / MODEL_INTER] */
+    /* Optional: what each further message of B bytes adds when a rank has
+     * many in flight at once (an MPI_Alltoall among G >= 3 ranks of the
+     * level, less one exchange, over G - 2); where not given, B bytes at
+     * the level's bandwidth. */
+    model_rate more[2];
+    /* Optional: alltoallw's subarray types' extra seconds over a
+     * contiguous MPI_Alltoall, for a pair exchanging chunks of B bytes
+     * (a slab exchange), by chunk size -- an MPI library may pack large
+     * non-contiguous messages far slower than small ones. Where given it
+     * replaces datatype_bandwidth. */
+    model_rate datatype;
+} cost_model;
+
+enum { MODEL_INTRA = 0, MODEL_INTER = 1 };
+/* The optional tables, in the file's key order: message_intra,
+ * message_inter, message_more_intra, message_more_inter, datatype_extra. */
+#define MODEL_TABLES 5
+model_rate *model_table(cost_model *model, int table);
+
+/* Parse a model text ("distfft-model 1", then `key = value` lines; a line
+ * starting with '#' is a comment). Refuses, with a message in `message` naming the line,
+ * a text without the header, an unknown or repeated key, a malformed or
+ * out-of-range number, or a missing required key. Returns 0 or -1. */
+int model_parse(const char *text, cost_model *model, char *message, size_t message_size);
+
+/* The model as text (malloc'd; NULL if out of memory). */
+char *model_format(const cost_model *model);
+
+/* Seconds per unit of a family and precision at a block of `elements`:
+ * interpolated in log(elements) between calibrated sizes, the nearest one
+ * beyond them. A family not measured falls back to c2c of the same
+ * precision (r2c: half the c2c rate per unit of real elements), a
+ * precision not measured to the other (float: 0.6 of double, double: 1/0.6
+ * of float). 0 if nothing is measured. */
+double model_fft_rate(const cost_model *model, model_family family, distfft_precision precision,
+                      double elements);
+
+/* One exchange as one rank sees it. */
+typedef struct {
+    distfft_method method;
+    int group_size;        /* M: ranks of the exchange's group */
+    int peers_on_node;     /* other members of the group on this rank's node */
+    int nodes_in_group;    /* nodes the group spans */
+    int ranks_per_node;    /* ranks of the plan on this rank's node */
+    int plan_ranks;        /* ranks of the whole plan */
+    int plan_nodes;        /* nodes of the whole plan */
+    double in_bytes;       /* this rank's block before and after */
+    double out_bytes;
+} model_exchange;
+
+/* Seconds of one message of `bytes` at a level (MODEL_INTRA/INTER): the
+ * message table interpolated linearly in bytes (beyond its last size, the
+ * rest at the level's bandwidth), else latency + bytes / bandwidth. */
+double model_message_seconds(const cost_model *model, int level, double bytes);
+
+/* Predicted seconds of one execution of an exchange on this rank: per
+ * level with n peers and chunks of b bytes, all in flight together
+ * (alltoallw, alltoallv, vector, isend): message(b) + (n - 1) b /
+ * bandwidth, the levels overlapping; one pair at a time (sendrecv): n
+ * message(b), the levels adding up; plus the method's local copies. */
+double model_exchange_seconds(const cost_model *model, const model_exchange *exchange);
+
+/* Predicted seconds of a serial FFT step: `units` (elements * sum of log2
+ * n over the transformed axes) on a block of `elements`. */
+double model_fft_seconds(const cost_model *model, model_family family, distfft_precision precision,
+                         double units, double elements);
+
+/* Predicted seconds of one pass over `bytes` (read and write: weights,
+ * scaling), at the memcpy bandwidth. */
+double model_pass_seconds(const cost_model *model, double bytes);
+
+#endif

@@ -1,0 +1,316 @@
+/*
+ * predict.c -- the cost model (model.h) applied to plans: which peers of
+ * each exchange share this rank's node, the predicted seconds of each
+ * step, and the process's model (imported from a file, as wisdom is).
+ *
+ * Predictions are per rank and reduced with MAX, as the measured step
+ * times are the slowest rank's. A plan's grid position comes from the
+ * placement (placement.h) exactly as plan_build takes it, so a candidate
+ * that has not been built is predicted with the same peers as its plan
+ * would have.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../error.h"
+#include "../placement.h"
+#include "../types.h"
+#include "predict.h"
+
+/* ---- the process's model ------------------------------------------------------ */
+
+static cost_model process_model;
+static int process_has_model;
+
+const cost_model *model_current(void)
+{
+    return process_has_model ? &process_model : NULL;
+}
+
+void distfft_model_forget(void)
+{
+    process_has_model = 0;
+}
+
+/* First line of this process's MPI library banner, trailing blanks cut. */
+void model_mpi_library(char *buffer, size_t size)
+{
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int length = 0;
+    MPI_Get_library_version(version, &length);
+    if (length < 0) length = 0;
+    version[length < MPI_MAX_LIBRARY_VERSION_STRING ? length : MPI_MAX_LIBRARY_VERSION_STRING - 1] = '\0';
+    version[strcspn(version, "\r\n")] = '\0';
+    size_t end = strlen(version);
+    while (end > 0 && (version[end - 1] == ' ' || version[end - 1] == '\t')) version[--end] = '\0';
+    snprintf(buffer, size, "%s", version);
+}
+
+#define MAX_MODEL_BYTES (1 << 20)
+
+/* Rank 0 reads path; every rank gets the text (or the agreed error). */
+static int read_everywhere(MPI_Comm comm, const char *path, char **text_out)
+{
+    int rank, rc = DISTFFT_SUCCESS, local = DISTFFT_SUCCESS;
+    MPI_Comm_rank(comm, &rank);
+    char *text = NULL;
+    long length = 0;
+    if (rank == 0) {
+        FILE *file = fopen(path, "rb");
+        if (!file) {
+            local = error_fail(DISTFFT_ERR_ARGUMENT, "model file '%s' cannot be opened", path);
+        } else {
+            text = malloc(MAX_MODEL_BYTES + 1);
+            length = text ? (long)fread(text, 1, MAX_MODEL_BYTES + 1, file) : 0;
+            int bad = !text || ferror(file) || length > MAX_MODEL_BYTES || memchr(text, '\0', (size_t)length);
+            fclose(file);
+            if (bad)
+                local = error_fail(DISTFFT_ERR_ARGUMENT, "model file '%s' is unreadable or not a "
+                                   "model text (binary or over 1 MiB)", path);
+        }
+    }
+    TRY(error_agree(comm, local));
+    TRY_MPI(MPI_Bcast(&length, 1, MPI_LONG, 0, comm));
+    if (rank != 0) text = malloc((size_t)length + 1);
+    TRY(error_agree(comm, text ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "model text")));
+    TRY_MPI(MPI_Bcast(text, (int)length, MPI_CHAR, 0, comm));
+    text[length] = '\0';
+    *text_out = text;
+    return DISTFFT_SUCCESS;
+fail:
+    free(text);
+    return rc;
+}
+
+int model_import_file(MPI_Comm comm, const char *path, int force, cost_model *model)
+{
+    char *text = NULL;
+    int rc = read_everywhere(comm, path, &text);
+    if (rc != DISTFFT_SUCCESS) return rc;
+    char message[300];
+    int local = DISTFFT_SUCCESS;
+    /* Every rank parses the same text: every rank reaches the same verdict. */
+    if (model_parse(text, model, message, sizeof message) != 0) {
+        local = error_fail(DISTFFT_ERR_ARGUMENT, "model file '%s': %s", path, message);
+    } else {
+        char library[MPI_MAX_LIBRARY_VERSION_STRING];
+        model_mpi_library(library, sizeof library);
+        if (!force && strcmp(library, model->mpi_library) != 0)
+            local = error_fail(DISTFFT_ERR_ARGUMENT, "model file '%s' was calibrated on another kind of "
+                               "machine (MPI library '%s'; this one is '%s'): calibrate it here "
+                               "(distfft-bench --calibrate), or force it", path, model->mpi_library, library);
+    }
+    free(text);
+    return error_agree(comm, local);
+}
+
+int distfft_model_import_file(MPI_Comm comm, const char *path, int force)
+{
+    error_clear();
+    if (comm == MPI_COMM_NULL)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_model_import_file: comm is MPI_COMM_NULL");
+    MPI_Comm work = MPI_COMM_NULL;
+    if (MPI_Comm_dup(comm, &work) != MPI_SUCCESS)
+        return error_fail(DISTFFT_ERR_MPI, "distfft_model_import_file: MPI_Comm_dup failed");
+    MPI_Comm_set_errhandler(work, MPI_ERRORS_RETURN);
+    cost_model model;
+    int rc = error_agree(work, path ? DISTFFT_SUCCESS
+                                    : error_fail(DISTFFT_ERR_ARGUMENT, "distfft_model_import_file: path is NULL"));
+    if (rc == DISTFFT_SUCCESS) rc = model_import_file(work, path, force, &model);
+    if (rc == DISTFFT_SUCCESS) {
+        process_model = model;
+        process_has_model = 1;
+    }
+    MPI_Comm_free(&work);
+    return rc;
+}
+
+const cost_model *model_for_tuning(MPI_Comm comm, int *rc)
+{
+    *rc = DISTFFT_SUCCESS;
+    int has = process_has_model, all;
+    MPI_Allreduce(&has, &all, 1, MPI_INT, MPI_MIN, comm);
+    if (all) return &process_model;
+    /* DISTFFT_MODEL, as rank 0 sees it (DISTFFT_MODEL_FORCE=1 forces). */
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    char path[4096] = "";
+    int force = 0;
+    if (rank == 0) {
+        const char *env = getenv("DISTFFT_MODEL"), *forced = getenv("DISTFFT_MODEL_FORCE");
+        if (env && strlen(env) < sizeof path) strcpy(path, env);
+        force = forced && atoi(forced) != 0;
+    }
+    MPI_Bcast(path, sizeof path, MPI_CHAR, 0, comm);
+    MPI_Bcast(&force, 1, MPI_INT, 0, comm);
+    if (!path[0]) return NULL;
+    cost_model model;
+    *rc = model_import_file(comm, path, force, &model);
+    if (*rc != DISTFFT_SUCCESS) return NULL;
+    process_model = model;
+    process_has_model = 1;
+    return &process_model;
+}
+
+/* ---- nodes and peers ---------------------------------------------------------- */
+
+int model_node_label(MPI_Comm comm, int node_size, int *label)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    if (node_size > 0) {
+        *label = rank / node_size;
+        return DISTFFT_SUCCESS;
+    }
+    MPI_Comm shared;
+    int rc = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared);
+    if (rc != MPI_SUCCESS) return error_mpi(rc, "MPI_Comm_split_type");
+    rc = MPI_Allreduce(&rank, label, 1, MPI_INT, MPI_MIN, shared); /* the node's lowest rank */
+    MPI_Comm_free(&shared);
+    return rc == MPI_SUCCESS ? DISTFFT_SUCCESS : error_mpi(rc, "MPI_Allreduce");
+}
+
+static int compare_ints(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+static int distinct(int *values, int count)
+{
+    qsort(values, (size_t)count, sizeof *values, compare_ints);
+    int n = 0;
+    for (int i = 0; i < count; i++) n += i == 0 || values[i] != values[i - 1];
+    return n;
+}
+
+int model_topology_create(MPI_Comm comm, int node_size, int grid_ndims, const int *dims, int grid_index,
+                          model_topology *topology)
+{
+    int size, rank, rc = DISTFFT_SUCCESS, label = 0;
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_rank(comm, &rank);
+    memset(topology, 0, sizeof *topology);
+    int *index_of = malloc(2 * (size_t)size * sizeof *index_of), *labels = index_of ? index_of + size : NULL;
+    int *rank_at = malloc((size_t)size * sizeof *rank_at), *scratch = malloc((size_t)size * sizeof *scratch);
+    int local = index_of && rank_at && scratch ? model_node_label(comm, node_size, &label)
+                                               : error_fail(DISTFFT_ERR_MEMORY, "model topology");
+    TRY(error_agree(comm, local));
+    TRY_MPI(MPI_Allgather(&grid_index, 1, MPI_INT, index_of, 1, MPI_INT, comm));
+    TRY_MPI(MPI_Allgather(&label, 1, MPI_INT, labels, 1, MPI_INT, comm));
+    for (int r = 0; r < size; r++) rank_at[index_of[r]] = r;
+    topology->plan_ranks = size;
+    for (int r = 0; r < size; r++) topology->ranks_per_node += labels[r] == label;
+    memcpy(scratch, labels, (size_t)size * sizeof *scratch);
+    topology->plan_nodes = distinct(scratch, size);
+    /* This rank's coordinates, row-major in dims. */
+    int coords[DISTFFT_MAX_DIMS], rest = grid_index;
+    for (int d = grid_ndims - 1; d >= 0; d--) {
+        coords[d] = rest % dims[d];
+        rest /= dims[d];
+    }
+    for (int d = 0; d < grid_ndims; d++) {
+        int stride = 1;
+        for (int e = d + 1; e < grid_ndims; e++) stride *= dims[e];
+        int base = grid_index - coords[d] * stride, same = 0;
+        for (int k = 0; k < dims[d]; k++) {
+            int member = rank_at[base + k * stride];
+            scratch[k] = labels[member];
+            same += k != coords[d] && labels[member] == label;
+        }
+        topology->group_size[d] = dims[d];
+        topology->peers_on_node[d] = same;
+        topology->nodes_in_group[d] = distinct(scratch, dims[d]);
+    }
+fail:
+    free(index_of);
+    free(rank_at);
+    free(scratch);
+    return rc;
+}
+
+/* ---- steps -------------------------------------------------------------------- */
+
+static model_family family_of(serial_family family)
+{
+    switch (family) {
+    case SERIAL_R2C:
+    case SERIAL_C2R: return MODEL_R2C;
+    case SERIAL_R2R: return MODEL_R2R;
+    default: return MODEL_C2C;
+    }
+}
+
+double model_step_seconds(const cost_model *model, const model_topology *topology, const step_spec *spec,
+                          distfft_method method)
+{
+    if (spec->kind == STEP_FFT) {
+        const serial_spec *fft = &spec->fft;
+        double elements = (double)fft->batch;
+        for (int a = 0; a < fft->ndims; a++) elements *= (double)fft->shape[a];
+        if (fft->family == SERIAL_R2R && fft->complex_data) elements *= 2; /* real and imaginary parts */
+        double logs = 0.0;
+        for (int i = 0; i < fft->naxes; i++) logs += log2((double)fft->shape[fft->axes[i]]);
+        double seconds = model_fft_seconds(model, family_of(fft->family), fft->precision, elements * logs, elements);
+        return fft->naxes > 1 ? seconds * model->fft_multi_axis_factor : seconds;
+    }
+    double in_bytes = (double)spec->in_count * (double)distfft_type_size(spec->in_type);
+    if (spec->kind == STEP_WEIGHTS) return model_pass_seconds(model, in_bytes);
+    int d = spec->grid_direction;
+    model_exchange exchange = {
+        .method = method,
+        .group_size = topology->group_size[d],
+        .peers_on_node = topology->peers_on_node[d],
+        .nodes_in_group = topology->nodes_in_group[d],
+        .ranks_per_node = topology->ranks_per_node,
+        .plan_ranks = topology->plan_ranks,
+        .plan_nodes = topology->plan_nodes,
+        .in_bytes = in_bytes,
+        .out_bytes = (double)spec->out_count * (double)distfft_type_size(spec->out_type)};
+    return model_exchange_seconds(model, &exchange);
+}
+
+int model_grid_index(MPI_Comm comm, int grid_ndims, const int *dims, const distfft_options *options,
+                     int untransformed, int *index)
+{
+    return placement_grid_index(comm, grid_ndims, dims, options->placement, options->node_size,
+                                algebra_busy_direction(grid_ndims, dims, untransformed), index);
+}
+
+/* ---- a built plan ---------------------------------------------------------------- */
+
+int distfft_plan_predict(const struct distfft_plan_s *plan, int direction, double *seconds, int count)
+{
+    error_clear();
+    int steps = distfft_plan_step_count(plan, direction);
+    if (steps < 0 || !seconds)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_plan_predict: NULL plan or seconds, or direction "
+                          "%d is neither DISTFFT_FORWARD nor DISTFFT_BACKWARD", direction);
+    int rc = DISTFFT_SUCCESS;
+    int local = count < steps ? error_fail(DISTFFT_ERR_ARGUMENT, "distfft_plan_predict: room for %d "
+                                           "steps, the plan has %d", count, steps)
+                : !model_current() ? error_fail(DISTFFT_ERR_ARGUMENT, "distfft_plan_predict: no cost model "
+                                                "(distfft_model_import_file first)")
+                                   : DISTFFT_SUCCESS;
+    TRY(error_agree(plan->comm, local));
+    const struct distfft_grid_s *grid = plan->grid;
+    int index = 0;
+    for (int d = 0; d < grid->ndims; d++) index = index * grid->dims[d] + grid->coords[d];
+    model_topology topology;
+    TRY(model_topology_create(plan->comm, plan->request.options.node_size, grid->ndims, grid->dims, index,
+                              &topology));
+    int list = direction == DISTFFT_FORWARD ? PLAN_FORWARD : PLAN_BACKWARD;
+    for (int s = 0; s < steps; s++) {
+        distfft_step info;
+        distfft_plan_step(plan, direction, s, &info);
+        seconds[s] = (double)plan->fields *
+                     model_step_seconds(model_current(), &topology, &plan->steps[list][s]->spec, info.method);
+    }
+    TRY_MPI(MPI_Allreduce(MPI_IN_PLACE, seconds, steps, MPI_DOUBLE, MPI_MAX, plan->comm));
+fail:
+    return rc;
+}

@@ -1,0 +1,56 @@
+/*
+ * predict.h -- the cost model (model.h) applied to plans and candidates
+ * (predict.c), and measured on the machine (calibrate.c).
+ */
+#ifndef DISTFFT_TUNE_PREDICT_H
+#define DISTFFT_TUNE_PREDICT_H
+
+#include <mpi.h>
+
+#include "../plan/plan.h"
+#include "model.h"
+
+/* Where this rank's exchange partners sit, per grid direction. */
+typedef struct {
+    int group_size[DISTFFT_MAX_DIMS];
+    int peers_on_node[DISTFFT_MAX_DIMS];
+    int nodes_in_group[DISTFFT_MAX_DIMS];
+    int ranks_per_node;
+    int plan_ranks, plan_nodes;
+} model_topology;
+
+/* This rank's node label: rank / node_size (node_size > 0), else the
+ * lowest rank of its MPI_COMM_TYPE_SHARED node. Collective on comm. */
+int model_node_label(MPI_Comm comm, int node_size, int *label);
+
+/* The topology of a grid of dims[grid_ndims] on which this rank sits at
+ * row-major `grid_index`. Collective on comm (two MPI_Allgather). */
+int model_topology_create(MPI_Comm comm, int node_size, int grid_ndims, const int *dims, int grid_index,
+                          model_topology *topology);
+
+/* This rank's grid index on a candidate grid, as plan_build places it.
+ * Collective on comm. */
+int model_grid_index(MPI_Comm comm, int grid_ndims, const int *dims, const distfft_options *options,
+                     int untransformed, int *index);
+
+/* Predicted seconds of one step on this rank (an exchange by `method`). */
+double model_step_seconds(const cost_model *model, const model_topology *topology, const step_spec *spec,
+                          distfft_method method);
+
+/* The process's model (distfft_model_import_file), or NULL. */
+const cost_model *model_current(void);
+
+/* The model tuning uses: the process's on every rank, else the file named
+ * by DISTFFT_MODEL on rank 0 (imported now; DISTFFT_MODEL_FORCE=1 forces
+ * one from another machine kind), else NULL. *rc is an error (agreed) when
+ * the file is bad. Collective on comm. */
+const cost_model *model_for_tuning(MPI_Comm comm, int *rc);
+
+/* Read, parse and check a model file (rank 0 reads): the same verdict on
+ * every rank. force: accept another MPI library. Collective on comm. */
+int model_import_file(MPI_Comm comm, const char *path, int force, cost_model *model);
+
+/* First line of this process's MPI library banner. */
+void model_mpi_library(char *buffer, size_t size);
+
+#endif

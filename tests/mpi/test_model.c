@@ -1,0 +1,169 @@
+/*
+ * test_model.c -- the cost model through the public API: bad model files
+ * (missing, malformed, from another machine kind) and bad budgets refused
+ * on every rank with the same code and message, a forced foreign model
+ * accepted, predictions positive and alike on every rank, and auto ranked
+ * by the model timing only tune_budget candidates (the plan says so).
+ *
+ *   mpiexec -n 2 test_model
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+
+/* A valid model text, its MPI library line `library`. */
+static void model_text(char *text, size_t size, const char *library)
+{
+    snprintf(text, size,
+             "distfft-model 1\n"
+             "machine = test; nodes of 2 ranks; host test\n"
+             "mpi_library = %s\n"
+             "node_size = 2\n"
+             "latency_intra = 1e-6\nbandwidth_intra = 5e9\n"
+             "latency_inter = 2e-6\nbandwidth_inter = 1e9\n"
+             "injection_bandwidth = 2e9\nbisection_bandwidth = 0\n"
+             "memcpy_bandwidth = 4e9\ndatatype_bandwidth = 0\n"
+             "fft_c2c_double = 4096:1e-9 262144:2e-9\n", library);
+}
+
+/* Rank 0 writes text to path; every rank returns after it is written. */
+static void write_file(MPI_Comm comm, const char *path, const char *text)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    if (rank == 0) {
+        FILE *file = fopen(path, "w");
+        if (file) {
+            fputs(text, file);
+            fclose(file);
+        }
+    }
+    MPI_Barrier(comm);
+}
+
+/* The same nonzero code and message on every rank, containing `expected`. */
+static int refused_alike(MPI_Comm comm, int code, const char *expected)
+{
+    const char *message = distfft_last_error();
+    uint64_t hash = test_hash_string(message) >> 1;
+    int64_t mine[4] = {code, -code, (int64_t)hash, -(int64_t)hash}, all[4];
+    MPI_Allreduce(mine, all, 4, MPI_INT64_T, MPI_MAX, comm);
+    int ok = code != DISTFFT_SUCCESS && all[0] == -all[1] && all[2] == -all[3] &&
+             strstr(message, expected) != NULL;
+    if (!ok) fprintf(stderr, "test_model: code %d, message '%s' (expected '%s')\n", code, message, expected);
+    return ok;
+}
+
+static void library_banner(char *library, size_t size)
+{
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int length = 0;
+    MPI_Get_library_version(version, &length);
+    version[length < MPI_MAX_LIBRARY_VERSION_STRING ? length : MPI_MAX_LIBRARY_VERSION_STRING - 1] = '\0';
+    version[strcspn(version, "\r\n")] = '\0';
+    size_t end = strlen(version);
+    while (end > 0 && (version[end - 1] == ' ' || version[end - 1] == '\t')) version[--end] = '\0';
+    snprintf(library, size, "%s", version);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm comm = MPI_COMM_WORLD;
+    test_suite suite;
+    test_suite_init(&suite, "test_model", comm);
+    int size;
+    MPI_Comm_size(comm, &size);
+    char path[64], text[2048], library[MPI_MAX_LIBRARY_VERSION_STRING];
+    snprintf(path, sizeof path, "test_model.np%d.txt", size);
+    library_banner(library, sizeof library);
+
+    int rc = distfft_model_import_file(comm, "/nonexistent/model.txt", 0);
+    test_case(&suite, refused_alike(comm, rc, "cannot be opened"), "missing file refused alike");
+
+    static const struct { const char *text, *expected; } bad[] = {
+        {"not a model\n", "not a distfft model"},
+        {"distfft-model 1\nlatency_intra 1e-6\n", "expected 'key = value'"},
+        {"distfft-model 1\nspeed = 3\n", "unknown key 'speed'"},
+        {"distfft-model 1\nlatency_intra = 1e-6\nlatency_intra = 1e-6\n", "given twice"},
+        {"distfft-model 1\nbandwidth_intra = fast\n", "is not a number"},
+        {"distfft-model 1\nbandwidth_intra = -5\n", "must be > 0"},
+        {"distfft-model 1\nfft_c2c_double = 4096:1e-9 1024:1e-9\n", "elements increasing"},
+        {"distfft-model 1\nlatency_intra = 1e-6\n", "is missing"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_file(comm, path, bad[i].text);
+        rc = distfft_model_import_file(comm, path, 0);
+        test_case(&suite, refused_alike(comm, rc, bad[i].expected), "malformed model %zu refused alike (%s)",
+                  i, bad[i].expected);
+    }
+
+    model_text(text, sizeof text, "Some Other MPI 9.9");
+    write_file(comm, path, text);
+    rc = distfft_model_import_file(comm, path, 0);
+    test_case(&suite, refused_alike(comm, rc, "another kind of machine"), "foreign model refused alike");
+    rc = distfft_model_import_file(comm, path, 1);
+    test_case(&suite, test_all(comm, rc == DISTFFT_SUCCESS), "foreign model accepted when forced");
+
+    model_text(text, sizeof text, library);
+    write_file(comm, path, text);
+    rc = distfft_model_import_file(comm, path, 0);
+    test_case(&suite, test_all(comm, rc == DISTFFT_SUCCESS), "model of this machine kind accepted");
+
+    static const int64_t shape[3] = {16, 12, 10};
+    distfft_options options;
+    distfft_options_init(&options);
+    options.tune_budget = -2;
+    distfft_plan plan = NULL;
+    rc = distfft_plan_create(comm, 3, shape, DISTFFT_DOUBLE, &options, &plan);
+    test_case(&suite, refused_alike(comm, rc, "tune_budget = -2") && plan == NULL,
+              "negative tune_budget refused alike");
+
+    options.tune_budget = 2;
+    rc = distfft_plan_create(comm, 3, shape, DISTFFT_DOUBLE, &options, &plan);
+    test_case(&suite, test_all(comm, rc == DISTFFT_SUCCESS), "auto with a model and a budget plans");
+    if (rc == DISTFFT_SUCCESS) {
+        char description[1024];
+        distfft_plan_describe(plan, description, sizeof description);
+        test_case(&suite, size == 1 || strstr(description, "2 model-ranked candidates") != NULL,
+                  "the budget's candidates timed (%s)", description);
+        int steps = distfft_plan_step_count(plan, DISTFFT_FORWARD);
+        double seconds[64];
+        rc = distfft_plan_predict(plan, DISTFFT_FORWARD, seconds, 64);
+        int positive = rc == DISTFFT_SUCCESS;
+        double sum = 0.0;
+        for (int s = 0; positive && s < steps; s++) {
+            positive = isfinite(seconds[s]) && seconds[s] > 0;
+            sum += seconds[s];
+        }
+        double low = sum, high = sum;
+        MPI_Allreduce(MPI_IN_PLACE, &low, 1, MPI_DOUBLE, MPI_MIN, comm);
+        MPI_Allreduce(MPI_IN_PLACE, &high, 1, MPI_DOUBLE, MPI_MAX, comm);
+        test_case(&suite, positive && low == high, "predictions positive and alike on every rank");
+        rc = distfft_plan_predict(plan, DISTFFT_FORWARD, seconds, 0);
+        test_case(&suite, refused_alike(comm, rc, "room for 0"), "predict without room refused alike");
+        distfft_model_forget();
+        rc = distfft_plan_predict(plan, DISTFFT_FORWARD, seconds, 64);
+        test_case(&suite, refused_alike(comm, rc, "no cost model"), "predict without a model refused alike");
+        distfft_plan_destroy(&plan);
+    }
+    /* Without a model the budget changes nothing: every grid is measured. */
+    distfft_wisdom_forget();
+    rc = distfft_plan_create(comm, 3, shape, DISTFFT_DOUBLE, &options, &plan);
+    if (rc == DISTFFT_SUCCESS) {
+        char description[1024];
+        distfft_plan_describe(plan, description, sizeof description);
+        test_case(&suite, strstr(description, "model-ranked") == NULL, "no model: tuned as before (%s)",
+                  description);
+        distfft_plan_destroy(&plan);
+    } else {
+        test_case(&suite, 0, "no model: plan failed: %s", distfft_last_error());
+    }
+    if (suite.rank == 0) remove(path);
+    int status = test_suite_finish(&suite);
+    MPI_Finalize();
+    return status;
+}

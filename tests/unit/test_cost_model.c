@@ -1,0 +1,166 @@
+/*
+ * test_cost_model.c -- the cost model's text file and arithmetic
+ * (src/tune/model.c) on their own, without MPI: parse and format round
+ * trip, refusals naming the line, FFT rates interpolated and their
+ * fallbacks, and each exchange formula against numbers worked by hand.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tune/model.h"
+
+static int failures;
+
+static void check(int ok, const char *what)
+{
+    if (!ok) {
+        printf("test_cost_model: FAIL %s\n", what);
+        failures++;
+    }
+}
+
+static int near(double a, double b)
+{
+    return fabs(a - b) <= 1e-9 * fabs(b);
+}
+
+static const char *const valid =
+    "distfft-model 1\n"
+    "# a comment line\n"
+    "machine = Test MPI 1.0; nodes of 2 ranks; host test # not a comment here\n"
+    "mpi_library = Test MPI 1.0\n"
+    "node_size = 2\n"
+    "latency_intra = 1e-6\n"
+    "bandwidth_intra = 5e9\n"
+    "latency_inter = 2e-6\n"
+    "bandwidth_inter = 1e9\n"
+    "injection_bandwidth = 2e9\n"
+    "bisection_bandwidth = 0\n"
+    "memcpy_bandwidth = 4e9\n"
+    "datatype_bandwidth = 0\n"
+    "fft_c2c_double = 4096:1e-9 262144:2e-9\n";
+
+static void test_parse(cost_model *model)
+{
+    char message[256];
+    check(model_parse(valid, model, message, sizeof message) == 0, "a valid model parses");
+    check(strcmp(model->machine, "Test MPI 1.0; nodes of 2 ranks; host test # not a comment here") == 0,
+          "machine kept whole");
+    check(model->node_size == 2 && model->bandwidth_inter == 1e9 && model->injection_bandwidth == 2e9,
+          "numbers read");
+    check(model->fft[MODEL_C2C][0].count == 2 && model->fft[MODEL_R2C][0].count == 0, "rates read");
+    check(model->fft_multi_axis_factor == 1.0, "fft_multi_axis_factor optional, 1 when absent");
+    char *text = model_format(model);
+    cost_model again;
+    check(text && model_parse(text, &again, message, sizeof message) == 0, "the formatted model parses");
+    check(text && memcmp(model, &again, sizeof again) == 0, "format then parse gives the same model");
+    free(text);
+
+    static const struct { const char *text, *expected; } bad[] = {
+        {"", "no 'distfft-model 1' header"},
+        {"distfft-model 2\n", "line 1: not a distfft model"},
+        {"distfft-model 1\n\nnode_size = 0\n", "line 3: node_size"},
+        {"distfft-model 1\nmemcpy_bandwidth = 0\n", "line 2: memcpy_bandwidth = 0 must be > 0"},
+        {"distfft-model 1\nlatency_inter = -1e-6\n", "must be >= 0"},
+        {"distfft-model 1\nlatency_inter = 1e-6x\n", "is not a number"},
+        {"distfft-model 1\nfft_c2c_double = 4096\n", "ELEMENTS:SECONDS"},
+        {"distfft-model 1\nfft_c2c_double = 4096:0\n", "ELEMENTS:SECONDS"},
+        {"distfft-model 1\nfft_c2c_half = 4096:1e-9\n", "unknown key 'fft_c2c_half'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cost_model scratch;
+        int status = model_parse(bad[i].text, &scratch, message, sizeof message);
+        char what[512];
+        snprintf(what, sizeof what, "refused with '%s' (got '%s')", bad[i].expected, message);
+        check(status == -1 && strstr(message, bad[i].expected) != NULL, what);
+    }
+    /* Every required key: drop one line at a time. */
+    for (const char *line = strchr(valid, '\n') + 1; *line; line = strchr(line, '\n') + 1) {
+        size_t length = strcspn(line, "\n");
+        if (line[0] == '#' || strncmp(line, "fft_", 4) == 0) continue;
+        char text2[2048];
+        snprintf(text2, sizeof text2, "%.*s%s", (int)(line - valid), valid, line + length + 1);
+        cost_model scratch;
+        char what[160];
+        snprintf(what, sizeof what, "missing '%.*s' refused", (int)strcspn(line, " "), line);
+        check(model_parse(text2, &scratch, message, sizeof message) == -1 && strstr(message, "is missing"),
+              what);
+    }
+}
+
+static void test_rates(const cost_model *model)
+{
+    check(near(model_fft_rate(model, MODEL_C2C, DISTFFT_DOUBLE, 4096), 1e-9), "rate at the first size");
+    check(near(model_fft_rate(model, MODEL_C2C, DISTFFT_DOUBLE, 100), 1e-9), "rate below: the first size's");
+    check(near(model_fft_rate(model, MODEL_C2C, DISTFFT_DOUBLE, 1e9), 2e-9), "rate beyond: the last size's");
+    check(near(model_fft_rate(model, MODEL_C2C, DISTFFT_DOUBLE, 32768), 1.5e-9),
+          "rate interpolated in log(elements)");
+    check(near(model_fft_rate(model, MODEL_C2C, DISTFFT_FLOAT, 4096), 0.6e-9), "float falls back to double");
+    check(near(model_fft_rate(model, MODEL_R2C, DISTFFT_DOUBLE, 4096), 0.5e-9), "r2c falls back to c2c / 2");
+    check(near(model_fft_rate(model, MODEL_R2R, DISTFFT_DOUBLE, 4096), 1e-9), "r2r falls back to c2c");
+    check(near(model_fft_seconds(model, MODEL_C2C, DISTFFT_DOUBLE, 4096 * 12.0, 4096), 4096 * 12.0 * 1e-9),
+          "FFT seconds: units times rate");
+    check(near(model_pass_seconds(model, 4e6), 2e-3), "a pass reads and writes at memcpy speed");
+}
+
+/* Worked by hand: 4 ranks in the group, 1 peer on this node, 2 off it;
+ * 4 MB in and out, so 1 MB per peer. Inter-node bandwidth per rank
+ * min(1e9, 2e9 / 2 ranks per node) = 1e9. One message: 1e-6 + 1e6 / 5e9 =
+ * 2.01e-4 inside the node, 2e-6 + 1e6 / 1e9 = 1.002e-3 between nodes. */
+static void test_exchanges(cost_model *model)
+{
+    model_exchange x = {.method = 1 /* alltoallv */, .group_size = 4, .peers_on_node = 1, .nodes_in_group = 3,
+                        .ranks_per_node = 2, .plan_ranks = 8, .plan_nodes = 4, .in_bytes = 4e6, .out_bytes = 4e6};
+    double copies = 9e6 / 4e9; /* pack, unpack and the own chunk */
+    /* all in flight: max(2.01e-4, 1.002e-3 + 1e6 / 1e9) */
+    check(near(model_exchange_seconds(model, &x), 2.002e-3 + copies), "alltoallv");
+    x.method = 6; /* sendrecv: the rounds add up */
+    check(near(model_exchange_seconds(model, &x), 2.01e-4 + 2 * 1.002e-3 + copies), "sendrecv");
+    x.method = 0; /* alltoallw: no copies of ours; datatype_bandwidth 0 is free */
+    check(near(model_exchange_seconds(model, &x), 2.002e-3), "alltoallw, free datatypes");
+    model->datatype_bandwidth = 8e9;
+    check(near(model_exchange_seconds(model, &x), 2.002e-3 + 8e6 / 8e9), "alltoallw, datatype copies");
+    model->datatype_bandwidth = 0;
+    x.method = 1;
+    x.ranks_per_node = 4; /* injection 2e9 shared by 4: 0.5e9 each, 1e-3 more per message */
+    check(near(model_exchange_seconds(model, &x), 1.002e-3 + 1e-3 + 2e-3 + copies), "injection shared by the node");
+    x.ranks_per_node = 2;
+    model->bisection_bandwidth = 1e9; /* half of 8 ranks x 2 MB off-node cross: 8e-3 */
+    check(near(model_exchange_seconds(model, &x), 2e-6 + 8e-3), "bisection bound");
+    model->bisection_bandwidth = 0;
+    x.group_size = 1;
+    check(near(model_exchange_seconds(model, &x), 1e-3), "a group of one copies");
+    x.group_size = 4;
+    for (int m = 0; m < 10; m++) {
+        x.method = m;
+        double seconds = model_exchange_seconds(model, &x);
+        char what[64];
+        snprintf(what, sizeof what, "method %d predicted positive and finite", m);
+        check(isfinite(seconds) && seconds > 0, what);
+    }
+    /* A measured message table replaces latency + bytes / bandwidth. */
+    model->message[MODEL_INTER] = (model_rate){.count = 2, .elements = {1000, 1e6}, .seconds_per_unit = {1e-5, 1e-3}};
+    check(near(model_message_seconds(model, MODEL_INTER, 500), 1e-5), "table: below its first size");
+    check(near(model_message_seconds(model, MODEL_INTER, 500500), 5.05e-4), "table: interpolated in bytes");
+    check(near(model_message_seconds(model, MODEL_INTER, 2e6), 2e-3), "table: beyond, at the bandwidth");
+    check(near(model_message_seconds(model, MODEL_INTRA, 1e6), 2.01e-4), "no table: latency + bytes / bandwidth");
+    char *text = model_format(model), message[256];
+    cost_model again;
+    check(text && model_parse(text, &again, message, sizeof message) == 0 && again.message[MODEL_INTER].count == 2 &&
+              again.message[MODEL_INTER].seconds_per_unit[1] == 1e-3,
+          "the message table written and read back");
+    free(text);
+}
+
+int main(void)
+{
+    cost_model model;
+    test_parse(&model);
+    test_rates(&model);
+    test_exchanges(&model);
+    if (failures) return 1;
+    printf("test_cost_model: all passed\n");
+    return 0;
+}
