@@ -18,7 +18,6 @@
 
 #include <fftw3.h>
 
-#include "text.h"
 
 #ifdef DISTFFT_SMPI
 #include <smpi/smpi.h>
@@ -62,20 +61,15 @@ void simulation_free(void *pointer)
     fftw_free(pointer);
 }
 
-/* The sample's key: what the step does and on how much data. */
-static uint64_t step_key(const step *s, size_t in_bytes, size_t out_bytes)
+/* The sample's key: a hash of the work's name. */
+static uint64_t key_hash(const char *key)
 {
-    char key[1024];
-    text out = text_on(key, sizeof key);
-    s->ops->describe(s, &out);
-    text_append(&out, " %zu>%zu b%lld", in_bytes, out_bytes, (long long)s->spec.batch);
-    for (int i = 0; i < s->spec.ndims; i++) text_append(&out, ",%lld", (long long)s->spec.in_shape[i]);
     uint64_t hash = 1469598103934665603ULL; /* FNV-1a */
     for (const char *c = key; *c; c++) hash = (hash ^ (unsigned char)*c) * 1099511628211ULL;
     return hash | 1; /* 0 marks a free slot */
 }
 
-/* One sample per distinct step, shared by all ranks: runs so far, and the
+/* One sample per distinct key, shared by all ranks: runs so far, and the
  * host seconds of the runs after the first (which pays page faults and
  * cold caches, as a real first run does, and is charged as it ran). */
 #define SAMPLE_SLOTS 8192
@@ -112,8 +106,8 @@ static double host_seconds(void)
  * folded arrays would hit the same few cached pages). Preparing them is
  * not charged to the simulated clock. Sampled runs are for timing: the
  * caller's arrays are left as they were. */
-static int run_private(const step *s, const void *in, void *out, size_t in_bytes, size_t out_bytes,
-                       double *seconds)
+static int run_private(simulation_work work, const void *context, const void *in, void *out,
+                       size_t in_bytes, size_t out_bytes, double *seconds)
 {
     smpi_bench_end();
     bool in_place = in == (const void *)out;
@@ -123,8 +117,7 @@ static int run_private(const step *s, const void *in, void *out, size_t in_bytes
     if (private_out && !in_place) memset(private_out, 0, out_bytes);
     smpi_bench_begin();
     double start = host_seconds();
-    int status = private_in && private_out ? s->ops->execute(s, private_in, private_out)
-                                           : s->ops->execute(s, in, out);
+    int status = private_in && private_out ? work(context, private_in, private_out) : work(context, in, out);
     *seconds = host_seconds() - start;
     smpi_bench_end();
     if (!in_place) fftw_free(private_out);
@@ -133,17 +126,20 @@ static int run_private(const step *s, const void *in, void *out, size_t in_bytes
     return status;
 }
 
-int simulation_run_local(const step *s, const void *in, void *out, size_t in_bytes, size_t out_bytes)
+bool simulation_sampling(void) { return environment_integer("DISTFFT_SMPI_SAMPLE") > 0; }
+
+int simulation_run(const char *key, simulation_work work, const void *context, const void *in, void *out,
+                   size_t in_bytes, size_t out_bytes)
 {
     int wanted = environment_integer("DISTFFT_SMPI_SAMPLE");
-    sample *record = wanted > 0 ? sample_of(step_key(s, in_bytes, out_bytes)) : NULL;
-    if (!record) return s->ops->execute(s, in, out);
+    sample *record = wanted > 0 ? sample_of(key_hash(key)) : NULL;
+    if (!record) return work(context, in, out);
     if (record->runs > wanted) { /* measured enough: charge the mean, run nothing */
         smpi_execute_benched(record->seconds / (double)(record->runs - 1));
         return 0;
     }
     double seconds;
-    int status = run_private(s, in, out, in_bytes, out_bytes, &seconds);
+    int status = run_private(work, context, in, out, in_bytes, out_bytes, &seconds);
     if (record->runs++ > 0) record->seconds += seconds;
     return status;
 }
@@ -156,11 +152,15 @@ void *simulation_malloc(size_t bytes) { return fftw_malloc(bytes); }
 
 void simulation_free(void *pointer) { fftw_free(pointer); }
 
-int simulation_run_local(const step *s, const void *in, void *out, size_t in_bytes, size_t out_bytes)
+bool simulation_sampling(void) { return false; }
+
+int simulation_run(const char *key, simulation_work work, const void *context, const void *in, void *out,
+                   size_t in_bytes, size_t out_bytes)
 {
+    (void)key;
     (void)in_bytes;
     (void)out_bytes;
-    return s->ops->execute(s, in, out);
+    return work(context, in, out);
 }
 
 #endif

@@ -16,7 +16,8 @@
  *                            every rank's array maps the same few physical
  *                            pages. The data are garbage: timing only.
  *   DISTFFT_SMPI_SAMPLE=K    sampled computation: each distinct local step
- *                            (same description, shapes and byte counts)
+ *                            (same key: the plan names a step by its
+ *                            description, shapes and byte counts)
  *                            runs for real 1 + K times over all ranks, then
  *                            the mean host time of the last K is charged to
  *                            the simulated clock (smpi_execute_benched)
@@ -37,8 +38,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "step.h"
-
 /* True in a build for SMPI (the library then refuses what SMPI lacks). */
 bool simulation_build(void);
 
@@ -46,10 +45,17 @@ bool simulation_build(void);
 void *simulation_malloc(size_t bytes);
 void simulation_free(void *pointer);
 
-/* Run a local (non-exchange) step: directly, or sampled when
- * DISTFFT_SMPI_SAMPLE is set. `in_bytes` and `out_bytes` are what the step
- * reads and writes (private buffers of these sizes stand in for folded
- * arrays during sampled runs). */
-int simulation_run_local(const step *s, const void *in, void *out, size_t in_bytes, size_t out_bytes);
+/* True when local work is sampled (an SMPI build, DISTFFT_SMPI_SAMPLE set). */
+bool simulation_sampling(void);
+
+/* Local work the simulator may sample: work(context, in, out). */
+typedef int (*simulation_work)(const void *context, const void *in, void *out);
+
+/* Run `work` for real, or charge its sampled mean (simulation_sampling()).
+ * `key` names the work (equal keys: the same work, on any rank); `in_bytes`
+ * and `out_bytes` are what it reads and writes (private buffers of these
+ * sizes stand in for the caller's arrays during sampled runs). */
+int simulation_run(const char *key, simulation_work work, const void *context, const void *in, void *out,
+                   size_t in_bytes, size_t out_bytes);
 
 #endif

@@ -116,6 +116,34 @@ static int check_threads(int threads, const char *where)
     return DISTFFT_SUCCESS;
 }
 
+/* What every rank must have passed alike (agreed before any collective). */
+static void replicate_request(int ndims, const int64_t *shape, distfft_precision precision,
+                              const distfft_options *options, replicated_args *args)
+{
+    replicated_add(args, ndims, "ndims");
+    for (int i = 0; i < ndims; i++) replicated_add(args, shape[i], "shape[%d]", i);
+    for (int i = 0; i < ndims; i++) replicated_add(args, options->kinds[i], "kinds[%d]", i);
+    replicated_add(args, precision, "precision");
+    replicated_add(args, options->batch, "batch");
+    replicated_add(args, options->grid_ndims, "grid_ndims");
+    for (int i = 0; i < options->grid_ndims; i++)
+        replicated_add(args, options->grid_dims[i], "grid_dims[%d]", i);
+    replicated_add(args, options->method, "method");
+    replicated_add(args, options->norm, "norm");
+    replicated_add(args, options->rigor, "rigor");
+    replicated_add(args, options->destroy_input != 0, "destroy_input");
+    replicated_add(args, options->placement, "placement");
+    replicated_add(args, options->node_size, "node_size");
+    replicated_add(args, options->verbose != 0, "verbose");
+    replicated_add(args, options->threads, "threads");
+    replicated_add(args, options->overlap, "overlap");
+    for (int i = 0; i < ndims; i++)
+        replicated_add(args, algebra_padded_length(shape[i], options->padding[i]), "padded length of axis %d", i);
+    replicated_add(args, options->complex_data != 0, "complex_data");
+    replicated_add(args, options->in_place != 0, "in_place");
+    replicated_add(args, options->tune_budget, "tune_budget");
+}
+
 static int check_create(int ndims, const int64_t *shape,
                         distfft_precision precision,
                         const distfft_options *options, const distfft_plan *plan,
@@ -169,28 +197,7 @@ static int check_create(int ndims, const int64_t *shape,
     if (!distfft_overlap_name(options->overlap))
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown overlap %d", where, (int)options->overlap);
 
-    replicated_add(args, ndims, "ndims");
-    for (int i = 0; i < ndims; i++) replicated_add(args, shape[i], "shape[%d]", i);
-    for (int i = 0; i < ndims; i++) replicated_add(args, options->kinds[i], "kinds[%d]", i);
-    replicated_add(args, precision, "precision");
-    replicated_add(args, options->batch, "batch");
-    replicated_add(args, options->grid_ndims, "grid_ndims");
-    for (int i = 0; i < options->grid_ndims; i++)
-        replicated_add(args, options->grid_dims[i], "grid_dims[%d]", i);
-    replicated_add(args, options->method, "method");
-    replicated_add(args, options->norm, "norm");
-    replicated_add(args, options->rigor, "rigor");
-    replicated_add(args, options->destroy_input != 0, "destroy_input");
-    replicated_add(args, options->placement, "placement");
-    replicated_add(args, options->node_size, "node_size");
-    replicated_add(args, options->verbose != 0, "verbose");
-    replicated_add(args, options->threads, "threads");
-    replicated_add(args, options->overlap, "overlap");
-    for (int i = 0; i < ndims; i++)
-        replicated_add(args, algebra_padded_length(shape[i], options->padding[i]), "padded length of axis %d", i);
-    replicated_add(args, options->complex_data != 0, "complex_data");
-    replicated_add(args, options->in_place != 0, "in_place");
-    replicated_add(args, options->tune_budget, "tune_budget");
+    replicate_request(ndims, shape, precision, options, args);
     return DISTFFT_SUCCESS;
 }
 

@@ -237,14 +237,27 @@ size_t plan_out_bytes(const struct distfft_plan_s *plan, int list)
     return (size_t)plan->fields * (size_t)last->out_count * distfft_type_size(last->out_type);
 }
 
-/* Run one step: exchanges as they are, local steps through the simulator's
- * sampling in an SMPI build (simulation.h; a direct call otherwise). */
+static int execute_step(const void *context, const void *in, void *out)
+{
+    const step *current = context;
+    return current->ops->execute(current, in, out);
+}
+
+/* Run one step: exchanges as they are; local steps through the simulator,
+ * which may sample them (an SMPI build, src/simulation.h), named by their
+ * description, local shape and byte counts. */
 int plan_run_step(const step *current, const void *in, void *out)
 {
-    if (current->spec.kind == STEP_EXCHANGE) return current->ops->execute(current, in, out);
+    if (current->spec.kind == STEP_EXCHANGE || !simulation_sampling())
+        return current->ops->execute(current, in, out);
     size_t in_bytes = (size_t)current->spec.in_count * distfft_type_size(current->spec.in_type);
     size_t out_bytes = (size_t)current->spec.out_count * distfft_type_size(current->spec.out_type);
-    return simulation_run_local(current, in, out, in_bytes, out_bytes);
+    char key[1024];
+    text name = text_on(key, sizeof key);
+    current->ops->describe(current, &name);
+    text_append(&name, " %zu>%zu b%lld", in_bytes, out_bytes, (long long)current->spec.batch);
+    for (int i = 0; i < current->spec.ndims; i++) text_append(&name, ",%lld", (long long)current->spec.in_shape[i]);
+    return simulation_run(key, execute_step, current, in, out, in_bytes, out_bytes);
 }
 
 /* Run the steps of one direction, timing each: the exchanges count as

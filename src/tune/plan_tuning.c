@@ -298,6 +298,34 @@ static int choose_overlap(MPI_Comm comm, const plan_request *request, const exch
     return rc;
 }
 
+/* Say what tuning chose and keep it in wisdom. Collective on comm. */
+static int remember(MPI_Comm comm, struct distfft_plan_s *plan, const char *key, int count,
+                    tune_progress *progress)
+{
+    wisdom_choice choice;
+    plan_choice(plan, &choice);
+    char grid[64];
+    progress_grid_name(grid, sizeof grid, choice.grid_ndims, choice.grid_dims);
+    progress->grids = 0;
+    progress_say(progress, "done in %.3g s: grid %s of %d candidate(s)", plan->tuning_seconds, grid, count);
+    return error_agree(comm, wisdom_store(key, &choice));
+}
+
+/* With a cost model, the plan of the best of the model's ranking (only
+ * tune_budget candidates timed); without one, *plan stays NULL (every
+ * candidate is then measured). Collective on comm. */
+static int model_ranked_plan(MPI_Comm comm, const plan_request *request, grid_candidate *grids, int count,
+                             exchange_policy *policy, struct distfft_plan_s **plan, int *timed)
+{
+    int rc;
+    const cost_model *model = model_for_tuning(comm, &rc);
+    if (rc != DISTFFT_SUCCESS) return rc;
+    if (model) return ranked_plan(comm, request, model, grids, count, policy, plan, timed);
+    progress_say(policy->progress, "tune_budget %d without a cost model: every candidate is measured",
+                 request->options.tune_budget);
+    return DISTFFT_SUCCESS;
+}
+
 int tune_plan(MPI_Comm comm, const plan_request *request_in, struct distfft_plan_s **plan_out)
 {
     /* overlap AUTO is measured at the end (choose_overlap) or means OFF. */
@@ -340,12 +368,7 @@ int tune_plan(MPI_Comm comm, const plan_request *request_in, struct distfft_plan
     int timed = count > 1 ? count : 0;
     bool ranked = false;
     if (measuring && options->tune_budget > 0 && size > 1) { /* the model ranks, a few are timed */
-        int model_rc;
-        const cost_model *model = model_for_tuning(comm, &model_rc);
-        TRY(model_rc);
-        if (model) TRY(ranked_plan(comm, request, model, grids, count, &policy, &plan, &timed));
-        else progress_say(&progress, "tune_budget %d without a cost model: every candidate is measured",
-                          options->tune_budget);
+        TRY(model_ranked_plan(comm, request, grids, count, &policy, &plan, &timed));
         ranked = plan != NULL;
         if (ranked) { /* overlap AUTO below keeps the ranked methods */
             plan_choice(plan, &choice);
@@ -363,13 +386,7 @@ int tune_plan(MPI_Comm comm, const plan_request *request_in, struct distfft_plan
         plan->grids_measured = timed;
         plan->model_ranked = ranked;
         plan->tuning_seconds = MPI_Wtime() - start;
-        plan_choice(plan, &choice);
-        char grid[64];
-        progress_grid_name(grid, sizeof grid, choice.grid_ndims, choice.grid_dims);
-        progress.grids = 0;
-        progress_say(&progress, "done in %.3g s: grid %s of %d candidate(s)", plan->tuning_seconds,
-                     grid, count);
-        TRY(error_agree(comm, wisdom_store(key, &choice)));
+        TRY(remember(comm, plan, key, count, &progress));
     }
     *plan_out = plan;
     return DISTFFT_SUCCESS;

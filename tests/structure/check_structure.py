@@ -26,7 +26,7 @@ LAYERS = [
     (r"^array_(io|header)\.[ch]$", ("io", 1)),
     (r"^halo/", ("halo", 1)),
     (r"^layouts/", ("layouts", 1)),
-    (r"^(error|types|vocabulary|decomp|big_count|text|layout|parallel)\.[ch]$", ("base", 0)),
+    (r"^(error|types|vocabulary|decomp|big_count|text|layout|parallel|simulation)\.[ch]$", ("base", 0)),
 ]
 MAX_FILE_LINES = 600
 MAX_FUNCTION_LINES = 70
