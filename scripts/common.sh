@@ -94,6 +94,10 @@ test_python() {
     (cd "$ROOT" && timeout 600 mpiexec.openmpi -n "$ranks" "$VENV_PYTHON" -m pytest \
         -q --color=no -p no:cacheprovider python/tests) || { say "pytest on $ranks rank(s) FAILED"; status=1; }
   done
+  # objects alive or released on some ranks only at exit: no hang (issue 21)
+  say "python/tests/scripts/lifetime_exit.py on 3 ranks"
+  (cd "$ROOT" && timeout 120 mpiexec.openmpi -n 3 "$VENV_PYTHON" python/tests/scripts/lifetime_exit.py) \
+    || { say "lifetime_exit.py FAILED"; status=1; }
   return $status
 }
 

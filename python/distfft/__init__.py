@@ -14,7 +14,9 @@ MPI_Alltoallw over subarray datatypes (Dalcin, Mortensen and Keyes).
 
 Plan, DistArray, Redistribution, Halo (ghost cells) and decompose are the API; distfft.hdf5
 writes and reads distributed arrays in parallel HDF5 files; distfft.wisdom
-keeps what tuned plans measured.
+keeps what tuned plans measured. Objects are freed by destroy() or a
+with-block; garbage collection only releases them, and collect(comm) (or the
+next object made on comm's ranks) frees what every rank released.
 """
 from .distarray import DistArray
 from .errors import DistfftError
@@ -22,6 +24,7 @@ from .plan import Plan
 from .redistribution import Redistribution, decompose
 from .halo import Halo
 from ._lib import method_names, names_of
+from ._lifetime import collect
 from . import wisdom
 
 __version__ = "0.1.0"
@@ -29,7 +32,7 @@ __version__ = "0.1.0"
 KINDS = names_of("kind")   # the C library's transform kinds, in distfft_kind order
 
 __all__ = ["Plan", "DistArray", "Redistribution", "Halo", "DistfftError", "decompose",
-           "method_names", "KINDS", "hdf5", "wisdom"]
+           "method_names", "KINDS", "hdf5", "wisdom", "collect"]
 
 
 def __getattr__(name):
