@@ -111,3 +111,18 @@ build_docs() {
   say "docs: sphinx-build -W into docs/_build/html"
   (cd "$ROOT" && "$VENV_PYTHON" -m sphinx -E -W --keep-going -q -b html docs docs/_build/html)
 }
+
+# test_long: the long reliability runs of scripts/test --long (issue 21;
+# docs/reliability.md): the soak at 10^4 cycles on 2 and 3 ranks (Open MPI,
+# build/; about 25 s each on an idle 2-core machine).
+test_long() {
+  local status=0 dir
+  dir=$(mktemp -d)
+  for ranks in 2 3; do
+    say "soak: 10^4 cycles on $ranks ranks"
+    timeout 1800 mpiexec.openmpi -n "$ranks" "$ROOT/build/bin/soak" --cycles 10000 --report 1000 \
+      "$dir" || { say "soak on $ranks ranks FAILED"; status=1; }
+  done
+  rm -rf "$dir"
+  return $status
+}
