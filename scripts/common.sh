@@ -113,8 +113,9 @@ build_docs() {
 }
 
 # test_long: the long reliability runs of scripts/test --long (issue 21;
-# docs/reliability.md): the soak at 10^4 cycles on 2 and 3 ranks (Open MPI,
-# build/; about 25 s each on an idle 2-core machine).
+# docs/reliability.md), Open MPI, build/: the soak at 10^4 cycles on 2 and 3
+# ranks (about 25 s each on an idle 2-core machine) and the fault sweep over
+# every k on 2, 3 and 4 ranks (10-20 s each).
 test_long() {
   local status=0 dir
   dir=$(mktemp -d)
@@ -122,6 +123,11 @@ test_long() {
     say "soak: 10^4 cycles on $ranks ranks"
     timeout 1800 mpiexec.openmpi -n "$ranks" "$ROOT/build/bin/soak" --cycles 10000 --report 1000 \
       "$dir" || { say "soak on $ranks ranks FAILED"; status=1; }
+  done
+  for ranks in 2 3 4; do
+    say "fault sweep: every k on $ranks ranks"
+    timeout 1800 mpiexec.openmpi -n "$ranks" "$ROOT/build/bin/test_faults" --long "$dir" \
+      || { say "fault sweep on $ranks ranks FAILED"; status=1; }
   done
   rm -rf "$dir"
   return $status

@@ -121,7 +121,16 @@ static int make_exchange_steps(struct distfft_plan_s *plan, const exchange_maker
             distfft_redist redist = NULL;
             TRY(maker->make(maker->context, exchange++, plan->grid->subcomms[spec->grid_direction],
                             plan->comm, &geometry, &redist));
-            TRY(error_agree(plan->comm, exchange_step_create(spec, redist, &plan->steps[l][s])));
+            /* After the agreement every rank frees this exchange first (in
+             * its step, or alone), then plan_free the others in the same
+             * order everywhere: a shm window's free is collective. */
+            rc = error_agree(plan->comm, exchange_step_create(spec, redist, &plan->steps[l][s]));
+            if (rc != DISTFFT_SUCCESS) {
+                if (plan->steps[l][s]) step_destroy(plan->steps[l][s]);
+                else redist_free(redist);
+                plan->steps[l][s] = NULL;
+                goto fail;
+            }
         }
 fail:
     return rc;
@@ -161,8 +170,8 @@ int plan_build(MPI_Comm comm, const plan_request *request, const exchange_maker 
 {
     int rc = DISTFFT_SUCCESS;
     struct distfft_plan_s *plan = calloc(1, sizeof *plan);
+    if (plan) plan->comm = MPI_COMM_NULL; /* ready for plan_free */
     TRY(error_agree(comm, plan ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "plan object")));
-    plan->comm = MPI_COMM_NULL;
     plan->request = *request;
     TRY_MPI(MPI_Comm_dup(comm, &plan->comm));
     TRY_MPI(MPI_Comm_set_errhandler(plan->comm, MPI_ERRORS_RETURN));
