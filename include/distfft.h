@@ -38,6 +38,17 @@
  *    other method. Language bindings must not destroy from a garbage
  *    collector (the Python package defers those frees; docs/reliability.md,
  *    "Object lifetimes").
+ *  - Threads: with MPI_THREAD_MULTIPLE, several threads of a rank may
+ *    execute DIFFERENT plans, redistributions and halos at the same time
+ *    (each object has its own communicators and buffers; results are those
+ *    of one after the other). One object must not be executed by two
+ *    threads at once (not detected). Plans are created and destroyed by one
+ *    thread at a time per process (FFTW's planner and distfft's wisdom are
+ *    not thread-safe): a distfft_plan_create that starts while another
+ *    thread is inside plan creation or destruction returns
+ *    DISTFFT_ERR_UNSUPPORTED on every rank of its communicator. Without
+ *    MULTIPLE, make every distfft call from the thread that calls MPI.
+ *    options.threads is another matter: threads inside one call.
  */
 #ifndef DISTFFT_H
 #define DISTFFT_H

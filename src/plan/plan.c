@@ -8,6 +8,7 @@
  * on the slots the algebra assigned and allocates nothing.
  */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -342,11 +343,19 @@ int distfft_plan_backward(distfft_plan plan, void *in, void *out)
     return execute(plan, PLAN_BACKWARD, in, out);
 }
 
+static atomic_int planner_users;
+
+int plan_planner_enter(void) { return atomic_fetch_add(&planner_users, 1); }
+
+void plan_planner_leave(void) { atomic_fetch_sub(&planner_users, 1); }
+
 int distfft_plan_destroy(distfft_plan *plan)
 {
     error_clear();
     if (!plan) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_plan_destroy: NULL");
+    plan_planner_enter(); /* a creation starting meanwhile is refused */
     plan_free(*plan);
+    plan_planner_leave();
     *plan = NULL;
     return DISTFFT_SUCCESS;
 }

@@ -83,4 +83,10 @@ int pipeline_run(struct distfft_plan_s *plan, int list, void *const *slots);
 /* Free without touching the error message (cleanup paths). NULL: no-op. */
 void plan_free(struct distfft_plan_s *plan);
 
+/* Threads of this process inside plan creation or destruction (FFTW's
+ * planner, wisdom: one thread at a time). plan_planner_enter returns how
+ * many were inside before this one; each enter is matched by a leave. */
+int plan_planner_enter(void);
+void plan_planner_leave(void);
+
 #endif
