@@ -39,7 +39,9 @@ from mpi4py import MPI
 
 from . import _lib
 
-_live = weakref.WeakSet()          # objects not yet destroyed nor released
+_live = weakref.WeakValueDictionary()  # creation order -> object not yet destroyed nor
+                                       # released (by order, not by hash: some objects
+                                       # compare by value)
 _registries = {}                   # group key -> _Registry
 _order = itertools.count()         # creation order on this rank (all groups)
 _WINDOW = 1 << 16                  # most serials compared in one drain
@@ -50,11 +52,11 @@ def register(obj):
     serial in its group's registry; destroyed at exit unless freed before."""
     obj._serial = obj._registry.next_serial()
     obj._order = next(_order)
-    _live.add(obj)
+    _live[obj._order] = obj
 
 
 def forget(obj):
-    _live.discard(obj)
+    _live.pop(getattr(obj, "_order", None), None)
 
 
 def _group_key(comm):
@@ -168,11 +170,12 @@ def _destroy_all():
     the same objects in the same order on every rank."""
     if MPI.Is_finalized():
         return
-    entries = [(obj._order, obj._pending()) for obj in list(_live) if obj._handle is not None]
+    alive = list(_live.values())
+    entries = [(obj._order, obj._pending()) for obj in alive if obj._handle is not None]
     for registry in _registries.values():
         entries += [(p.order, p) for p in registry.pending.values()]
         registry.pending.clear()
-    for obj in list(_live):
+    for obj in alive:
         obj._handle = None
         forget(obj)
     for _, pending in sorted(entries, key=lambda e: e[0], reverse=True):
