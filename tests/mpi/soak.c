@@ -17,7 +17,8 @@
  * memory (/proc/self/statm) is read after a warm-up (every configuration
  * made at least twice: FFTW's planner keeps what it learnt, malloc's arenas
  * settle) and at the end; the growth, the largest over the ranks, must stay
- * below --rss-slack-kib (default 4096 KiB). Rank 0 prints a line every
+ * below --rss-slack-kib (default 4096 KiB; -1: not checked, as under
+ * AddressSanitizer, whose quarantine keeps freed memory). Rank 0 prints a line every
  * --report cycles: cycle, resident KiB (max over ranks), live handles.
  *
  *   usage: soak [--cycles N] [--report K] [--rss-slack-kib S] [DIR]
@@ -32,7 +33,18 @@
 #include "distfft.h"
 #include "mpi_handle_counter.h"
 
-static int me, P, threads_ok;
+static int me, P, threads_ok, romio_counted;
+
+/* MPICH's MPI-IO (ROMIO) calls the MPI_ names itself, so its own datatypes
+ * and collectives would go through the PMPI counter: there the array-file
+ * cycles are left out (Open MPI's OMPIO calls PMPI). */
+static int mpich(void)
+{
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int length = 0;
+    MPI_Get_library_version(version, &length);
+    return strstr(version, "MPICH") != NULL;
+}
 
 static long resident_kib(void)
 {
@@ -171,7 +183,7 @@ static int file_cycle(long i, const char *dir)
     float *out = buffer(n * sizeof(float)), *in = buffer(n * sizeof(float));
     for (size_t k = 0; k < n; k++) out[k] = (float)(k + 100 * me + i);
     char path[4096];
-    snprintf(path, sizeof path, "%s/soak_%ld.npy", dir, i % 3);
+    snprintf(path, sizeof path, "%s/soak_np%d_%ld.npy", dir, P, i % 3); /* runs side by side */
     int rc = distfft_array_write(MPI_COMM_WORLD, path, DISTFFT_REAL_FLOAT, 2, shape, local,
                                  start, 2, out);
     if (rc == DISTFFT_SUCCESS)
@@ -193,6 +205,8 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &P);
     threads_ok = provided >= MPI_THREAD_FUNNELED;
+    romio_counted = mpich();
+    if (romio_counted && me == 0) printf("soak: MPICH: no array-file cycles (ROMIO's own MPI calls would be counted)\n");
     long cycles = 200, report = 50, slack = 4096;
     const char *dir = ".";
     for (int a = 1; a < argc; a++) {
@@ -211,7 +225,10 @@ int main(int argc, char **argv)
         int rc = plan_cycle(i);
         if (rc == DISTFFT_SUCCESS) { what = "redistribution"; rc = redist_cycle(i); }
         if (rc == DISTFFT_SUCCESS) { what = "halo"; rc = halo_cycle(i); }
-        if (rc == DISTFFT_SUCCESS && i % 8 == 0) { what = "array file"; rc = file_cycle(i, dir); }
+        if (rc == DISTFFT_SUCCESS && i % 8 == 0 && !romio_counted) {
+            what = "array file";
+            rc = file_cycle(i, dir);
+        }
         mpi_handle_counts now = mpi_handle_counts_now();
         int bad = rc != DISTFFT_SUCCESS || live(&now) != live(&start) ||
                   now.created == created;
@@ -235,7 +252,7 @@ int main(int argc, char **argv)
             printf("soak: cycle %6ld  resident %7ld KiB  live MPI handles %ld (%ld made so far)%s\n",
                    i + 1, rss, live(&now), now.created - start.created,
                    i + 1 == warmup ? "  <- baseline" : "");
-        if (i + 1 == cycles && rss - rss_base > slack) {
+        if (i + 1 == cycles && slack >= 0 && rss - rss_base > slack) {
             if (me == 0)
                 fprintf(stderr, "soak: resident memory grew by %ld KiB after the warm-up "
                         "(%ld cycles), more than %ld KiB\n", rss - rss_base, warmup, slack);

@@ -453,8 +453,21 @@ int main(int argc, char **argv)
         else dir = argv[a];
     }
     if (per_kind < 2) per_kind = 2;
-    for (int i = 0; i < N_SCENARIOS; i++)
+    /* MPICH's MPI-IO (ROMIO) calls the MPI_ names itself: its own
+     * collectives and datatypes would be failed and counted here, which
+     * ROMIO is not written to survive. Open MPI's OMPIO calls PMPI. */
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int length = 0;
+    MPI_Get_library_version(version, &length);
+    int romio_counted = strstr(version, "MPICH") != NULL;
+    for (int i = 0; i < N_SCENARIOS; i++) {
+        int file = scenarios[i].what == FILE_WRITE || scenarios[i].what == FILE_READ;
+        if (file && romio_counted) {
+            if (me == 0) printf("skip %s: MPICH (ROMIO calls the MPI_ names)\n", scenarios[i].name);
+            continue;
+        }
         if (!only || strstr(scenarios[i].name, only)) sweep(&scenarios[i]);
+    }
     if (me == 0)
         printf("test_faults: %s: %d faults injected on %d ranks, %d injection(s) failed\n",
                failures ? "FAIL" : "ok", injections, P, failures);
