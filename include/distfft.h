@@ -23,6 +23,32 @@
  *  - The library never modifies the caller's communicator; it works on its
  *    own communicators (with MPI_ERRORS_RETURN) and frees every MPI object it
  *    creates in the matching destroy call.
+ *  - Destroy calls (distfft_plan_destroy, _redist_destroy, _halo_destroy,
+ *    _grid_destroy) are collective: call them at the same point of the
+ *    program on every rank, as any collective. Most are not synchronising
+ *    -- they free communicators (MPI_Comm_free: collective in the standard,
+ *    which expects it to be local; local in Open MPI 4.1 and MPICH 4),
+ *    datatypes, requests, FFTW plans and memory, and wait for no rank. The
+ *    exception: a plan or redistribution whose exchanges use
+ *    DISTFFT_METHOD_SHM (which DISTFFT_METHOD_AUTO may pick) frees an MPI
+ *    shared-memory window, and MPI_Win_free returns on no rank before every
+ *    rank of the node's group has called it: a rank that destroys such an
+ *    object while another waits in some other collective deadlocks the
+ *    job. To be free of that in every case, create such objects with any
+ *    other method. Language bindings must not destroy from a garbage
+ *    collector (the Python package defers those frees; docs/reliability.md,
+ *    "Object lifetimes").
+ *  - Threads: with MPI_THREAD_MULTIPLE, several threads of a rank may
+ *    execute DIFFERENT plans, redistributions and halos at the same time
+ *    (each object has its own communicators and buffers; results are those
+ *    of one after the other). One object must not be executed by two
+ *    threads at once (not detected). Plans are created and destroyed by one
+ *    thread at a time per process (FFTW's planner and distfft's wisdom are
+ *    not thread-safe): a distfft_plan_create that starts while another
+ *    thread is inside plan creation or destruction returns
+ *    DISTFFT_ERR_UNSUPPORTED on every rank of its communicator. Without
+ *    MULTIPLE, make every distfft call from the thread that calls MPI.
+ *    options.threads is another matter: threads inside one call.
  */
 #ifndef DISTFFT_H
 #define DISTFFT_H
@@ -168,7 +194,8 @@ int distfft_grid_create_placed(MPI_Comm comm, int ndims, const int *dims,
                                int busy_direction, distfft_grid *grid);
 
 /* Free the grid and every communicator it created; *grid becomes NULL.
- * Collective on the grid's communicator. A NULL *grid is a no-op. */
+ * Collective on the grid's communicator; not synchronising (MPI_Comm_free
+ * only). A NULL *grid is a no-op. */
 int distfft_grid_destroy(distfft_grid *grid);
 
 /* Grid queries. Local. dims and coords have room for distfft_grid_ndims(). */
@@ -278,8 +305,9 @@ int distfft_redist_create(MPI_Comm subcomm, distfft_type type, int ndims,
 int distfft_redist_execute(distfft_redist redist, const void *in, void *out);
 
 /* Free the plan and every MPI object it created (datatypes, its duplicate of
- * subcomm); *redist becomes NULL. Collective on subcomm. A NULL *redist is a
- * no-op. */
+ * subcomm); *redist becomes NULL. Collective on subcomm; synchronising
+ * (MPI_Win_free) with method DISTFFT_METHOD_SHM, otherwise it waits for no
+ * rank. A NULL *redist is a no-op. */
 int distfft_redist_destroy(distfft_redist *redist);
 
 /* ------------------------------------------------------------------------ */
@@ -635,7 +663,9 @@ int distfft_plan_step(const struct distfft_plan_s *plan, int direction,
                       int index, distfft_step *step);
 
 /* Free the plan, its work buffers and every MPI object it created; *plan
- * becomes NULL. Collective on the plan's communicator. NULL *plan: no-op. */
+ * becomes NULL. Collective on the plan's communicator; synchronising
+ * (MPI_Win_free) when an exchange uses DISTFFT_METHOD_SHM (see the plan's
+ * steps), otherwise it waits for no rank. NULL *plan: no-op. */
 int distfft_plan_destroy(distfft_plan *plan);
 
 /* ------------------------------------------------------------------------ */
@@ -1074,7 +1104,8 @@ int distfft_halo_unpad(const struct distfft_halo_s *halo, const void *padded,
                        void *block);
 
 /* Free the halo and every MPI object it created; *halo becomes NULL.
- * Collective on its communicator. A NULL *halo is a no-op. */
+ * Collective on its communicator; not synchronising (communicators,
+ * datatypes, memory). A NULL *halo is a no-op. */
 int distfft_halo_destroy(distfft_halo *halo);
 
 /* distfft_halo_create with the blocks of a layout: its global shape and

@@ -116,6 +116,10 @@ test_python() {
     (cd "$ROOT" && timeout 600 mpiexec.openmpi -n "$ranks" "$VENV_PYTHON" -m pytest \
         -q --color=no -p no:cacheprovider python/tests) || { say "pytest on $ranks rank(s) FAILED"; status=1; }
   done
+  # objects alive or released on some ranks only at exit: no hang (issue 21)
+  say "python/tests/scripts/lifetime_exit.py on 3 ranks"
+  (cd "$ROOT" && timeout 120 mpiexec.openmpi -n 3 "$VENV_PYTHON" python/tests/scripts/lifetime_exit.py) \
+    || { say "lifetime_exit.py FAILED"; status=1; }
   return $status
 }
 
@@ -128,4 +132,62 @@ test_python() {
 build_docs() {
   say "docs: sphinx-build -W into docs/_build/html"
   (cd "$ROOT" && "$VENV_PYTHON" -m sphinx -E -W --keep-going -q -b html docs docs/_build/html)
+}
+
+# test_long: the long reliability runs of scripts/test --long (issue 21;
+# docs/reliability.md), Open MPI, build/: the soak at 10^4 cycles on 2 and 3
+# ranks (about 25 s each on an idle 2-core machine) and the fault sweep over
+# every k on 2, 3 and 4 ranks (10-20 s each); then the race-detector build
+# (test_tsan below).
+test_long() {
+  local status=0 dir
+  dir=$(mktemp -d)
+  for ranks in 2 3; do
+    say "soak: 10^4 cycles on $ranks ranks"
+    timeout 1800 mpiexec.openmpi -n "$ranks" "$ROOT/build/bin/soak" --cycles 10000 --report 1000 \
+      "$dir" || { say "soak on $ranks ranks FAILED"; status=1; }
+  done
+  for ranks in 2 3 4; do
+    say "fault sweep: every k on $ranks ranks"
+    timeout 1800 mpiexec.openmpi -n "$ranks" "$ROOT/build/bin/test_faults" --long "$dir" \
+      || { say "fault sweep on $ranks ranks FAILED"; status=1; }
+  done
+  rm -rf "$dir"
+  test_tsan || status=1
+  return $status
+}
+
+# The race-detector build (scripts/test --long): clang with ThreadSanitizer
+# and LLVM's OpenMP runtime, whose archer tool tells TSan about OpenMP's
+# synchronisation (Open MPI only; MPI, FFTW and OpenMP themselves are not
+# instrumented: ignore_noninstrumented_modules, tests/sanitize/tsan.supp).
+LONG_PACKAGES="clang libomp-dev libclang-rt-14-dev"
+build_tsan() {
+  PACKAGES=$LONG_PACKAGES install_packages
+  say "building with ThreadSanitizer (clang, OpenMPI) in build-tsan/"
+  OMPI_CC=clang BUILD_TARGETS="test_threads test_overlap test_concurrent" build_with build-tsan \
+    -DCMAKE_C_COMPILER=clang -DMPI_C_COMPILER=mpicc.openmpi \
+    -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.openmpi -DDISTFFT_FORTRAN=OFF \
+    -DDISTFFT_BUILD_EXAMPLES=OFF -DDISTFFT_BUILD_BENCHMARKS=OFF \
+    "-DCMAKE_C_FLAGS=-fsanitize=thread -fno-omit-frame-pointer" \
+    -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=thread
+}
+
+# test_tsan: the threaded, overlap and concurrent-threads tests on 1-3 ranks
+# under ThreadSanitizer; any report fails.
+test_tsan() {
+  local status=0 test ranks
+  build_tsan || return 1
+  for test in test_threads test_overlap test_concurrent; do
+    for ranks in 1 2 3; do
+      [ "$test" = test_concurrent ] && [ "$ranks" = 1 ] && continue
+      say "ThreadSanitizer: $test on $ranks rank(s)"
+      OMPI_MCA_mca_base_component_disable_dlclose=1 \
+      OMP_TOOL_LIBRARIES=/usr/lib/llvm-14/lib/libarcher.so \
+      TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1 suppressions=$ROOT/tests/sanitize/tsan.supp" \
+        timeout 900 mpiexec.openmpi -n "$ranks" "$ROOT/build-tsan/bin/$test" > /dev/null \
+        || { say "ThreadSanitizer: $test on $ranks rank(s) FAILED"; status=1; }
+    done
+  done
+  return $status
 }

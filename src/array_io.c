@@ -154,7 +154,8 @@ static int open_agreed(MPI_Comm comm, const io_request *request, const char *nam
 }
 
 /* The file type of this rank's block (its subarray of the file's array),
- * or the element type itself for an empty block. */
+ * or the element type itself for an empty block or a failure (nothing
+ * then left to free). */
 static int block_filetype(const io_request *request, MPI_Datatype *filetype)
 {
     MPI_Datatype element = type_mpi(request->type);
@@ -170,7 +171,15 @@ static int block_filetype(const io_request *request, MPI_Datatype *filetype)
     }
     int mpi_code = MPI_Type_create_subarray(request->naxes, sizes, subsizes, starts, MPI_ORDER_C,
                                             element, filetype);
-    if (mpi_code == MPI_SUCCESS) mpi_code = MPI_Type_commit(filetype);
+    if (mpi_code != MPI_SUCCESS) {
+        *filetype = element;
+        return mpi_code;
+    }
+    mpi_code = MPI_Type_commit(filetype);
+    if (mpi_code != MPI_SUCCESS) {
+        MPI_Type_free(filetype);
+        *filetype = element;
+    }
     return mpi_code;
 }
 

@@ -56,6 +56,17 @@ int error_fail(int code, const char *format, ...)
     return code;
 }
 
+void requests_abandon(MPI_Request *requests, int count, int receives)
+{
+    for (int i = 0; requests && i < count; i++) {
+        if (requests[i] == MPI_REQUEST_NULL) continue;
+        MPI_Cancel(&requests[i]);
+        if (receives) MPI_Wait(&requests[i], MPI_STATUS_IGNORE);
+        else MPI_Request_free(&requests[i]);
+        requests[i] = MPI_REQUEST_NULL;
+    }
+}
+
 int error_mpi(int mpi_code, const char *call)
 {
     char text[MPI_MAX_ERROR_STRING];

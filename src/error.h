@@ -25,6 +25,14 @@ int error_fail(int code, const char *format, ...)
 /* Record a failed MPI call (its MPI error string included). */
 int error_mpi(int mpi_code, const char *call);
 
+/* After a failed exchange, no request may outlive the call and none may
+ * block it: each active one of requests[0..count) is cancelled, then a
+ * receive (receives != 0) is completed -- at once if cancelled, when its
+ * data arrives if already matched -- and a send is freed (MPI completes it
+ * in the background; waiting could hang where its receiver gave up too).
+ * Entries become MPI_REQUEST_NULL. Errors are ignored: the call is
+ * failing already. */
+void requests_abandon(MPI_Request *requests, int count, int receives);
 /* Forget the last message (each public call starts with this). */
 void error_clear(void);
 

@@ -111,15 +111,17 @@ int distfft_grid_create_placed(MPI_Comm comm, int ndims, const int *dims,
     TRY(error_agree_replicated(work, local, &args));
 
     grid = calloc(1, sizeof *grid);
+    if (grid) { /* ready for grid_free before anything can fail */
+        grid->ndims = ndims;
+        grid->comm = MPI_COMM_NULL;
+        grid->placement = placement;
+        for (int i = 0; i < ndims; i++) {
+            grid->dims[i] = chosen[i];
+            grid->subcomms[i] = MPI_COMM_NULL;
+        }
+    }
     TRY(error_agree(work, grid ? DISTFFT_SUCCESS
                                : error_fail(DISTFFT_ERR_MEMORY, "grid object")));
-    grid->ndims = ndims;
-    grid->comm = MPI_COMM_NULL;
-    grid->placement = placement;
-    for (int i = 0; i < ndims; i++) {
-        grid->dims[i] = chosen[i];
-        grid->subcomms[i] = MPI_COMM_NULL;
-    }
 
     int index;
     TRY(placement_grid_index(work, ndims, grid->dims, placement, node_size, busy_direction, &index));

@@ -98,7 +98,8 @@ int fft_step_create(const step_spec *spec, void *plan_in, void *plan_out, void *
 int weights_step_create(const step_spec *spec, step **out);
 
 /* redist/exchange_step.c: an exchange step running `redist`, which the
- * step then owns. */
+ * step then owns; on failure redist stays the caller's (its free may be
+ * collective: free it after agreeing on the failure). */
 int exchange_step_create(const step_spec *spec, distfft_redist redist, step **out);
 
 #endif

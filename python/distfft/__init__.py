@@ -17,6 +17,9 @@ decompose are the API; distfft.hdf5
 writes and reads distributed arrays in parallel HDF5 files; distfft.wisdom
 keeps what tuned plans measured; distfft.model measures and imports the
 cost model that ranks tuning's candidates (Plan(..., tune_budget=B)).
+Objects are freed by destroy() or a with-block; garbage collection only
+releases them, and collect(comm) (or the next object made on comm's ranks)
+frees what every rank released.
 """
 from .distarray import DistArray
 from .errors import DistfftError
@@ -25,6 +28,7 @@ from .redistribution import Redistribution, decompose
 from .halo import Halo
 from .layout import Layout, Reshape
 from ._lib import method_names, names_of
+from ._lifetime import collect
 from . import wisdom
 from . import model
 
@@ -33,7 +37,7 @@ __version__ = "0.1.0"
 KINDS = names_of("kind")   # the C library's transform kinds, in distfft_kind order
 
 __all__ = ["Plan", "DistArray", "Redistribution", "Halo", "Layout", "Reshape", "DistfftError", "decompose",
-           "method_names", "KINDS", "hdf5", "wisdom", "model"]
+           "method_names", "KINDS", "hdf5", "wisdom", "model", "collect"]
 
 
 def __getattr__(name):

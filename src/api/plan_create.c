@@ -215,12 +215,20 @@ int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
     else distfft_options_init(&request.options);
 
     int rc = DISTFFT_SUCCESS;
+    /* FFTW's planner and the wisdom serve one thread at a time: a second
+     * thread of this process is refused (agreed below, so every rank of
+     * comm returns it) rather than racing. */
+    int concurrent = plan_planner_enter() > 0;
     MPI_Comm work_comm = MPI_COMM_NULL;
     TRY_MPI(MPI_Comm_dup(comm, &work_comm));
     TRY_MPI(MPI_Comm_set_errhandler(work_comm, MPI_ERRORS_RETURN));
     replicated_args args;
     replicated_init(&args);
-    int local = check_create(ndims, shape, precision, &request.options, plan_out, &args);
+    int local = concurrent
+        ? error_fail(DISTFFT_ERR_UNSUPPORTED, "distfft_plan_create: another thread of this "
+                     "process is creating or destroying a plan; plans are created and destroyed "
+                     "by one thread at a time (FFTW's planner is not thread-safe)")
+        : check_create(ndims, shape, precision, &request.options, plan_out, &args);
     TRY(error_agree_replicated(work_comm, local, &args));
 
     /* From here on the arguments are valid and identical on every rank. */
@@ -228,6 +236,7 @@ int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
     TRY(tune_plan(work_comm, &request, plan_out));
 fail:
     if (work_comm != MPI_COMM_NULL) MPI_Comm_free(&work_comm);
+    plan_planner_leave();
     return rc;
 }
 

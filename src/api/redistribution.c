@@ -97,7 +97,15 @@ int distfft_redist_create(MPI_Comm subcomm, distfft_type type, int ndims,
                              axis_out, batch, method, redist, &geometry, &args);
     TRY(error_agree_replicated(comm, local, &args));
     if (method == DISTFFT_METHOD_AUTO) TRY(tune_exchange(comm, comm, &geometry, NULL, redist));
-    else TRY(error_agree(comm, redist_create(comm, &geometry, method, redist)));
+    else {
+        /* a rank whose create succeeded frees it when another's failed */
+        rc = error_agree(comm, redist_create(comm, &geometry, method, redist));
+        if (rc != DISTFFT_SUCCESS) {
+            redist_free(*redist);
+            *redist = NULL;
+            goto fail;
+        }
+    }
     (*redist)->owns_comm = 1;
     return DISTFFT_SUCCESS;
 fail:

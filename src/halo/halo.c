@@ -124,6 +124,7 @@ int distfft_halo_create(MPI_Comm comm, distfft_type type, int ndims,
     int rc = DISTFFT_SUCCESS, local;
     struct distfft_halo_s *h = calloc(1, sizeof *h);
     MPI_Comm own = MPI_COMM_NULL;
+    if (h) h->comm = MPI_COMM_NULL; /* ready for halo_free */
     TRY_MPI(MPI_Comm_dup(comm, &own));
     TRY_MPI(MPI_Comm_set_errhandler(own, MPI_ERRORS_RETURN));
     replicated_args args;

@@ -178,7 +178,7 @@ static void message_arguments(const struct distfft_halo_s *h, const halo_message
 
 static int run_stage(const struct distfft_halo_s *h, const halo_stage *stage, void *array)
 {
-    int rc = DISTFFT_SUCCESS, pack = h->variant == DISTFFT_HALO_PACK, posted = 0;
+    int rc = DISTFFT_SUCCESS, pack = h->variant == DISTFFT_HALO_PACK, posted = 0, received = 0;
     void *address;
     int count;
     MPI_Datatype type;
@@ -187,6 +187,7 @@ static int run_stage(const struct distfft_halo_s *h, const halo_stage *stage, vo
         message_arguments(h, m, h->receive_buffer, array, &address, &count, &type);
         TRY_MPI(MPI_Irecv(address, count, type, m->peer, HALO_TAG, h->comm,
                           &h->requests[posted++]));
+        received = posted;
     }
     for (int k = 0; k < stage->sends; k++) {
         const halo_message *m = &stage->send[k];
@@ -199,8 +200,9 @@ static int run_stage(const struct distfft_halo_s *h, const halo_stage *stage, vo
     for (int k = 0; pack && k < stage->receives; k++)
         pack_boxes(h, &stage->receive[k], h->receive_buffer, array, 0);
     return DISTFFT_SUCCESS;
-fail: /* complete what was started, so no request outlives the call */
-    if (posted > 0) MPI_Waitall(posted, h->requests, h->statuses);
+fail: /* no request outlives the call (waiting for them all could hang) */
+    requests_abandon(h->requests, received, 1);
+    requests_abandon(h->requests + received, posted - received, 0);
     return rc;
 }
 

@@ -8,6 +8,7 @@
  * on the slots the algebra assigned and allocates nothing.
  */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,7 +128,16 @@ static int make_exchange_steps(struct distfft_plan_s *plan, const exchange_maker
             distfft_redist redist = NULL;
             TRY(maker->make(maker->context, exchange++, plan->grid->subcomms[spec->grid_direction],
                             plan->comm, &geometry, &redist));
-            TRY(error_agree(plan->comm, exchange_step_create(spec, redist, &plan->steps[l][s])));
+            /* After the agreement every rank frees this exchange first (in
+             * its step, or alone), then plan_free the others in the same
+             * order everywhere: a shm window's free is collective. */
+            rc = error_agree(plan->comm, exchange_step_create(spec, redist, &plan->steps[l][s]));
+            if (rc != DISTFFT_SUCCESS) {
+                if (plan->steps[l][s]) step_destroy(plan->steps[l][s]);
+                else redist_free(redist);
+                plan->steps[l][s] = NULL;
+                goto fail;
+            }
         }
 fail:
     return rc;
@@ -167,8 +177,8 @@ int plan_build(MPI_Comm comm, const plan_request *request, const exchange_maker 
 {
     int rc = DISTFFT_SUCCESS;
     struct distfft_plan_s *plan = calloc(1, sizeof *plan);
+    if (plan) plan->comm = MPI_COMM_NULL; /* ready for plan_free */
     TRY(error_agree(comm, plan ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "plan object")));
-    plan->comm = MPI_COMM_NULL;
     plan->request = *request;
     TRY_MPI(MPI_Comm_dup(comm, &plan->comm));
     TRY_MPI(MPI_Comm_set_errhandler(plan->comm, MPI_ERRORS_RETURN));
@@ -364,11 +374,19 @@ int distfft_plan_backward(distfft_plan plan, void *in, void *out)
     return execute(plan, PLAN_BACKWARD, in, out);
 }
 
+static atomic_int planner_users;
+
+int plan_planner_enter(void) { return atomic_fetch_add(&planner_users, 1); }
+
+void plan_planner_leave(void) { atomic_fetch_sub(&planner_users, 1); }
+
 int distfft_plan_destroy(distfft_plan *plan)
 {
     error_clear();
     if (!plan) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_plan_destroy: NULL");
+    plan_planner_enter(); /* a creation starting meanwhile is refused */
     plan_free(*plan);
+    plan_planner_leave();
     *plan = NULL;
     return DISTFFT_SUCCESS;
 }

@@ -141,4 +141,10 @@ void plan_ends_reset(struct distfft_plan_s *plan);
 /* Free the ends (NULL plan->ends: no-op). */
 void plan_ends_free(struct distfft_plan_s *plan);
 
+/* Threads of this process inside plan creation or destruction (FFTW's
+ * planner, wisdom: one thread at a time). plan_planner_enter returns how
+ * many were inside before this one; each enter is matched by a leave. */
+int plan_planner_enter(void);
+void plan_planner_leave(void);
+
 #endif

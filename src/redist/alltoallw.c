@@ -35,9 +35,9 @@ static void alltoallw_destroy(void *opaque)
     alltoallw_state *state = opaque;
     if (!state) return;
     for (int p = 0; p < state->parts; p++) {
-        if (state->send_types && state->send_counts[p] > 0)
+        if (state->send_types && state->send_counts && state->send_counts[p] > 0)
             MPI_Type_free(&state->send_types[p]);
-        if (state->receive_types && state->receive_counts[p] > 0)
+        if (state->receive_types && state->receive_counts && state->receive_counts[p] > 0)
             MPI_Type_free(&state->receive_types[p]);
     }
     free(state->send_counts);

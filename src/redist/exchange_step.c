@@ -61,10 +61,8 @@ int exchange_step_create(const step_spec *spec, distfft_redist redist, step **ou
 {
     *out = NULL;
     exchange_step *s = calloc(1, sizeof *s);
-    if (!s) {
-        redist_free(redist);
+    if (!s) /* redist stays the caller's: freeing it may be collective */
         return error_fail(DISTFFT_ERR_MEMORY, "exchange step");
-    }
     s->base = (step){.ops = &exchange_ops, .spec = *spec};
     s->redist = redist;
     *out = &s->base;

@@ -203,6 +203,7 @@ static int make_tables(const redist_geometry *g, hierarchical_state *state)
     if (!state->gather_offsets || !state->scatter_offsets || !state->cursors ||
         !state->requests || !state->statuses)
         return error_fail(DISTFFT_ERR_MEMORY, "hierarchical: tables");
+    for (int i = 0; i < total + 2 * parts; i++) state->requests[i] = MPI_REQUEST_NULL;
     return DISTFFT_SUCCESS;
 }
 
@@ -399,7 +400,11 @@ static int hierarchical_execute(void *opaque, MPI_Comm comm, const void *in, voi
     TRY_MPI(MPI_Waitall(parts, state->requests + parts, state->statuses));
     for (int l = GATHER_SEND; l < LISTS; l += 2) TRY(finish(state, l));
     return DISTFFT_SUCCESS;
-fail:
+fail: /* no request outlives the call */
+    requests_abandon(state->requests, parts, 1);
+    requests_abandon(state->requests + parts, parts, 0);
+    for (int l = 0; l < LISTS; l++)
+        requests_abandon(requests_of(state, l), state->counts[l], l % 2);
     return rc;
 }
 

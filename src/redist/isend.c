@@ -86,6 +86,8 @@ static int isend_create(MPI_Comm comm, const redist_geometry *g,
     if (state->group < 1) state->group = 1;
     state->receives = calloc(state->group, sizeof *state->receives);
     state->sends = calloc(state->group, sizeof *state->sends);
+    for (int i = 0; i < state->group && state->receives && state->sends; i++)
+        state->receives[i] = state->sends[i] = MPI_REQUEST_NULL;
     state->completed = calloc(state->group, sizeof *state->completed);
     state->statuses = calloc(state->group, sizeof *state->statuses);
     if (!state->receives || !state->sends || !state->completed ||
@@ -176,7 +178,9 @@ static int isend_execute(void *opaque, MPI_Comm comm, const void *in, void *out)
         TRY(finish_group(state, out, first, count));
     }
     return DISTFFT_SUCCESS;
-fail:
+fail: /* no request outlives the call */
+    requests_abandon(state->receives, group, 1);
+    requests_abandon(state->sends, group, 0);
     return rc;
 }
 

@@ -66,14 +66,21 @@ int redist_create(MPI_Comm comm, const redist_geometry *geometry, distfft_method
     const redist_method *row = redist_method_row(method);
     if (!row) return error_fail(DISTFFT_ERR_ARGUMENT, "unknown method %d", (int)method);
     struct distfft_redist_s *redist = calloc(1, sizeof *redist);
-    if (!redist) return error_fail(DISTFFT_ERR_MEMORY, "redistribution object");
+    /* agreed: the methods with collectives inside their create (shm,
+     * hierarchical) must be entered by every rank of the group or none */
+    int rc = error_agree(comm, redist ? DISTFFT_SUCCESS
+                                      : error_fail(DISTFFT_ERR_MEMORY, "redistribution object"));
+    if (rc != DISTFFT_SUCCESS) {
+        free(redist);
+        return rc;
+    }
     redist->comm = comm;
     redist->method_id = method;
     redist->method = row;
     redist->geometry = *geometry;
     redist->in_count = geometry->batch * shape_product(geometry->ndims, geometry->in_shape);
     redist->out_count = geometry->batch * shape_product(geometry->ndims, geometry->out_shape);
-    int rc = row->create(comm, geometry, row->parameters, &redist->state);
+    rc = row->create(comm, geometry, row->parameters, &redist->state);
     if (rc != DISTFFT_SUCCESS) {
         if (redist->state) row->destroy(redist->state);
         free(redist);

@@ -106,18 +106,11 @@ static int64_t place_chunks(const redist_geometry *g, shm_state *state)
     return mine;
 }
 
-/* Allocate the window (collective on the domain) and find the slices. */
-static int make_window(const redist_geometry *g, int64_t elements, shm_state *state)
+/* Lock the new window (MPI_MODE_NOCHECK: the barriers order the accesses)
+ * and find each domain member's slice. Local. */
+static int query_slices(const redist_geometry *g, shm_state *state)
 {
-    int rc = DISTFFT_SUCCESS, size;
-    MPI_Info info = MPI_INFO_NULL;
-    TRY_MPI(MPI_Comm_size(state->shared, &size));
-    if (size == 1) return DISTFFT_SUCCESS;
-    int element = (int)distfft_type_size(g->type);
-    TRY_MPI(MPI_Info_create(&info));
-    TRY_MPI(MPI_Info_set(info, "alloc_shared_noncontig", "true")); /* memory near each owner */
-    TRY_MPI(MPI_Win_allocate_shared((MPI_Aint)elements * element, element, info, state->shared,
-                                    &state->slice, &state->window));
+    int rc = DISTFFT_SUCCESS;
     TRY_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, state->window));
     state->locked = 1;
     const node_map *d = &state->domains;
@@ -129,6 +122,34 @@ static int make_window(const redist_geometry *g, int64_t elements, shm_state *st
         TRY_MPI(MPI_Win_shared_query(state->window, i - d->first[domain], &bytes, &unit, &base));
         state->peer_slices[d->members[i]] = base;
     }
+fail:
+    return rc;
+}
+
+/* The window's info (local). */
+static int window_info(MPI_Info *info)
+{
+    int rc = DISTFFT_SUCCESS;
+    TRY_MPI(MPI_Info_create(info));
+    TRY_MPI(MPI_Info_set(*info, "alloc_shared_noncontig", "true")); /* memory near each owner */
+fail:
+    return rc;
+}
+
+/* Allocate the window (collective on the domain) and find the slices.
+ * Local failures are agreed on the domain before the window is made and
+ * after, so every member frees it together (MPI_Win_free synchronises). */
+static int make_window(const redist_geometry *g, int64_t elements, shm_state *state)
+{
+    int rc = DISTFFT_SUCCESS, size;
+    MPI_Info info = MPI_INFO_NULL;
+    TRY_MPI(MPI_Comm_size(state->shared, &size));
+    if (size == 1) return DISTFFT_SUCCESS;
+    int element = (int)distfft_type_size(g->type);
+    TRY(error_agree(state->shared, window_info(&info)));
+    TRY_MPI(MPI_Win_allocate_shared((MPI_Aint)elements * element, element, info, state->shared,
+                                    &state->slice, &state->window));
+    TRY(error_agree(state->shared, query_slices(g, state)));
 fail:
     if (info != MPI_INFO_NULL) MPI_Info_free(&info);
     return rc;
@@ -163,6 +184,8 @@ static int shm_create(MPI_Comm comm, const redist_geometry *g, const void *param
                         state->buffered && state->requests && state->statuses
                     ? DISTFFT_SUCCESS
                     : error_fail(DISTFFT_ERR_MEMORY, "shm tables");
+    for (int i = 0; local == DISTFFT_SUCCESS && i < 2 * parts; i++)
+        state->requests[i] = MPI_REQUEST_NULL;
     if (local == DISTFFT_SUCCESS) {
         for (int p = 0; p < parts; p++)
             state->buffered[p] = state->domains.node_of[p] != state->domains.node_of[g->part];
@@ -240,7 +263,9 @@ static int shm_execute(void *opaque, MPI_Comm comm, const void *in, void *out)
         if (x->receive_counts[p] > 0) chunk_unpack(x, p, out);
     TRY_MPI(MPI_Waitall(parts, state->requests + parts, state->statuses + parts));
     return DISTFFT_SUCCESS;
-fail:
+fail: /* no request outlives the call */
+    requests_abandon(state->requests, parts, 1);
+    requests_abandon(state->requests + parts, parts, 0);
     return rc;
 }
 

@@ -95,7 +95,13 @@ static int make_exchange(void *context, int exchange, MPI_Comm subcomm, MPI_Comm
         if (policy->progress) policy->progress->exchange = exchange;
         return tune_exchange(subcomm, plan_comm, geometry, policy->progress, redist);
     }
-    return error_agree(plan_comm, redist_create(subcomm, geometry, method, redist));
+    /* a rank whose create succeeded frees it when another's failed */
+    int rc = error_agree(plan_comm, redist_create(subcomm, geometry, method, redist));
+    if (rc != DISTFFT_SUCCESS) {
+        redist_free(*redist);
+        *redist = NULL;
+    }
+    return rc;
 }
 
 exchange_maker tune_exchange_maker(const exchange_policy *policy)

@@ -66,6 +66,22 @@ static MPI_Request *copy_requests(int n, const MPI_Request *requests)
     return copy;
 }
 
+/* ---- fault injection ---------------------------------------------------------
+ * tests/support/mpi_fault.c (test_faults only) defines mpi_fault_hit; in
+ * other programs the weak reference is NULL and nothing fails. */
+int mpi_fault_hit(const char *name) __attribute__((weak));
+#define FAULT(name, handle, null)                                            \
+    do {                                                                     \
+        if (mpi_fault_hit && mpi_fault_hit(name)) {                          \
+            *(handle) = (null);                                              \
+            return MPI_ERR_OTHER;                                            \
+        }                                                                    \
+    } while (0)
+#define FAULT_NO_HANDLE(name)                                                \
+    do {                                                                     \
+        if (mpi_fault_hit && mpi_fault_hit(name)) return MPI_ERR_OTHER;      \
+    } while (0)
+
 /* ---- counting helpers ------------------------------------------------------ */
 
 static int comm_made(int rc, MPI_Comm made)
@@ -99,6 +115,7 @@ static int group_made(int rc, MPI_Group made)
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
+    FAULT("MPI_Comm_dup", newcomm, MPI_COMM_NULL);
     int rc = PMPI_Comm_dup(comm, newcomm);
     return comm_made(rc, *newcomm);
 }
@@ -111,6 +128,7 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
+    FAULT("MPI_Comm_split", newcomm, MPI_COMM_NULL);
     int rc = PMPI_Comm_split(comm, color, key, newcomm);
     return comm_made(rc, *newcomm);
 }
@@ -118,6 +136,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
                         MPI_Comm *newcomm)
 {
+    FAULT("MPI_Comm_split_type", newcomm, MPI_COMM_NULL);
     int rc = PMPI_Comm_split_type(comm, split_type, key, info, newcomm);
     return comm_made(rc, *newcomm);
 }
@@ -138,12 +157,14 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
 int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[],
                     const int periods[], int reorder, MPI_Comm *newcomm)
 {
+    FAULT("MPI_Cart_create", newcomm, MPI_COMM_NULL);
     int rc = PMPI_Cart_create(comm, ndims, dims, periods, reorder, newcomm);
     return comm_made(rc, *newcomm);
 }
 
 int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 {
+    FAULT("MPI_Cart_sub", newcomm, MPI_COMM_NULL);
     int rc = PMPI_Cart_sub(comm, remain_dims, newcomm);
     return comm_made(rc, *newcomm);
 }
@@ -212,6 +233,7 @@ static int window_made(int rc)
 int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
                             MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
+    FAULT("MPI_Win_allocate_shared", win, MPI_WIN_NULL);
     return window_made(
         PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win));
 }
@@ -246,12 +268,14 @@ int MPI_Win_free(MPI_Win *win)
 
 int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    FAULT("MPI_Type_contiguous", newtype, MPI_DATATYPE_NULL);
     return type_made(PMPI_Type_contiguous(count, oldtype, newtype));
 }
 
 int MPI_Type_vector(int count, int blocklength, int stride,
                     MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    FAULT("MPI_Type_vector", newtype, MPI_DATATYPE_NULL);
     return type_made(
         PMPI_Type_vector(count, blocklength, stride, oldtype, newtype));
 }
@@ -259,6 +283,7 @@ int MPI_Type_vector(int count, int blocklength, int stride,
 int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
                             MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    FAULT("MPI_Type_create_hvector", newtype, MPI_DATATYPE_NULL);
     return type_made(
         PMPI_Type_create_hvector(count, blocklength, stride, oldtype, newtype));
 }
@@ -284,6 +309,7 @@ int MPI_Type_create_struct(int count, const int blocklengths[],
                            const MPI_Aint displacements[],
                            const MPI_Datatype types[], MPI_Datatype *newtype)
 {
+    FAULT("MPI_Type_create_struct", newtype, MPI_DATATYPE_NULL);
     return type_made(PMPI_Type_create_struct(count, blocklengths,
                                              displacements, types, newtype));
 }
@@ -293,6 +319,7 @@ int MPI_Type_create_subarray(int ndims, const int sizes[],
                              int order, MPI_Datatype oldtype,
                              MPI_Datatype *newtype)
 {
+    FAULT("MPI_Type_create_subarray", newtype, MPI_DATATYPE_NULL);
     return type_made(PMPI_Type_create_subarray(ndims, sizes, subsizes, starts,
                                                order, oldtype, newtype));
 }
@@ -300,6 +327,7 @@ int MPI_Type_create_subarray(int ndims, const int sizes[],
 int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
                             MPI_Datatype *newtype)
 {
+    FAULT("MPI_Type_create_resized", newtype, MPI_DATATYPE_NULL);
     return type_made(PMPI_Type_create_resized(oldtype, lb, extent, newtype));
 }
 
@@ -375,6 +403,7 @@ int MPI_Type_free(MPI_Datatype *datatype)
 int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest,
               int tag, MPI_Comm comm, MPI_Request *request)
 {
+    FAULT("MPI_Isend", request, MPI_REQUEST_NULL);
     STARTS_REQUEST(PMPI_Isend(buf, count, datatype, dest, tag, comm, request));
 }
 
@@ -387,6 +416,7 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest,
 int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
               MPI_Comm comm, MPI_Request *request)
 {
+    FAULT("MPI_Irecv", request, MPI_REQUEST_NULL);
     STARTS_REQUEST(PMPI_Irecv(buf, count, datatype, source, tag, comm, request));
 }
 
@@ -410,6 +440,7 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
                    const MPI_Datatype recvtypes[], MPI_Comm comm,
                    MPI_Request *request)
 {
+    FAULT("MPI_Ialltoallw", request, MPI_REQUEST_NULL);
     STARTS_REQUEST(PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes,
                                    recvbuf, recvcounts, rdispls, recvtypes,
                                    comm, request));
@@ -451,6 +482,7 @@ int MPI_Request_free(MPI_Request *request)
 
 int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
+    FAULT_NO_HANDLE("MPI_Wait");
     MPI_Request old = *request;
     int rc = PMPI_Wait(request, status);
     requests_completed(1, &old, request);
@@ -467,6 +499,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 
 int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
+    FAULT_NO_HANDLE("MPI_Waitall");
     MPI_Request *before = copy_requests(count, requests);
     int rc = PMPI_Waitall(count, requests, statuses);
     requests_completed(count, before, requests);
@@ -507,6 +540,7 @@ int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag,
 int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount,
                  int indices[], MPI_Status statuses[])
 {
+    FAULT_NO_HANDLE("MPI_Waitsome");
     MPI_Request *before = copy_requests(incount, requests);
     int rc = PMPI_Waitsome(incount, requests, outcount, indices, statuses);
     requests_completed(incount, before, requests);

@@ -1,0 +1,138 @@
+"""
+test_lifetime.py -- dropping a distfft object on one rank while the others
+are inside a collective never hangs (issue 21): garbage collection makes no
+MPI call; the released objects are freed together by the next object made
+on the same ranks, by destroy(), or by distfft.collect(comm), and only when
+every rank has released them. A hang fails through the short watchdog
+below (the whole job exits with the stacks).
+"""
+import faulthandler
+import gc
+
+import numpy
+import pytest
+from mpi4py import MPI
+
+import distfft
+from distfft import _lifetime
+
+WATCHDOG = 60   # seconds: a hang here is the bug this file is about
+METHODS = [m for m in distfft.method_names() if m != "auto"] + ["auto"]
+
+
+@pytest.fixture(autouse=True)
+def watchdog():
+    faulthandler.dump_traceback_later(WATCHDOG, exit=True)
+    yield
+    faulthandler.dump_traceback_later(120, exit=True)   # conftest's, back
+
+
+def make(comm, what, method):
+    if what == "plan":
+        return distfft.Plan(comm, (12, 12, 4), method=method, rigor="estimate")
+    if what == "redistribution":
+        return distfft.Redistribution.for_global_shape(comm, (12, 12, 4), 0, 1,
+                                                       method=method)
+    plan = distfft.Plan(comm, (7, 6, 5), dtype=numpy.float64, method="alltoallw",
+                        rigor="estimate")
+    with plan:
+        return distfft.Halo(comm, (7, 6, 5), plan.input_slice, 1)
+
+
+@pytest.mark.parametrize("what,method", [("plan", m) for m in METHODS] +
+                         [("redistribution", m) for m in METHODS if m != "auto"] +
+                         [("halo", None)])
+def test_drop_on_one_rank_while_the_others_wait_in_a_barrier(comm, what, method):
+    """The issue's scenario: rank 0 drops its object, collects garbage and
+    enters a barrier; the others enter the barrier first and drop theirs
+    after. The shm method's MPI_Win_free used to deadlock here."""
+    obj = make(comm, what, method)
+    before = _lifetime.pending_count(comm)
+    if comm.rank == 0:
+        del obj
+        gc.collect()
+        comm.Barrier()
+    else:
+        comm.Barrier()
+        del obj
+        gc.collect()
+    assert _lifetime.pending_count(comm) == before + 1
+    assert distfft.collect(comm) == before + 1     # every rank released it: freed
+    assert _lifetime.pending_count(comm) == 0
+
+
+def test_released_on_some_ranks_only_waits(comm):
+    a = make(comm, "plan", "shm")
+    b = make(comm, "plan", "shm")
+    if comm.rank == 0:
+        del a
+    gc.collect()
+    assert distfft.collect(comm) == (1 if comm.size == 1 else 0)
+    # released in different orders on different ranks: freed in creation order
+    if comm.rank % 2:
+        del b
+        gc.collect()
+    if comm.rank != 0:
+        del a
+        gc.collect()
+    if comm.rank % 2 == 0:
+        del b
+        gc.collect()
+    assert distfft.collect(comm) == (1 if comm.size == 1 else 2)
+    assert _lifetime.pending_count(comm) == 0
+
+
+def test_the_next_object_frees_what_was_released(comm):
+    plans = [make(comm, "plan", "shm") for _ in range(3)]
+    del plans
+    gc.collect()
+    assert _lifetime.pending_count(comm) == 3
+    with make(comm, "plan", "alltoallw"):          # creation drains
+        assert _lifetime.pending_count(comm) == 0
+    keep = make(comm, "redistribution", "shm")
+    dropped = make(comm, "redistribution", "shm")
+    del dropped
+    gc.collect()
+    keep.destroy()                                  # destroy() drains too
+    assert _lifetime.pending_count(comm) == 0
+
+
+def test_groups_are_keyed_by_ranks_not_by_communicator(comm):
+    """A plan on a reordered duplicate of comm is freed by the next object
+    made on comm itself (the same ranks); a sub-group's objects only by
+    that sub-group's calls."""
+    reordered = comm.Split(0, comm.size - comm.rank)
+    half = comm.Split(comm.rank % 2, comm.rank)
+    try:
+        a = make(reordered, "plan", "shm")
+        b = make(half, "plan", "shm")
+        del a, b
+        gc.collect()
+        one_group = comm.size == 1      # then comm, reordered and half are one group
+        assert _lifetime.pending_count(comm) == (2 if one_group else 1)
+        assert _lifetime.pending_count(half) == (2 if one_group else 1)
+        assert distfft.collect(comm) >= 1
+        assert distfft.collect(half) >= 0
+        assert _lifetime.pending_count(comm) == 0 and _lifetime.pending_count(half) == 0
+    finally:
+        reordered.Free()
+        half.Free()
+
+
+def test_garbage_collection_in_a_thread_makes_no_mpi_call(comm):
+    """__del__ may run in any thread (here: a thread that never calls MPI
+    collectives); it only files the object."""
+    import threading
+    box = [make(comm, "plan", "shm")]
+    thread = threading.Thread(target=lambda: (box.clear(), gc.collect()))
+    thread.start()
+    thread.join(WATCHDOG / 2)
+    assert not thread.is_alive()
+    assert distfft.collect(comm) == 1
+
+
+def test_collect_checks_its_communicator():
+    with pytest.raises(TypeError, match="mpi4py communicator"):
+        distfft.collect(None)
+    with pytest.raises(ValueError, match="intracommunicator"):
+        distfft.collect(MPI.COMM_NULL)
