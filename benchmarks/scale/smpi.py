@@ -118,6 +118,11 @@ def write_platform(kind, ranks, cores_per_node, directory):
 def smpirun_command(xml_path, hosts_path, ranks, configuration):
     command = ["smpirun", "-np", str(ranks), "-platform", xml_path, "-hostfile", hosts_path,
                f"--cfg=smpi/host-speed:{HOST_SPEED}", "--cfg=smpi/shared-malloc:global",
+               # recursive doubling, as MPICH and Open MPI do for small blocks:
+               # SMPI's default allgather posts all P^2 messages at once, and
+               # its bookkeeping of messages in flight then costs hours at
+               # 256 ranks (node placement's MPI_Allgather)
+               "--cfg=smpi/allgather:rdb",
                "--log=root.thres:warning", "--log=smpi_config.thres:error"]
     return command + [f"--cfg={item}" for item in configuration]
 

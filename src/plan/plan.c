@@ -376,9 +376,16 @@ int distfft_plan_backward(distfft_plan plan, void *in, void *out)
 
 static atomic_int planner_users;
 
-int plan_planner_enter(void) { return atomic_fetch_add(&planner_users, 1); }
+/* Under SMPI the simulated ranks share this process but run one at a time
+ * (cooperative contexts switched only inside MPI calls): a rank creating a
+ * plan while another rank's creation waits in a collective is not a second
+ * thread in FFTW's planner, and must not be refused. */
+int plan_planner_enter(void) { return simulation_build() ? 0 : atomic_fetch_add(&planner_users, 1); }
 
-void plan_planner_leave(void) { atomic_fetch_sub(&planner_users, 1); }
+void plan_planner_leave(void)
+{
+    if (!simulation_build()) atomic_fetch_sub(&planner_users, 1);
+}
 
 int distfft_plan_destroy(distfft_plan *plan)
 {
