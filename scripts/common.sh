@@ -73,7 +73,7 @@ build_smpi() {
 }
 
 # Correctness on 64, 256 and 1,024 simulated ranks, and byte-for-byte
-# agreement with Open MPI (tests/smpi/check_smpi.py); ~4 minutes.
+# agreement with Open MPI (tests/smpi/check_smpi.py); ~2 minutes idle.
 test_smpi() {
   say "SMPI: --check on 64, 256 and 1024 simulated ranks (tests/smpi/check_smpi.py)"
   /usr/bin/python3 "$ROOT/tests/smpi/check_smpi.py" --build-smpi "$ROOT/build-smpi" --build "$ROOT/build"
