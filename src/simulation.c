@@ -25,7 +25,6 @@
 /* Folded buffers start at this size; smaller ones (tables, headers) stay
  * private, so whatever the library keeps in them stays right. */
 #define FOLD_THRESHOLD ((size_t)1 << 20)
-#define MAX_FOLDED 65536
 
 static int environment_integer(const char *name)
 {
@@ -34,17 +33,52 @@ static int environment_integer(const char *name)
 }
 
 /* The folded pointers, to free them with SMPI_SHARED_FREE (shared by all
- * ranks: one process). A full table falls back to private allocations. */
-static void *folded[MAX_FOLDED];
-static int folded_count;
+ * ranks: one process): an open-addressing set, room for 2^20 (16,384
+ * ranks' plans and arrays several times over). A full set falls back to
+ * private allocations. */
+#define FOLDED_SLOTS ((size_t)1 << 21)
+#define FOLDED_MOST (FOLDED_SLOTS / 2)
+static void *folded[FOLDED_SLOTS];
+static void *const REMOVED = (void *)&folded; /* a tombstone: never a buffer */
+static size_t folded_count;
+
+static size_t folded_slot(const void *pointer)
+{
+    uint64_t bits = (uint64_t)(uintptr_t)pointer;
+    return (size_t)((bits >> 12) * 0x9E3779B97F4A7C15ULL >> 43) % FOLDED_SLOTS;
+}
+
+static void folded_add(void *pointer)
+{
+    size_t i = folded_slot(pointer);
+    while (folded[i] && folded[i] != REMOVED) i = (i + 1) % FOLDED_SLOTS;
+    folded[i] = pointer;
+    folded_count++;
+}
+
+/* Remove `pointer` from the set; false if it was not folded. */
+static bool folded_remove(void *pointer)
+{
+    for (size_t i = folded_slot(pointer); folded[i]; i = (i + 1) % FOLDED_SLOTS)
+        if (folded[i] == pointer) {
+            folded[i] = REMOVED;
+            folded_count--;
+            return true;
+        }
+    return false;
+}
 
 bool simulation_build(void) { return true; }
 
+/* SimGrid maps a folded buffer's blocks at once (MAP_POPULATE): host time
+ * a real allocation does not take, so it is kept off the simulated clock. */
 void *simulation_malloc(size_t bytes)
 {
-    if (bytes >= FOLD_THRESHOLD && folded_count < MAX_FOLDED && environment_integer("DISTFFT_SMPI_FOLD") > 0) {
+    if (bytes >= FOLD_THRESHOLD && folded_count < FOLDED_MOST && environment_integer("DISTFFT_SMPI_FOLD") > 0) {
+        smpi_bench_end();
         void *pointer = SMPI_SHARED_MALLOC(bytes);
-        if (pointer) folded[folded_count++] = pointer;
+        if (pointer) folded_add(pointer);
+        smpi_bench_begin();
         return pointer;
     }
     return fftw_malloc(bytes);
@@ -52,12 +86,12 @@ void *simulation_malloc(size_t bytes)
 
 void simulation_free(void *pointer)
 {
-    for (int i = folded_count - 1; i >= 0; i--)
-        if (folded[i] == pointer) {
-            folded[i] = folded[--folded_count];
-            SMPI_SHARED_FREE(pointer);
-            return;
-        }
+    if (pointer && folded_remove(pointer)) {
+        smpi_bench_end();
+        SMPI_SHARED_FREE(pointer);
+        smpi_bench_begin();
+        return;
+    }
     fftw_free(pointer);
 }
 

@@ -138,18 +138,6 @@ static int parse_non_negative(const option_row *row, const char *value,
     return parse_int_from(row, value, state, 0);
 }
 
-/* Any int: the library's verdict on a bad value is what we report. */
-static int parse_any_int(const option_row *row, const char *value,
-                         parse_state *state)
-{
-    int negative = value[0] == '-';
-    int64_t number;
-    if (bench_parse_integer(value + negative, strlen(value + negative), 0, INT_MAX, &number) != 0)
-        return fail(state, "%s '%s' is not an integer", row->name, value);
-    *(int *)field_of(row, state) = negative ? -(int)number : (int)number;
-    return BENCH_OPTIONS_OK;
-}
-
 /* Kept as given; --axes is checked against the shape at the end. */
 static int parse_text(const option_row *row, const char *value,
                       parse_state *state)
@@ -377,10 +365,10 @@ static const option_row option_table[] = {
     {"--wisdom-out", "FILE", parse_path, FIELD(wisdom_out), NULL, NULL,
      "export the wisdom after planning"},
     {"--rigor", "R", parse_rigor, 0, rigor_at, "measure", "FFTW planning: @"},
-    {"--tune-budget", "B", parse_any_int, FIELD(tune_budget), NULL, "0",
+    {"--tune-budget", "B", parse_positive, FIELD(tune_budget), NULL, NULL,
      "with auto and a cost model (--model, or DISTFFT_MODEL): the model "
-     "ranks every grid x method and only the B best are timed (0: time "
-     "every candidate, as without a model)"},
+     "ranks every grid x method and only the B >= 1 best are timed "
+     "(without it: every candidate, as without a model)"},
     {NULL, NULL, NULL, 0, NULL, NULL, "Timing:"},
     {"--inner", "N", parse_positive, FIELD(inner), NULL, "3",
      "forward+backward pairs per timed repetition"},
@@ -398,6 +386,11 @@ static const option_row option_table[] = {
      "in the step table; auto uses it with --tune-budget"},
     {"--model-force", NULL, parse_flag, FIELD(model_force), NULL, NULL,
      "accept a --model calibrated with another MPI library"},
+    {"--predict-only", NULL, parse_flag, FIELD(predict_only), NULL, NULL,
+     "with --model: plan and predict every step, time no transform (pair "
+     "times are null; method auto still measures its candidates while "
+     "planning): the model's figure where running is too costly, e.g. "
+     "thousands of simulated ranks"},
     {NULL, NULL, NULL, 0, NULL, NULL, "Checks and output:"},
     {"--check", NULL, parse_flag, FIELD(check), NULL, NULL,
      "report round-trip and serial-FFTW errors (the serial reference applies "
@@ -558,5 +551,9 @@ int bench_options_parse(int argc, char **argv, bench_options *options,
         if (status != BENCH_OPTIONS_OK)
             return status;
     }
+    if (options->predict_only && options->model == NULL)
+        return fail(&state, "--predict-only needs --model FILE");
+    if (options->predict_only && (options->check || options->save_prefix != NULL))
+        return fail(&state, "--predict-only runs no transform: it cannot --check or --save");
     return bench_kinds_resolve(options, message, message_size);
 }

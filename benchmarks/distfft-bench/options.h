@@ -62,6 +62,7 @@ typedef struct {
     const char *calibrate;              /* --calibrate FILE: measure the cost model, exit */
     const char *model;                  /* --model FILE: predict every step */
     int model_force;                    /* accept a model from another machine kind */
+    int predict_only;                   /* --predict-only: plan and predict, run nothing */
     int tune_budget;                    /* options.tune_budget */
 } bench_options;
 

@@ -266,8 +266,11 @@ static void print_text_configuration(FILE *stream, const bench_options *options,
     print_key(stream, "norm");
     fprintf(stream, "%s\n", distfft_norm_name(options->norm));
     print_key(stream, "timing");
-    fprintf(stream, "fastest of %d repetitions of %d pairs, max over ranks\n",
-            options->outer, options->inner);
+    if (options->predict_only)
+        fprintf(stream, "none (--predict-only: the model's figures alone)\n");
+    else
+        fprintf(stream, "fastest of %d repetitions of %d pairs, max over ranks\n",
+                options->outer, options->inner);
 }
 
 void bench_report_text(FILE *stream, const bench_options *options,
@@ -316,11 +319,14 @@ void bench_report_text(FILE *stream, const bench_options *options,
         fputc('\n', stream);
         for (int i = 0; i < steps->count; ++i) {
             const bench_step *step = &steps->steps[i];
-            fprintf(stream, "  %-9s %-40s %12.4e %14lld %14lld", step->forward ? "forward" : "backward",
-                    step->description, step->seconds, step->bytes_total, step->bytes_theory);
-            if (step->copy_seconds > 0) fprintf(stream, " %8.2f", step->seconds / step->copy_seconds);
+            int ran = !options->predict_only;
+            fprintf(stream, "  %-9s %-40s ", step->forward ? "forward" : "backward", step->description);
+            if (ran) fprintf(stream, "%12.4e", step->seconds);
+            else fprintf(stream, "%12s", "-");
+            fprintf(stream, " %14lld %14lld", step->bytes_total, step->bytes_theory);
+            if (ran && step->copy_seconds > 0) fprintf(stream, " %8.2f", step->seconds / step->copy_seconds);
             else if (steps->predicted) fprintf(stream, " %8s", "");
-            if (steps->predicted && step->predicted_seconds > 0)
+            if (steps->predicted && step->predicted_seconds > 0 && ran)
                 fprintf(stream, " %12.4e %9.2f", step->predicted_seconds,
                         step->seconds / step->predicted_seconds);
             else if (steps->predicted)

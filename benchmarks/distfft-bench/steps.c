@@ -98,6 +98,13 @@ int bench_steps_collect(MPI_Comm comm, distfft_plan plan, void *input,
     return DISTFFT_SUCCESS;
 }
 
+void bench_steps_describe(MPI_Comm comm, distfft_plan plan, bench_steps *steps)
+{
+    memset(steps, 0, sizeof *steps);
+    collect_direction(comm, plan, DISTFFT_FORWARD, steps);
+    collect_direction(comm, plan, DISTFFT_BACKWARD, steps);
+}
+
 int bench_steps_predict(distfft_plan plan, bench_steps *steps)
 {
     int forward = distfft_plan_step_count(plan, DISTFFT_FORWARD);

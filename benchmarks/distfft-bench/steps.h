@@ -48,6 +48,10 @@ int bench_steps_collect(MPI_Comm comm, distfft_plan plan, void *input,
                         void *output, void *roundtrip, int inner,
                         bench_steps *steps);
 
+/* The plan's steps and bytes without running them (times 0):
+ * --predict-only. Collective. */
+void bench_steps_describe(MPI_Comm comm, distfft_plan plan, bench_steps *steps);
+
 /* --model: the model's prediction of every collected step (the process's
  * model, distfft_model_import_file) and their sum. Returns
  * DISTFFT_SUCCESS or the library's error (on every rank). Collective. */

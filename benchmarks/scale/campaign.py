@@ -2,7 +2,9 @@
 """The scale campaign: distfft on simulated clusters (SimGrid SMPI).
 
     scripts/benchmark scale [small|medium|full] [--out DIR] [--list]
-                            [--model FILE] [--timeout S] [--only SERIES,...]
+                            [--model FILE | --no-model] [--timeout S]
+                            [--only SERIES,...]
+    scripts/benchmark scale --summarize DIR
 
 Each point runs build-smpi/bin/distfft-bench (scripts/setup --smpi) under
 benchmarks/scale/smpi.py on a platform of benchmarks/scale/platforms/, with
@@ -12,15 +14,24 @@ rank of a shape measures and the others reuse its plan, as every rank of a
 real cluster would measure at the same time), 3 timed forward+backward pairs, and records one JSON line: the
 simulated pair time (fastest pair, slowest rank), per-step times and bytes,
 the plan time (tuning included), and the wall time the simulation took. A
-point that runs past --timeout is recorded as timed out. With --model FILE
-(distfft-bench --calibrate) each point also carries the model's prediction.
-Writes DIR/results.jsonl, DIR/summary.md (the tables of docs/guide/scale.md)
-and DIR/strong.png when matplotlib is there.
+point that runs past --timeout is recorded as timed out.
+
+The cost model (src/tune/model.h) is calibrated on each platform the points
+use (distfft-bench --calibrate on two simulated nodes, computation sampled as
+in the points; DIR/models/), or taken from --model FILE, or skipped with
+--no-model. Every point is then predicted by a --predict-only run of the same
+plan (nothing executes, so it is cheap), and the points of the `model`
+series -- rank counts the simulation cannot reach here -- are only predicted:
+the model carries the curves beyond the simulated range once the simulated
+points have checked it. Writes DIR/results.jsonl, DIR/summary.md (the tables
+of docs/guide/scale.md) and DIR/strong.png when matplotlib is there;
+--summarize DIR writes summary.md again from DIR/results.jsonl.
 
 Series: strong (fixed global shape, more ranks), methods (every method of
 the table on the smallest rank count), weak (524,288 points per rank, paper
 000 Fig. 9), placement (row, Morton and node placement on the Dragonfly,
-paper 003), auto (the tuned method beside the fixed ones).
+paper 003), auto (the tuned method beside the fixed ones), model (predicted
+only, beyond the simulated range).
 """
 import argparse
 import dataclasses
@@ -29,6 +40,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -99,34 +111,50 @@ def preset_points(name):
         points.append(Point("placement", shape, big, placement=placement, platform="dragonfly"))
     for p in (min(ranks), big):
         points.append(Point("auto", shape, p, method="auto"))
+    # Beyond the simulated range: the model's figures only (predicted, not run).
+    for p in sorted({4 * max(ranks), 16 * max(ranks), 4096, 16384} - set(ranks)):
+        if p <= size * size:
+            points.append(Point("model", shape, p))
+    if name != "full":
+        points += [Point("model", (2048,) * 3, p) for p in (1024, 4096, 16384)]
     return points
 
 
-def bench_command(point, bench, model):
+def bench_command(point, bench, model=None):
+    """distfft-bench for one point: timed (3 pairs), or with a model file
+    only predicted (--predict-only: the same plan, built with FFTW estimate
+    plans, nothing executed)."""
     command = [bench, "--shape", "x".join(map(str, point.shape)), "--kind", point.kind,
                "--grid", point.grid, "--method", point.method, "--placement", point.placement,
-               "--rigor", "measure", "--inner", "1", "--outer", "3", "--json", "--quiet"]
+               "--json", "--quiet"]
+    command += ["--rigor", "estimate", "--model", model, "--predict-only"] if model \
+        else ["--rigor", "measure", "--inner", "1", "--outer", "3"]
     if point.placement == "node":
         command += ["--node-size", "0"]
-    if model:
-        command += ["--model", model]
     return command
 
 
-def run_point(point, bench, model, timeout):
-    import tempfile
+def simulate(platform, ranks, cores_per_node, program, timeout, environment=None):
+    """Run `program` (a command list) on `ranks` simulated ranks of
+    `platform`: (wall seconds, completed process or None if timed out)."""
     with tempfile.TemporaryDirectory(prefix="distfft-scale-") as directory:
-        environment = dict(smpi.scratch_environment(directory), DISTFFT_SMPI_SAMPLE="3", DISTFFT_SMPI_FOLD="1")
-        xml, hosts = smpi.write_platform(point.platform, point.ranks, point.cores_per_node, directory)
-        command = smpi.smpirun_command(xml, hosts, point.ranks, ["smpi/display-timing:no"]) \
-            + bench_command(point, bench, model)
+        xml, hosts = smpi.write_platform(platform, ranks, cores_per_node, directory)
+        command = smpi.smpirun_command(xml, hosts, ranks, ["smpi/display-timing:no"]) + program
         start = time.monotonic()
         try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
-                                  env=environment, cwd=directory)
-            wall = time.monotonic() - start
+            done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=directory,
+                                  env=dict(smpi.scratch_environment(directory), **(environment or {})))
         except subprocess.TimeoutExpired:
-            return {"timed_out": True, "wall_seconds": time.monotonic() - start}
+            done = None
+        return time.monotonic() - start, done
+
+
+def run_point(point, bench, timeout, model=None):
+    """One point, timed (model None) or predicted; the record of it."""
+    wall, done = simulate(point.platform, point.ranks, point.cores_per_node, bench_command(point, bench, model),
+                          timeout, {"DISTFFT_SMPI_SAMPLE": "3", "DISTFFT_SMPI_FOLD": "1"})
+    if done is None:
+        return {"timed_out": True, "wall_seconds": wall}
     record = {"timed_out": False, "wall_seconds": wall, "exit_status": done.returncode}
     for line in done.stdout.splitlines():
         if line.startswith("{"):
@@ -137,6 +165,42 @@ def run_point(point, bench, model, timeout):
     if "bench" not in record:
         record["error"] = (done.stdout + done.stderr).strip().splitlines()[-5:]
     return record
+
+
+# ---- the cost model, calibrated on each platform ----------------------------------
+
+def calibrate(platform, cores_per_node, bench, directory, timeout):
+    """The cost model of `platform` measured on two of its nodes (both levels
+    of its network), computation sampled as in the points; its path."""
+    path = os.path.join(directory, f"{platform}-{cores_per_node}.model")
+    if os.path.exists(path):
+        return path
+    os.makedirs(directory, exist_ok=True)
+    print(f"campaign: calibrating the cost model on {platform} ({cores_per_node} cores per node)", flush=True)
+    program = [bench, "--calibrate", path, "--node-size", str(cores_per_node), "--rigor", "measure"]
+    wall, done = simulate(platform, 2 * cores_per_node, cores_per_node, program, timeout,
+                          {"DISTFFT_SMPI_SAMPLE": "3",
+                           "DISTFFT_MODEL_PLATFORM": f"{platform}, {cores_per_node} cores per node"})
+    if done is None or done.returncode != 0 or not os.path.exists(path):
+        output = "" if done is None else (done.stdout + done.stderr).strip()
+        raise SystemExit(f"campaign: calibrating {platform} failed ({wall:.0f} s): {output[-800:]}")
+    print(f"    {path} in {wall:.0f} s", flush=True)
+    return path
+
+
+def predict(row, point, bench, model, timeout):
+    """Add the model's prediction of `point` to its row (auto is not
+    predicted: its choice is made by measuring)."""
+    if not model or point.method == "auto":
+        return
+    record = run_point(point, bench, timeout, model)
+    bench_report = record.get("bench") or {}
+    row["predicted_pair_seconds"] = bench_report.get("predicted_pair_seconds")
+    row["predicted_steps"] = [step.get("predicted_seconds") for step in bench_report.get("steps", [])]
+    row["predict_wall_seconds"] = record["wall_seconds"]
+    if point.series == "model":  # predicted only: what building the plan took
+        row.update({k: record[k] for k in ("timed_out", "error") if k in record})
+        row["plan_seconds"] = bench_report.get("plan_seconds")
 
 
 # ---- heFFTe, the peer ------------------------------------------------------------
@@ -172,7 +236,6 @@ def heffte_points(points):
 
 
 def run_heffte(point, program, timeout):
-    import tempfile
     arguments = [program, "fftw", "double"] + [str(n) for n in point.shape]
     arguments += ["-pencils", "-io_pencils"] if point.grid == "pencil" else ["-slabs"]
     arguments += ["-nruns3", "-no-error"]
@@ -214,7 +277,7 @@ def cell(row):
     pair = pair_of(row)
     if pair is None:
         return "failed"
-    predicted = (row.get("bench") or {}).get("predicted_pair_seconds")
+    predicted = row.get("predicted_pair_seconds")
     text = milliseconds(pair)
     if isinstance(predicted, (int, float)) and predicted > 0:
         text += f" (model {milliseconds(predicted)}, {pair / predicted:.2f})"
@@ -295,14 +358,56 @@ def summarize(rows, header):
                          f"({', '.join(used)}) | {cell(r)} | {plan} | "
                          f"{bench.get('plan_seconds', float('nan')):.3g} |")
         lines.append("")
+    lines += model_tables(rows)
     lines += ["## What each point cost to simulate", "",
-              "| point | wall s | plan s (simulated) |", "|---|---|---|"]
+              "| point | wall s | plan s (simulated) | wall s of its prediction |", "|---|---|---|---|"]
     for r in rows:
-        bench = r.get("bench") or {}
-        plan = bench.get("plan_seconds")
+        plan = (r.get("bench") or {}).get("plan_seconds", r.get("plan_seconds"))
+        predicted = r.get("predict_wall_seconds")
         lines.append(f"| {r['label']} | {r['wall_seconds']:.1f} | "
-                     f"{plan if plan is None else f'{plan:.3g}'} |")
+                     f"{plan if plan is None else f'{plan:.3g}'} | "
+                     f"{'–' if predicted is None else f'{predicted:.1f}'} |")
     return "\n".join(lines) + "\n"
+
+
+def model_tables(rows):
+    """The model against every simulated point it predicted, then its
+    figures beyond the simulated range."""
+    lines = []
+    checked = [r for r in rows if r["point"]["series"] != "model" and pair_of(r)
+               and r.get("predicted_pair_seconds")]
+    if checked:
+        ratios = sorted(pair_of(r) / r["predicted_pair_seconds"] for r in checked)
+        within = sum(abs(x - 1.0) <= 0.25 for x in ratios)
+        middle = ratios[len(ratios) // 2] if len(ratios) % 2 else \
+            0.5 * (ratios[len(ratios) // 2 - 1] + ratios[len(ratios) // 2])
+        lines += ["## The cost model against the simulation", "",
+                  f"{within} of {len(ratios)} points within 25 % (simulated/predicted "
+                  f"{ratios[0]:.2f}-{ratios[-1]:.2f}, median {middle:.2f}).", "",
+                  "| point | simulated ms | predicted ms | simulated / predicted |", "|---|---|---|---|"]
+        for r in checked:
+            lines.append(f"| {r['label']} | {milliseconds(pair_of(r))} | "
+                         f"{milliseconds(r['predicted_pair_seconds'])} | "
+                         f"{pair_of(r) / r['predicted_pair_seconds']:.2f} |")
+        lines.append("")
+    beyond = [r for r in rows if r["point"]["series"] == "model"]
+    if beyond:
+        lines += ["## Beyond the simulated range: the model's figures", "",
+                  "Predicted, not run: each plan is built on the simulated ranks (FFTW estimate "
+                  "plans) and the model predicts its steps; nothing executes.", "",
+                  "| shape | ranks | grid, method | predicted pair ms | plan s (simulated) | wall s |",
+                  "|---|---|---|---|---|---|"]
+        for r in beyond:
+            p = r["point"]
+            plan = r.get("plan_seconds")
+            predicted = r.get("predicted_pair_seconds")
+            text = milliseconds(predicted) if predicted else \
+                ("timed out" if r.get("timed_out") else "failed")
+            lines.append(f"| {'x'.join(map(str, p['shape']))} | {p['ranks']} | {p['grid']} {p['method']} | "
+                         f"{text} | {'–' if plan is None else f'{plan:.3g}'} | "
+                         f"{r.get('predict_wall_seconds', 0):.0f} |")
+        lines.append("")
+    return lines
 
 
 def plot(rows, path):
@@ -335,7 +440,10 @@ def main(argv):
     parser.add_argument("preset", nargs="?", default="small")
     parser.add_argument("--out")
     parser.add_argument("--build-smpi", default=os.path.join(ROOT, "build-smpi"))
-    parser.add_argument("--model", help="a model file (distfft-bench --calibrate) for predictions")
+    parser.add_argument("--model", help="one model file (distfft-bench --calibrate) for every platform, "
+                        "instead of calibrating one on each")
+    parser.add_argument("--no-model", action="store_true", help="no cost model, no predictions")
+    parser.add_argument("--summarize", metavar="DIR", help="write DIR/summary.md again from DIR/results.jsonl")
     parser.add_argument("--timeout", type=float, default=900.0, help="wall seconds per point")
     parser.add_argument("--only", help="series to run (strong,methods,weak,placement,auto)")
     parser.add_argument("--list", action="store_true", help="print the points and exit")
@@ -343,6 +451,15 @@ def main(argv):
                         help="a heFFTe source checkout to build with smpicxx and run as the peer "
                              "(default: $HEFFTE_SOURCE; skipped when absent)")
     args = parser.parse_args(argv)
+    if args.summarize:
+        with open(os.path.join(args.summarize, "results.jsonl")) as stream:
+            rows = [json.loads(line) for line in stream if line.strip()]
+        header = rows[0].get("header", "") if rows else ""
+        with open(os.path.join(args.summarize, "summary.md"), "w") as stream:
+            stream.write(summarize(rows, header))
+        plot(rows, os.path.join(args.summarize, "strong.png"))
+        print(f"campaign: {args.summarize}/summary.md")
+        return 0
     points = preset_points(args.preset)
     if args.only:
         wanted = set(args.only.split(","))
@@ -356,6 +473,8 @@ def main(argv):
         raise SystemExit(f"campaign: {bench} is missing (scripts/setup --smpi)")
     if args.model and not os.path.exists(args.model):
         raise SystemExit(f"campaign: no model file {args.model}")
+    if args.model and args.no_model:
+        raise SystemExit("campaign: --model and --no-model contradict each other")
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = args.out or os.path.join(ROOT, f"benchmark-results/scale-{args.preset}-{stamp}")
     os.makedirs(out, exist_ok=True)
@@ -372,22 +491,36 @@ def main(argv):
     else:
         print("campaign: heFFTe peer skipped: point --heffte-source (or HEFFTE_SOURCE) at a heFFTe "
               "source checkout to run it", flush=True)
+    models = {}
+    if not args.no_model:
+        for platform, cores in sorted({(p.platform, p.cores_per_node) for p in points if p.series != "heffte"}):
+            models[platform] = args.model or calibrate(platform, cores, bench, os.path.join(out, "models"),
+                                                       args.timeout)
     rows = []
     with open(os.path.join(out, "results.jsonl"), "w") as stream:
         for index, point in enumerate(points, 1):
             print(f"[{index}/{len(points)}] {point.label()}", flush=True)
+            if point.series == "model" and point.platform not in models:
+                continue  # predicted only: nothing to do without a model
             record = run_heffte(point, heffte, args.timeout) if point.series == "heffte" \
-                else run_point(point, bench, args.model, args.timeout)
-            row = {"label": point.label(), "point": dataclasses.asdict(point), **record}
+                else {"timed_out": False, "wall_seconds": 0.0} if point.series == "model" \
+                else run_point(point, bench, args.timeout)
+            row = {"label": point.label(), "point": dataclasses.asdict(point), "header": header, **record}
+            if point.series != "heffte":
+                predict(row, point, bench, models.get(point.platform), args.timeout)
             rows.append(row)
             stream.write(json.dumps(row) + "\n")
             stream.flush()
-            print(f"    pair {cell(row)} ms, simulated in {record['wall_seconds']:.1f} s", flush=True)
+            if point.series == "model":
+                print(f"    predicted {milliseconds(row.get('predicted_pair_seconds'))} ms "
+                      f"({row.get('predict_wall_seconds', 0):.1f} s)", flush=True)
+            else:
+                print(f"    pair {cell(row)} ms, simulated in {record['wall_seconds']:.1f} s", flush=True)
     with open(os.path.join(out, "summary.md"), "w") as stream:
         stream.write(summarize(rows, header))
     plot(rows, os.path.join(out, "strong.png"))
     print(f"campaign: {out}/summary.md")
-    failed = [r for r in rows if not r.get("timed_out") and pair_of(r) is None]
+    failed = [r for r in rows if not r.get("timed_out") and r["point"]["series"] != "model" and pair_of(r) is None]
     return 1 if failed else 0
 
 

@@ -92,10 +92,16 @@ def _grid_of(grid, options):
 
 
 def _budget(tune_budget):
-    """tune_budget as the C int it becomes; a negative one is the C
-    library's to refuse (DistfftError on every rank)."""
+    """tune_budget as the C int it becomes: None (no budget) is C's 0; a
+    budget the caller gives must be a positive count of candidates (raised
+    on every rank, through _agree)."""
+    if tune_budget is None:
+        return 0
     if isinstance(tune_budget, bool) or int(tune_budget) != tune_budget:
         raise TypeError(f"distfft: tune_budget {tune_budget!r} must be an integer")
+    if tune_budget <= 0:
+        raise ValueError(f"distfft: tune_budget = {tune_budget} must be >= 1 (candidates timed; "
+                         "None, the default: every candidate)")
     return int(tune_budget)
 
 
@@ -106,7 +112,7 @@ class Plan(_lifetime.Handle):
          grid=None, method="auto", norm="backward", batch=None,
          rigor="measure", destroy_input=False, placement="row", node_size=0,
          threads=1, overlap="auto", padding=None, inplace=False,
-         input_layout=None, output_layout=None, tune_budget=0, model=None)
+         input_layout=None, output_layout=None, tune_budget=None, model=None)
 
     comm    an mpi4py intracommunicator (every rank of it must call).
     shape   the global (real-space) shape, 2 to 16 axes.
@@ -168,8 +174,10 @@ class Plan(_lifetime.Handle):
     tune_budget  with method "auto", a measuring rigor and a cost model
             (`model`, distfft.model.import_file or DISTFFT_MODEL): the
             model ranks every candidate (grid x method) and only this many
-            of the best are built and timed. 0 (default), or no model:
-            every candidate is measured. Counts candidates, not seconds.
+            of the best are built and timed (a positive int; 0 or below
+            raises ValueError on every rank). None (default), or no
+            model: every candidate is measured. Counts candidates, not
+            seconds.
     model   path of a cost model file (distfft-bench --calibrate, or
             distfft.model.calibrate) imported before planning, as
             distfft.model.import_file(comm, model) would.
@@ -190,7 +198,7 @@ class Plan(_lifetime.Handle):
                  grid=None, method="auto", norm="backward", batch=None,
                  rigor="measure", destroy_input=False, placement="row", node_size=0,
                  verbose=False, threads=1, overlap="auto", padding=None, inplace=False,
-                 input_layout=None, output_layout=None, tune_budget=0, model=None):
+                 input_layout=None, output_layout=None, tune_budget=None, model=None):
         from .layout import Layout
         self.input_layout = self.output_layout = None
         self._adopt(comm)

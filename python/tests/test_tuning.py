@@ -112,8 +112,9 @@ def test_cost_model_ranks_auto(comm, shared_tmp_path):
     comm.Barrier()
     with pytest.raises(distfft.DistfftError, match="unknown key 'speed'"):
         distfft.model.import_file(comm, f"{shared_tmp_path}/bad.model")
-    with pytest.raises(distfft.DistfftError, match="tune_budget = -1"):
-        distfft.Plan(comm, (8, 8, 6), tune_budget=-1)
+    for budget in (0, -1):  # a budget given is a positive count, on every rank alike
+        with pytest.raises(ValueError, match=f"tune_budget = {budget} must be >= 1"):
+            distfft.Plan(comm, (8, 8, 6), tune_budget=budget)
     with pytest.raises(TypeError, match="tune_budget"):
         distfft.Plan(comm, (8, 8, 6), tune_budget=1.5)
     distfft.model.forget()

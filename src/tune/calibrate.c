@@ -36,6 +36,7 @@
 
 #include "../error.h"
 #include "../serial/serial_fft.h"
+#include "../simulation.h"
 #include "predict.h"
 
 /* Runs per measurement, the fastest kept: on a shared machine noise only
@@ -71,10 +72,23 @@ static double slowest(MPI_Comm comm, double seconds)
 
 /* ---- FFT rates ------------------------------------------------------------------ */
 
+static int execute_fft(const void *fft, const void *in, void *out)
+{
+    serial_fft_execute(fft, (void *)in, out);
+    return DISTFFT_SUCCESS;
+}
+
 /* Seconds of one transform of `spec` (best of RUNS, slowest rank), or -1
- * if it cannot be planned on some rank. Collective. */
+ * if it cannot be planned on some rank. Collective. Under SMPI with
+ * sampled computation the transform is charged as a plan's steps are
+ * (simulation_run), so the rates describe what the simulation charges. */
 static double time_fft(MPI_Comm comm, const serial_spec *spec, void *in, void *out, size_t bytes)
 {
+    char key[160];
+    snprintf(key, sizeof key, "calibrate fft family %d precision %d %lldx%lldx%lld axes %d,%d", (int)spec->family,
+             (int)spec->precision, (long long)spec->shape[0], (long long)spec->shape[1],
+             (long long)spec->shape[2], spec->axes[0],
+             spec->naxes > 1 ? spec->axes[1] : -1);
     serial_fft *fft = NULL;
     memset(in, 0, bytes);
     memset(out, 0, bytes);
@@ -83,11 +97,11 @@ static double time_fft(MPI_Comm comm, const serial_spec *spec, void *in, void *o
     double best = INFINITY;
     if (all) {
         memset(in, 0, bytes);
-        serial_fft_execute(fft, in, out); /* warm-up */
+        simulation_run(key, execute_fft, fft, in, out, bytes, bytes); /* warm-up */
         for (int run = 0; run < RUNS; run++) {
             MPI_Barrier(comm);
             double start = MPI_Wtime();
-            serial_fft_execute(fft, in, out);
+            simulation_run(key, execute_fft, fft, in, out, bytes, bytes);
             double seconds = slowest(comm, MPI_Wtime() - start);
             if (seconds < best) best = seconds;
         }
