@@ -30,9 +30,10 @@ int error_mpi(int mpi_code, const char *call);
  * receive (receives != 0) is completed -- at once if cancelled, when its
  * data arrives if already matched -- and a send is freed (MPI completes it
  * in the background; waiting could hang where its receiver gave up too).
- * Entries become MPI_REQUEST_NULL. Errors are ignored: the call is
- * failing already. */
-void requests_abandon(MPI_Request *requests, int count, int receives);
+ * Entries become MPI_REQUEST_NULL, whatever fails; returns the first
+ * failure (callers KEEP it: the call is failing already, so the original
+ * error is the one reported). */
+int requests_abandon(MPI_Request *requests, int count, int receives);
 /* Forget the last message (each public call starts with this). */
 void error_clear(void);
 
@@ -59,6 +60,27 @@ int error_agree(MPI_Comm comm, int local_code);
 int error_agree_replicated(MPI_Comm comm, int local_code,
                            const replicated_args *args);
 
+/* Checking MPI calls -- every return code is checked (tests/structure/
+ * check_mpi_calls.py fails on a call whose result is thrown away):
+ *   TRY_MPI(call)    jump to `fail` with rc set when the call fails;
+ *   CHECK_MPI(call)  the call's outcome as a distfft code, where a function
+ *                    returns at once or collects local codes;
+ *   KEEP_MPI(call)   cleanup and destroy paths: the call runs whatever
+ *                    failed before it, and its failure becomes rc only if rc
+ *                    is still DISTFFT_SUCCESS -- the first error wins, its
+ *                    message stays, and everything after is still freed.
+ * The message names the call as written ("MPI_Comm_free(&comm) failed: ..."). */
+static inline int mpi_result(int mpi_code, const char *call)
+{
+    return mpi_code == MPI_SUCCESS ? DISTFFT_SUCCESS : error_mpi(mpi_code, call);
+}
+#define CHECK_MPI(call) mpi_result((call), #call)
+
+/* This rank's rank in comm and comm's size (either pointer may be NULL),
+ * checked. A failure means an invalid communicator: every rank of it sees
+ * the same, so callers may return at once. */
+int mpi_rank_size(MPI_Comm comm, int *rank, int *size);
+
 /* Jump to the cleanup label `fail` with rc set when a call fails. */
 #define TRY(call)                                                            \
     do {                                                                     \
@@ -66,13 +88,20 @@ int error_agree_replicated(MPI_Comm comm, int local_code,
         if (rc != DISTFFT_SUCCESS) goto fail;                                \
     } while (0)
 
-#define TRY_MPI(call)                                                        \
+#define TRY_MPI(call) TRY(CHECK_MPI(call))
+
+/* Keep the first failure in rc and go on (cleanup paths): KEEP for calls
+ * that return a distfft code, KEEP_MPI for MPI calls. */
+#define KEEP(call)                                                           \
+    do {                                                                     \
+        int code_ = (call);                                                  \
+        if (rc == DISTFFT_SUCCESS) rc = code_;                               \
+    } while (0)
+
+#define KEEP_MPI(call)                                                       \
     do {                                                                     \
         int mpi_code_ = (call);                                              \
-        if (mpi_code_ != MPI_SUCCESS) {                                      \
-            rc = error_mpi(mpi_code_, #call);                                \
-            goto fail;                                                       \
-        }                                                                    \
+        if (rc == DISTFFT_SUCCESS) rc = mpi_result(mpi_code_, #call);        \
     } while (0)
 
 #endif
