@@ -98,10 +98,12 @@ int mpi_rank_size(MPI_Comm comm, int *rank, int *size);
         if (rc == DISTFFT_SUCCESS) rc = code_;                               \
     } while (0)
 
-#define KEEP_MPI(call)                                                       \
-    do {                                                                     \
-        int mpi_code_ = (call);                                              \
-        if (rc == DISTFFT_SUCCESS) rc = mpi_result(mpi_code_, #call);        \
-    } while (0)
+#define KEEP_MPI(call) keep_mpi(&rc, (call), #call)
+
+/* KEEP_MPI where the code lives elsewhere (*rc). */
+static inline void keep_mpi(int *rc, int mpi_code, const char *call)
+{
+    if (*rc == DISTFFT_SUCCESS) *rc = mpi_result(mpi_code, call);
+}
 
 #endif

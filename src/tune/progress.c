@@ -22,7 +22,7 @@ void progress_init(tune_progress *progress, MPI_Comm comm, int verbose)
 {
     memset(progress, 0, sizeof *progress);
     int rank = 0;
-    MPI_Comm_rank(comm, &rank);
+    if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS) rank = -1; /* then it stays silent */
     progress->enabled = rank == 0 && (verbose != 0 || environment_asks());
 }
 
