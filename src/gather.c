@@ -131,8 +131,9 @@ static int transfer(MPI_Comm user_comm, distfft_type type, int ndims,
     int local_code = check_blocks(comm, type, ndims, global_shape, local_shape, global_start,
                                   local, root, global, where, &args);
     TRY(error_agree_replicated(comm, local_code, &args));
-    TRY(move_blocks(comm, type, ndims, global_shape, local_shape, global_start, local,
-                    root, global, to_root));
+    /* agreed: a free that fails at the end fails the call everywhere */
+    TRY(error_agree(comm, move_blocks(comm, type, ndims, global_shape, local_shape, global_start,
+                                      local, root, global, to_root)));
 fail:
     if (comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&comm));
     return rc;

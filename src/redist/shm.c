@@ -151,7 +151,9 @@ static int make_window(const redist_geometry *g, int64_t elements, shm_state *st
     TRY(error_agree(state->shared, window_info(&info)));
     TRY_MPI(MPI_Win_allocate_shared((MPI_Aint)elements * element, element, info, state->shared,
                                     &state->slice, &state->window));
-    TRY(error_agree(state->shared, query_slices(g, state)));
+    int local = CHECK_MPI(MPI_Info_free(&info)); /* in the agreement: every member frees the window */
+    if (local == DISTFFT_SUCCESS) local = query_slices(g, state);
+    TRY(error_agree(state->shared, local));
 fail:
     if (info != MPI_INFO_NULL) KEEP_MPI(MPI_Info_free(&info));
     return rc;

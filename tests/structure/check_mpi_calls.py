@@ -5,7 +5,7 @@ Scans the C sources under the given folders (default: src/) and fails on
 each call of an MPI function whose int result is thrown away: a call that
 stands as a statement of its own (after `;`, `{`, `}`, `else`, `do`, the
 `)` of an if/for/while, or a `(void)` cast). A checked call hands its
-result on: to TRY_MPI, MPI_KEEP_FIRST or error_mpi's other users, to a
+result on: to TRY_MPI, CHECK_MPI or KEEP_MPI (src/error.h), to a
 variable, a comparison, a return. Functions that return no error code
 (MPI_Wtime, MPI_Comm_f2c, ...) are not calls to check.
 
@@ -64,7 +64,7 @@ def main(folders):
             text = f.read()
         for line, name in bare_calls(text):
             problems.append(f"{path}:{line}: {name}'s return code is not checked "
-                            "(TRY_MPI, MPI_KEEP_FIRST in cleanup paths; see src/error.h)")
+                            "(TRY_MPI, CHECK_MPI, or KEEP_MPI in cleanup paths: src/error.h)")
     for problem in problems:
         print("check_mpi_calls:", problem)
     print(f"check_mpi_calls: {count} files, {len(problems)} unchecked MPI calls")
