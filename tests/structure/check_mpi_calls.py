@@ -18,8 +18,29 @@ import sys
 # MPI functions whose result is not an error code.
 NOT_ERROR_CODES = re.compile(r"^P?MPI_(Wtime|Wtick|Aint_add|Aint_diff|\w+_f2c|\w+_c2f)$")
 CALL = re.compile(r"\b(P?MPI_[A-Z][A-Za-z0-9_]*)\s*\(")
-# What may come just before a call whose result is thrown away.
-STATEMENT_START = re.compile(r"(?:[;{}]|\belse|\bdo|\(\s*void\s*\)|\))\s*$")
+# What may come just before a call whose result is thrown away: the end of
+# a statement or block, else/do, a (void) cast, the `)` of an if/for/while
+# header, or a label (`fail:`, `case 1:`) -- not a ternary's `:`.
+STATEMENT_START = re.compile(r"(?:[;{}]|\belse|\bdo|\(\s*void\s*\)|\)"
+                             r"|(?:^|[;{}])\s*(?:case\b[^:;{}]*|\w+)\s*:)\s*\Z", re.M)
+
+# The scanner checks itself on this snippet first: the calls marked BARE
+# must be found, and only they.
+SELF_TEST = """
+int f(MPI_Comm comm, int rc) {
+    MPI_Barrier(comm);                                  /* BARE */
+    if (rc) MPI_Comm_free(&comm);                       /* BARE */
+    else (void)MPI_Barrier(comm);                       /* BARE */
+    for (int i = 0; i < 2; i++) MPI_Barrier(comm);      /* BARE */
+fail: MPI_Barrier(comm);                                /* BARE */
+    TRY_MPI(MPI_Barrier(comm));
+    KEEP_MPI(MPI_Comm_free(&comm));
+    rc = MPI_Barrier(comm) != MPI_SUCCESS || MPI_Barrier(comm);
+    double t = MPI_Wtime();
+    const char *s = "MPI_Barrier(comm);";
+    return rc ? MPI_Barrier(comm) : MPI_Barrier(comm);
+}
+"""
 
 
 def strip(text):
@@ -55,7 +76,19 @@ def sources(folders):
                     yield os.path.join(root, name)
 
 
+def self_test():
+    expected = [n for n, line in enumerate(SELF_TEST.split("\n"), 1) if "BARE" in line]
+    found = [line for line, _ in bare_calls(SELF_TEST)]
+    if found != expected:
+        print(f"check_mpi_calls: the scanner is broken: bare calls on lines {found} of its self-test, "
+              f"expected {expected}")
+        return False
+    return True
+
+
 def main(folders):
+    if not self_test():
+        return 1
     problems = []
     count = 0
     for path in sources(folders):
