@@ -341,7 +341,7 @@ int tune_plan(MPI_Comm comm, const plan_request *request_in, struct distfft_plan
     double start = MPI_Wtime();
     const distfft_options *options = &request->options;
     tune_progress progress;
-    progress_init(&progress, comm, options->verbose);
+    TRY(progress_init(&progress, comm, options->verbose));
     exchange_policy policy = {.method = options->method, .rigor = options->rigor, .forced = NULL,
                               .progress = &progress};
     bool measuring = options->method == DISTFFT_METHOD_AUTO && options->rigor != DISTFFT_ESTIMATE;
