@@ -67,9 +67,13 @@ int error_agree_replicated(MPI_Comm comm, int local_code,
  *                    returns at once or collects local codes;
  *   KEEP_MPI(call)   cleanup and destroy paths: the call runs whatever
  *                    failed before it, and its failure becomes rc only if rc
- *                    is still DISTFFT_SUCCESS -- the first error wins, its
- *                    message stays, and everything after is still freed.
- * The message names the call as written ("MPI_Comm_free(&comm) failed: ..."). */
+ *                    is still DISTFFT_SUCCESS -- the first error's code wins
+ *                    and everything after is still freed. (A nested free
+ *                    that fails after an earlier failure records its own
+ *                    message: the code stays the first one's.)
+ * The message names the call as written ("MPI_Comm_free(&comm) failed: ...").
+ * MPI_Comm_rank and MPI_Comm_size fail only for an invalid communicator,
+ * the same on every rank: mpi_rank_size's callers may return at once. */
 static inline int mpi_result(int mpi_code, const char *call)
 {
     return mpi_code == MPI_SUCCESS ? DISTFFT_SUCCESS : error_mpi(mpi_code, call);
@@ -77,8 +81,7 @@ static inline int mpi_result(int mpi_code, const char *call)
 #define CHECK_MPI(call) mpi_result((call), #call)
 
 /* This rank's rank in comm and comm's size (either pointer may be NULL),
- * checked. A failure means an invalid communicator: every rank of it sees
- * the same, so callers may return at once. */
+ * checked. */
 int mpi_rank_size(MPI_Comm comm, int *rank, int *size);
 
 /* Jump to the cleanup label `fail` with rc set when a call fails. */
