@@ -30,8 +30,9 @@ static int run_exchange(void *context)
 }
 
 /* Plan method m and time it; *seconds is INFINITY when it cannot be
- * planned somewhere (then *candidate is NULL on every rank). Fails (agreed)
- * only when freeing such a method's leftovers fails. */
+ * planned somewhere (then *candidate is NULL on every rank) or a run of it
+ * fails somewhere. Fails (agreed) only when freeing the leftovers of a
+ * method that cannot be planned fails. */
 static int time_method(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *geometry,
                         distfft_method m, const void *in, void *out, distfft_redist *candidate,
                         double *seconds)
@@ -44,7 +45,8 @@ static int time_method(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometr
         return error_agree(tuning_comm, freed);
     }
     exchange_run run = {*candidate, in, out};
-    tuning_time(tuning_comm, run_exchange, &run, seconds);
+    if (error_agree(tuning_comm, tuning_time(tuning_comm, run_exchange, &run, seconds)) != DISTFFT_SUCCESS)
+        *seconds = INFINITY; /* a method that fails its runs is not chosen */
     return DISTFFT_SUCCESS;
 }
 
