@@ -38,6 +38,14 @@
  *    other method. Language bindings must not destroy from a garbage
  *    collector (the Python package defers those frees; docs/reliability.md,
  *    "Object lifetimes").
+ *  - Destroy calls return an error only when one of their MPI frees fails
+ *    (MPI_Comm_free, MPI_Type_free, MPI_Win_free, MPI_Win_unlock_all):
+ *    DISTFFT_ERR_MPI, the first such failure on this rank, named in
+ *    distfft_last_error(). They free everything else all the same and set
+ *    the handle to NULL, so nothing is left to free again. They agree with
+ *    no other rank (that would make every destroy synchronising): a free
+ *    that fails on some ranks only is reported on those ranks only. NULL
+ *    for the handle pointer itself is DISTFFT_ERR_ARGUMENT.
  *  - Threads: with MPI_THREAD_MULTIPLE, several threads of a rank may
  *    execute DIFFERENT plans, redistributions and halos at the same time
  *    (each object has its own communicators and buffers; results are those
@@ -195,7 +203,8 @@ int distfft_grid_create_placed(MPI_Comm comm, int ndims, const int *dims,
 
 /* Free the grid and every communicator it created; *grid becomes NULL.
  * Collective on the grid's communicator; not synchronising (MPI_Comm_free
- * only). A NULL *grid is a no-op. */
+ * only). A NULL *grid is a no-op. DISTFFT_ERR_MPI where an MPI_Comm_free
+ * failed (the rest freed; see "Destroy calls" at the top). */
 int distfft_grid_destroy(distfft_grid *grid);
 
 /* Grid queries. Local. dims and coords have room for distfft_grid_ndims(). */
@@ -307,7 +316,8 @@ int distfft_redist_execute(distfft_redist redist, const void *in, void *out);
 /* Free the plan and every MPI object it created (datatypes, its duplicate of
  * subcomm); *redist becomes NULL. Collective on subcomm; synchronising
  * (MPI_Win_free) with method DISTFFT_METHOD_SHM, otherwise it waits for no
- * rank. A NULL *redist is a no-op. */
+ * rank. A NULL *redist is a no-op. DISTFFT_ERR_MPI where an MPI free
+ * failed (the rest freed; see "Destroy calls" at the top). */
 int distfft_redist_destroy(distfft_redist *redist);
 
 /* ------------------------------------------------------------------------ */
@@ -665,7 +675,9 @@ int distfft_plan_step(const struct distfft_plan_s *plan, int direction,
 /* Free the plan, its work buffers and every MPI object it created; *plan
  * becomes NULL. Collective on the plan's communicator; synchronising
  * (MPI_Win_free) when an exchange uses DISTFFT_METHOD_SHM (see the plan's
- * steps), otherwise it waits for no rank. NULL *plan: no-op. */
+ * steps), otherwise it waits for no rank. NULL *plan: no-op.
+ * DISTFFT_ERR_MPI where an MPI free failed (the rest freed; see "Destroy
+ * calls" at the top). */
 int distfft_plan_destroy(distfft_plan *plan);
 
 /* ------------------------------------------------------------------------ */
@@ -750,7 +762,9 @@ int distfft_layout_equal(const struct distfft_layout_s *a, const struct distfft_
 int distfft_layout_describe(const struct distfft_layout_s *layout, char *buf, size_t size);
 
 /* Free the layout and its communicator; *layout becomes NULL. Collective on
- * the layout's communicator (MPI_Comm_free). A NULL *layout is a no-op. */
+ * the layout's communicator (MPI_Comm_free). A NULL *layout is a no-op.
+ * DISTFFT_ERR_MPI where MPI_Comm_free failed (see "Destroy calls" at the
+ * top). */
 int distfft_layout_destroy(distfft_layout *layout);
 
 /* ------------------------------------------------------------------------ */
@@ -810,7 +824,9 @@ int distfft_reshape_describe(const struct distfft_reshape_s *reshape, char *buf,
 distfft_method distfft_reshape_method(const struct distfft_reshape_s *reshape);
 
 /* Free the reshape, its datatypes and its communicator; *reshape becomes
- * NULL. Collective on its communicator. A NULL *reshape is a no-op. */
+ * NULL. Collective on its communicator. A NULL *reshape is a no-op.
+ * DISTFFT_ERR_MPI where an MPI free failed (the rest freed; see "Destroy
+ * calls" at the top). */
 int distfft_reshape_destroy(distfft_reshape *reshape);
 
 /* A plan whose input and output are in the caller's layouts: as
@@ -1105,7 +1121,8 @@ int distfft_halo_unpad(const struct distfft_halo_s *halo, const void *padded,
 
 /* Free the halo and every MPI object it created; *halo becomes NULL.
  * Collective on its communicator; not synchronising (communicators,
- * datatypes, memory). A NULL *halo is a no-op. */
+ * datatypes, memory). A NULL *halo is a no-op. DISTFFT_ERR_MPI where an
+ * MPI free failed (the rest freed; see "Destroy calls" at the top). */
 int distfft_halo_destroy(distfft_halo *halo);
 
 /* distfft_halo_create with the blocks of a layout: its global shape and

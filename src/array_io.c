@@ -154,8 +154,9 @@ static int open_agreed(MPI_Comm comm, const io_request *request, const char *nam
 }
 
 /* The file type of this rank's block (its subarray of the file's array),
- * or the element type itself for an empty block or a failure (nothing
- * then left to free). */
+ * or the element type itself for an empty block or a failed constructor.
+ * A failed commit leaves the type made: the caller frees every type that
+ * is not the element type. */
 static int block_filetype(const io_request *request, MPI_Datatype *filetype)
 {
     MPI_Datatype element = type_mpi(request->type);
@@ -175,12 +176,7 @@ static int block_filetype(const io_request *request, MPI_Datatype *filetype)
         *filetype = element;
         return mpi_code;
     }
-    mpi_code = MPI_Type_commit(filetype);
-    if (mpi_code != MPI_SUCCESS) {
-        MPI_Type_free(filetype);
-        *filetype = element;
-    }
-    return mpi_code;
+    return MPI_Type_commit(filetype);
 }
 
 /* View, transfer and close: every rank makes every collective call, so a
@@ -211,25 +207,29 @@ static int transfer_and_close(const io_request *request, MPI_File *file, const c
         rc = io_fail(rc, MPI_File_read_all(*file, local, count, memory.type, &status), "MPI_File_read_all", name);
     }
     rc = io_fail(rc, MPI_File_close(file), "MPI_File_close", name);
-    big_message_free(&memory);
-    if (filetype != element) MPI_Type_free(&filetype);
+    rc = io_fail(rc, big_message_free(&memory), "MPI_Type_free", name);
+    if (filetype != element) rc = io_fail(rc, MPI_Type_free(&filetype), "MPI_Type_free", name);
     return rc;
 }
 
-/* On rank 0: MPI_File_delete(name), ignoring a missing file. */
-static void delete_on_root(MPI_Comm comm, const char *name)
+/* On rank 0: MPI_File_delete(name), a missing file being no error. For
+ * cleanup paths (the caller KEEPs the result). */
+static int delete_on_root(MPI_Comm comm, const char *name)
 {
-    int rank;
-    MPI_Comm_rank(comm, &rank);
-    if (rank == 0) MPI_File_delete(name, MPI_INFO_NULL);
+    int rank = -1, rc = CHECK_MPI(MPI_Comm_rank(comm, &rank)), class = MPI_SUCCESS;
+    if (rc != DISTFFT_SUCCESS || rank != 0) return rc;
+    int mpi_code = MPI_File_delete(name, MPI_INFO_NULL);
+    if (mpi_code != MPI_SUCCESS && MPI_Error_class(mpi_code, &class) == MPI_SUCCESS &&
+        class == MPI_ERR_NO_SUCH_FILE)
+        return DISTFFT_SUCCESS;
+    return io_fail(rc, mpi_code, "MPI_File_delete", name);
 }
 
 /* After a successful write of `temporary`: rank 0 renames it to the final
  * path; agreed. */
 static int publish(MPI_Comm comm, const io_request *request, const char *temporary)
 {
-    int rank, local_code = DISTFFT_SUCCESS;
-    MPI_Comm_rank(comm, &rank);
+    int rank = -1, local_code = CHECK_MPI(MPI_Comm_rank(comm, &rank));
     if (rank == 0 && rename(temporary, request->path) != 0) {
         local_code = error_fail(DISTFFT_ERR_ARGUMENT, "%s: cannot rename '%s' to '%s'", request->where,
                                 temporary, request->path);
@@ -242,7 +242,7 @@ static int publish(MPI_Comm comm, const io_request *request, const char *tempora
 static int write_file(MPI_Comm comm, const io_request *request, const char *temporary, const void *local)
 {
     int rc = DISTFFT_SUCCESS, rank;
-    MPI_Comm_rank(comm, &rank);
+    TRY_MPI(MPI_Comm_rank(comm, &rank));
     unsigned char header[ARRAY_HEADER_MAX_BYTES];
     int header_bytes = array_header_build(request->type, request->naxes, request->file_shape, header);
     if (header_bytes < 0) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: no .npy header for this array", request->where);
@@ -257,7 +257,7 @@ static int write_file(MPI_Comm comm, const io_request *request, const char *temp
     TRY(publish(comm, request, temporary));
     return DISTFFT_SUCCESS;
 fail:
-    delete_on_root(comm, temporary);
+    KEEP(delete_on_root(comm, temporary));
     return rc;
 }
 
@@ -275,7 +275,7 @@ int distfft_array_write(MPI_Comm user_comm, const char *path, distfft_type type,
     int64_t total = request.local_count;
     TRY_MPI(MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_INT64_T, MPI_SUM, comm));
     int rank, local_code = DISTFFT_SUCCESS;
-    MPI_Comm_rank(comm, &rank);
+    TRY_MPI(MPI_Comm_rank(comm, &rank));
     if (rank == 0 && total != shape_product(request.naxes, request.file_shape))
         local_code = error_fail(DISTFFT_ERR_SHAPE, "%s: the blocks hold %lld elements in all, the global array"
                                 " %lld: they do not tile it", request.where, (long long)total,
@@ -287,7 +287,7 @@ int distfft_array_write(MPI_Comm user_comm, const char *path, distfft_type type,
     TRY(write_file(comm, &request, temporary, local));
 fail:
     free(temporary);
-    if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+    if (comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&comm));
     return rc;
 }
 
@@ -324,8 +324,9 @@ static int check_header(const io_request *request, const array_header *header)
  * against the request, if any); agreed, then every rank gets it. */
 static int read_header(MPI_Comm comm, const io_request *request, MPI_File file, array_header *header)
 {
-    int rc = DISTFFT_SUCCESS, rank, local_code = DISTFFT_SUCCESS;
-    MPI_Comm_rank(comm, &rank);
+    int rc = DISTFFT_SUCCESS, rank;
+    TRY_MPI(MPI_Comm_rank(comm, &rank));
+    int local_code = DISTFFT_SUCCESS;
     memset(header, 0, sizeof *header);
     if (rank == 0) {
         unsigned char bytes[ARRAY_HEADER_PROBE_BYTES];
@@ -364,10 +365,10 @@ int distfft_array_read(MPI_Comm user_comm, const char *path, distfft_type type, 
     if (local_code == DISTFFT_SUCCESS)
         local_code = transfer_and_close(&request, &file, path, header.data_offset, local, 0);
     else
-        MPI_File_close(&file);
+        local_code = io_fail(local_code, MPI_File_close(&file), "MPI_File_close", path);
     TRY(error_agree(comm, local_code));
 fail:
-    if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+    if (comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&comm));
     return rc;
 }
 
@@ -390,7 +391,7 @@ int distfft_array_file_info(MPI_Comm user_comm, const char *path, distfft_type *
     TRY(open_agreed(comm, &request, path, MPI_MODE_RDONLY, &file));
     array_header header;
     local_code = read_header(comm, &request, file, &header);
-    MPI_File_close(&file);
+    local_code = io_fail(local_code, MPI_File_close(&file), "MPI_File_close", path);
     TRY(local_code);
     /* Same header on every rank: the same verdict everywhere. */
     int known = -1;
@@ -407,6 +408,6 @@ int distfft_array_file_info(MPI_Comm user_comm, const char *path, distfft_type *
     *naxes = header.naxes;
     memcpy(shape, header.shape, (size_t)header.naxes * sizeof *shape);
 fail:
-    if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+    if (comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&comm));
     return rc;
 }

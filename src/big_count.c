@@ -66,7 +66,10 @@ int big_count_region_type(int64_t offset, int64_t n, MPI_Datatype base,
     }
     code = MPI_Type_create_struct(blocks, lengths, displacements, types, type);
     if (code == MPI_SUCCESS) code = MPI_Type_commit(type);
-    if (run != MPI_DATATYPE_NULL) MPI_Type_free(&run); /* the struct keeps it */
+    if (run != MPI_DATATYPE_NULL) { /* the struct keeps it */
+        int freed = MPI_Type_free(&run);
+        if (code == MPI_SUCCESS) code = freed;
+    }
     return code;
 }
 
@@ -82,8 +85,10 @@ int big_message_create(int64_t n, MPI_Datatype base, int64_t limit, big_message 
     return code;
 }
 
-void big_message_free(big_message *m)
+int big_message_free(big_message *m)
 {
-    if (m->owned && m->type != MPI_DATATYPE_NULL) MPI_Type_free(&m->type);
+    int code = MPI_SUCCESS;
+    if (m->owned && m->type != MPI_DATATYPE_NULL) code = MPI_Type_free(&m->type);
     *m = (big_message){.count = 0, .type = MPI_BYTE, .owned = 0};
+    return code;
 }

@@ -47,7 +47,9 @@ typedef struct {
 /* Returns an MPI error code (MPI_SUCCESS), or MPI_ERR_COUNT when n needs
  * more than INT_MAX pieces of `limit`. */
 int big_message_create(int64_t n, MPI_Datatype base, int64_t limit, big_message *m);
-void big_message_free(big_message *m);
+/* Frees an owned type; the message is reset either way. Returns the MPI
+ * code of MPI_Type_free (MPI_SUCCESS when nothing was owned). */
+int big_message_free(big_message *m);
 
 /* A committed derived type covering n > 0 elements of `base` that start
  * `offset` elements after the buffer address (so one call's per-peer

@@ -35,12 +35,15 @@ const char *distfft_last_error(void) { return last_message; }
 
 void error_clear(void) { last_message[0] = '\0'; }
 
+/* -1 when MPI cannot say (not running, or the call fails): this is for a
+ * message, which must not fail itself. */
 static int world_rank(void)
 {
     int initialized = 0, finalized = 0, rank = -1;
-    MPI_Initialized(&initialized);
-    MPI_Finalized(&finalized);
-    if (initialized && !finalized) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (MPI_Initialized(&initialized) != MPI_SUCCESS || !initialized ||
+        MPI_Finalized(&finalized) != MPI_SUCCESS || finalized ||
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank) != MPI_SUCCESS)
+        return -1;
     return rank;
 }
 
@@ -56,15 +59,17 @@ int error_fail(int code, const char *format, ...)
     return code;
 }
 
-void requests_abandon(MPI_Request *requests, int count, int receives)
+int requests_abandon(MPI_Request *requests, int count, int receives)
 {
+    int rc = DISTFFT_SUCCESS;
     for (int i = 0; requests && i < count; i++) {
         if (requests[i] == MPI_REQUEST_NULL) continue;
-        MPI_Cancel(&requests[i]);
-        if (receives) MPI_Wait(&requests[i], MPI_STATUS_IGNORE);
-        else MPI_Request_free(&requests[i]);
+        KEEP_MPI(MPI_Cancel(&requests[i]));
+        if (receives) KEEP_MPI(MPI_Wait(&requests[i], MPI_STATUS_IGNORE));
+        else KEEP_MPI(MPI_Request_free(&requests[i]));
         requests[i] = MPI_REQUEST_NULL;
     }
+    return rc;
 }
 
 int error_mpi(int mpi_code, const char *call)
@@ -74,6 +79,13 @@ int error_mpi(int mpi_code, const char *call)
     if (MPI_Error_string(mpi_code, text, &length) != MPI_SUCCESS)
         snprintf(text, sizeof text, "MPI error %d", mpi_code);
     return error_fail(DISTFFT_ERR_MPI, "%s failed: %s", call, text);
+}
+
+int mpi_rank_size(MPI_Comm comm, int *rank, int *size)
+{
+    int rc = rank ? CHECK_MPI(MPI_Comm_rank(comm, rank)) : DISTFFT_SUCCESS;
+    if (rc == DISTFFT_SUCCESS && size) rc = CHECK_MPI(MPI_Comm_size(comm, size));
+    return rc;
 }
 
 void replicated_init(replicated_args *args) { args->count = 0; }

@@ -30,9 +30,10 @@ int error_mpi(int mpi_code, const char *call);
  * receive (receives != 0) is completed -- at once if cancelled, when its
  * data arrives if already matched -- and a send is freed (MPI completes it
  * in the background; waiting could hang where its receiver gave up too).
- * Entries become MPI_REQUEST_NULL. Errors are ignored: the call is
- * failing already. */
-void requests_abandon(MPI_Request *requests, int count, int receives);
+ * Entries become MPI_REQUEST_NULL, whatever fails; returns the first
+ * failure (callers KEEP it: the call is failing already, so the original
+ * error is the one reported). */
+int requests_abandon(MPI_Request *requests, int count, int receives);
 /* Forget the last message (each public call starts with this). */
 void error_clear(void);
 
@@ -59,6 +60,30 @@ int error_agree(MPI_Comm comm, int local_code);
 int error_agree_replicated(MPI_Comm comm, int local_code,
                            const replicated_args *args);
 
+/* Checking MPI calls -- every return code is checked (tests/structure/
+ * check_mpi_calls.py fails on a call whose result is thrown away):
+ *   TRY_MPI(call)    jump to `fail` with rc set when the call fails;
+ *   CHECK_MPI(call)  the call's outcome as a distfft code, where a function
+ *                    returns at once or collects local codes;
+ *   KEEP_MPI(call)   cleanup and destroy paths: the call runs whatever
+ *                    failed before it, and its failure becomes rc only if rc
+ *                    is still DISTFFT_SUCCESS -- the first error's code wins
+ *                    and everything after is still freed. (A nested free
+ *                    that fails after an earlier failure records its own
+ *                    message: the code stays the first one's.)
+ * The message names the call as written ("MPI_Comm_free(&comm) failed: ...").
+ * MPI_Comm_rank and MPI_Comm_size fail only for an invalid communicator,
+ * the same on every rank: mpi_rank_size's callers may return at once. */
+static inline int mpi_result(int mpi_code, const char *call)
+{
+    return mpi_code == MPI_SUCCESS ? DISTFFT_SUCCESS : error_mpi(mpi_code, call);
+}
+#define CHECK_MPI(call) mpi_result((call), #call)
+
+/* This rank's rank in comm and comm's size (either pointer may be NULL),
+ * checked. */
+int mpi_rank_size(MPI_Comm comm, int *rank, int *size);
+
 /* Jump to the cleanup label `fail` with rc set when a call fails. */
 #define TRY(call)                                                            \
     do {                                                                     \
@@ -66,13 +91,22 @@ int error_agree_replicated(MPI_Comm comm, int local_code,
         if (rc != DISTFFT_SUCCESS) goto fail;                                \
     } while (0)
 
-#define TRY_MPI(call)                                                        \
+#define TRY_MPI(call) TRY(CHECK_MPI(call))
+
+/* Keep the first failure in rc and go on (cleanup paths): KEEP for calls
+ * that return a distfft code, KEEP_MPI for MPI calls. */
+#define KEEP(call)                                                           \
     do {                                                                     \
-        int mpi_code_ = (call);                                              \
-        if (mpi_code_ != MPI_SUCCESS) {                                      \
-            rc = error_mpi(mpi_code_, #call);                                \
-            goto fail;                                                       \
-        }                                                                    \
+        int code_ = (call);                                                  \
+        if (rc == DISTFFT_SUCCESS) rc = code_;                               \
     } while (0)
+
+#define KEEP_MPI(call) keep_mpi(&rc, (call), #call)
+
+/* KEEP_MPI where the code lives elsewhere (*rc). */
+static inline void keep_mpi(int *rc, int mpi_code, const char *call)
+{
+    if (*rc == DISTFFT_SUCCESS) *rc = mpi_result(mpi_code, call);
+}
 
 #endif

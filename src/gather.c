@@ -21,9 +21,8 @@ static int check_blocks(MPI_Comm comm, distfft_type type, int ndims,
                         int root, const void *global, const char *where,
                         replicated_args *args)
 {
-    int size, rank;
-    MPI_Comm_size(comm, &size);
-    MPI_Comm_rank(comm, &rank);
+    int size, rank, rc = mpi_rank_size(comm, &rank, &size);
+    if (rc != DISTFFT_SUCCESS) return rc;
     if (!type_is_valid(type)) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown element type %d", where, (int)type);
     if (ndims < 1 || ndims > DISTFFT_MAX_DIMS)
         return error_fail(DISTFFT_ERR_SHAPE, "%s: ndims = %d must be in 1..%d", where, ndims, DISTFFT_MAX_DIMS);
@@ -54,9 +53,7 @@ static int move_blocks(MPI_Comm comm, distfft_type type, int ndims,
                        const int64_t *global_start, void *local, int root,
                        void *global, int to_root)
 {
-    int rc = DISTFFT_SUCCESS, size, rank;
-    MPI_Comm_size(comm, &size);
-    MPI_Comm_rank(comm, &rank);
+    int rc = DISTFFT_SUCCESS, size = 0, rank;
     int64_t mine[2 * DISTFFT_MAX_DIMS];
     memcpy(mine, local_shape, ndims * sizeof(int64_t));
     memcpy(mine + ndims, global_start, ndims * sizeof(int64_t));
@@ -66,6 +63,7 @@ static int move_blocks(MPI_Comm comm, distfft_type type, int ndims,
     MPI_Datatype *types = NULL;
     int local_code = DISTFFT_SUCCESS;
     big_message own_message = {.count = 0, .type = MPI_BYTE, .owned = 0};
+    TRY(mpi_rank_size(comm, &rank, &size));
     if (rank == root) {
         blocks = malloc((size_t)size * 2 * ndims * sizeof(int64_t));
         requests = malloc((size_t)(size + 1) * sizeof(MPI_Request));
@@ -106,9 +104,9 @@ static int move_blocks(MPI_Comm comm, distfft_type type, int ndims,
     if (rank == root && pending) TRY_MPI(MPI_Waitall(pending, requests, statuses));
     TRY_MPI(MPI_Wait(&own, MPI_STATUS_IGNORE));
 fail:
-    big_message_free(&own_message);
+    KEEP_MPI(big_message_free(&own_message));
     for (int p = 0; types && p < size; p++)
-        if (types[p] != MPI_DATATYPE_NULL) MPI_Type_free(&types[p]);
+        if (types[p] != MPI_DATATYPE_NULL) KEEP_MPI(MPI_Type_free(&types[p]));
     free(blocks);
     free(requests);
     free(statuses);
@@ -133,10 +131,11 @@ static int transfer(MPI_Comm user_comm, distfft_type type, int ndims,
     int local_code = check_blocks(comm, type, ndims, global_shape, local_shape, global_start,
                                   local, root, global, where, &args);
     TRY(error_agree_replicated(comm, local_code, &args));
-    TRY(move_blocks(comm, type, ndims, global_shape, local_shape, global_start, local,
-                    root, global, to_root));
+    /* agreed: a free that fails at the end fails the call everywhere */
+    TRY(error_agree(comm, move_blocks(comm, type, ndims, global_shape, local_shape, global_start,
+                                      local, root, global, to_root)));
 fail:
-    if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+    if (comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&comm));
     return rc;
 }
 

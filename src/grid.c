@@ -50,13 +50,15 @@ int grid_choose_dims(int size, int ndims, const int *dims, int *chosen)
     return DISTFFT_SUCCESS;
 }
 
-void grid_free(struct distfft_grid_s *grid)
+int grid_free(struct distfft_grid_s *grid)
 {
-    if (!grid) return;
+    int rc = DISTFFT_SUCCESS;
+    if (!grid) return rc;
     for (int i = 0; i < grid->ndims; i++)
-        if (grid->subcomms[i] != MPI_COMM_NULL) MPI_Comm_free(&grid->subcomms[i]);
-    if (grid->comm != MPI_COMM_NULL) MPI_Comm_free(&grid->comm);
+        if (grid->subcomms[i] != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&grid->subcomms[i]));
+    if (grid->comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&grid->comm));
     free(grid);
+    return rc;
 }
 
 static int check_create(int size, int ndims, const int *dims, distfft_placement placement,
@@ -141,15 +143,15 @@ int distfft_grid_create_placed(MPI_Comm comm, int ndims, const int *dims,
         TRY_MPI(MPI_Comm_set_errhandler(grid->subcomms[i], MPI_ERRORS_RETURN));
         keep[i] = 0;
     }
-    if (ordered != MPI_COMM_NULL) MPI_Comm_free(&ordered);
-    MPI_Comm_free(&work);
+    if (ordered != MPI_COMM_NULL) TRY_MPI(MPI_Comm_free(&ordered));
+    TRY_MPI(MPI_Comm_free(&work));
     *grid_out = grid;
     return DISTFFT_SUCCESS;
 
 fail:
-    grid_free(grid);
-    if (ordered != MPI_COMM_NULL) MPI_Comm_free(&ordered);
-    if (work != MPI_COMM_NULL) MPI_Comm_free(&work);
+    KEEP(grid_free(grid));
+    if (ordered != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&ordered));
+    if (work != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&work));
     return rc;
 }
 
@@ -165,9 +167,9 @@ int distfft_grid_destroy(distfft_grid *grid)
     error_clear();
     if (!grid)
         return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_grid_destroy: NULL");
-    grid_free(*grid);
+    int rc = grid_free(*grid);
     *grid = NULL;
-    return DISTFFT_SUCCESS;
+    return rc;
 }
 
 int distfft_grid_ndims(const struct distfft_grid_s *grid)

@@ -20,7 +20,8 @@ struct distfft_grid_s {
  * passes identical arguments. */
 int grid_choose_dims(int size, int ndims, const int *dims, int *chosen);
 
-/* Free the grid and its communicators (no error message touched). */
-void grid_free(struct distfft_grid_s *grid);
+/* Free the grid and its communicators, every one even when a free fails.
+ * Returns the first failure (a message is recorded only then). */
+int grid_free(struct distfft_grid_s *grid);
 
 #endif

@@ -91,7 +91,7 @@ static int find_node(MPI_Comm comm, int rank, int node_size, int *node, int *loc
     TRY_MPI(MPI_Comm_rank(shared, local));
     TRY_MPI(MPI_Allreduce(&rank, node, 1, MPI_INT, MPI_MIN, shared));
 fail:
-    if (shared != MPI_COMM_NULL) MPI_Comm_free(&shared);
+    if (shared != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&shared));
     return rc;
 }
 

@@ -59,8 +59,9 @@ typedef struct {
     /* Fill the step-specific fields of the public record (the exchange's
      * method and bytes); the plan fills the rest. May be NULL. */
     void (*report)(const step *self, distfft_step *info);
-    /* Free the step and whatever it holds. */
-    void (*destroy)(step *self);
+    /* Free the step and whatever it holds, all of it even when an MPI free
+     * fails; returns the first failure. */
+    int (*destroy)(step *self);
     /* Multiply every output of the step by `factor` from now on, inside
      * the pass it makes anyway (the plan's normalisation, folded into a
      * step that already touches the data); false when the step cannot
@@ -79,10 +80,10 @@ struct step {
     step_spec spec;
 };
 
-/* Free any step (NULL is a no-op). */
-static inline void step_destroy(step *s)
+/* Free any step (NULL is a no-op); the first failure. */
+static inline int step_destroy(step *s)
 {
-    if (s) s->ops->destroy(s);
+    return s ? s->ops->destroy(s) : DISTFFT_SUCCESS;
 }
 
 /* The constructors, each in its layer's room. All local; they may fail on

@@ -200,7 +200,7 @@ int distfft_layout_destroy(distfft_layout *layout)
 {
     error_clear();
     if (!layout) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_layout_destroy: NULL");
-    layout_value_free(*layout);
+    int rc = layout_value_free(*layout);
     *layout = NULL;
-    return DISTFFT_SUCCESS;
+    return rc;
 }

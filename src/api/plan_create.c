@@ -108,7 +108,8 @@ static int check_threads(int threads, const char *where)
         return error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: threads = %d: SMPI simulates one thread per rank; "
                           "an SMPI build runs threads = 1 only", where, threads);
     int provided = MPI_THREAD_SINGLE;
-    MPI_Query_thread(&provided);
+    int rc = CHECK_MPI(MPI_Query_thread(&provided));
+    if (rc != DISTFFT_SUCCESS) return rc;
     if (provided < MPI_THREAD_FUNNELED)
         return error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: threads = %d needs MPI initialised with at least "
                           "MPI_THREAD_FUNNELED (MPI_Init_thread), but this process has %s", where, threads,
@@ -202,6 +203,18 @@ static int check_create(int ndims, const int64_t *shape,
 }
 
 /* The request as every rank passed it, checked and agreed; then tune/. */
+/* The end of a plan's creation: free the work communicator; after a
+ * failure (that free's included) no plan is handed out. */
+static int finish_create(int rc, MPI_Comm *work_comm, distfft_plan *plan_out)
+{
+    if (*work_comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(work_comm));
+    if (rc != DISTFFT_SUCCESS && plan_out && *plan_out) {
+        KEEP(plan_free(*plan_out)); /* rc is set: its error stays */
+        *plan_out = NULL;
+    }
+    return rc;
+}
+
 int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
                         distfft_precision precision,
                         const distfft_options *options_in, distfft_plan *plan_out)
@@ -235,7 +248,7 @@ int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
     memcpy(request.shape, shape, ndims * sizeof *shape);
     TRY(tune_plan(work_comm, &request, plan_out));
 fail:
-    if (work_comm != MPI_COMM_NULL) MPI_Comm_free(&work_comm);
+    rc = finish_create(rc, &work_comm, plan_out);
     plan_planner_leave();
     return rc;
 }
@@ -298,9 +311,9 @@ static int attach_layouts(struct distfft_plan_s *plan, const struct distfft_layo
     TRY(error_agree(plan->comm, local));
 fail:
     for (int e = 0; e < 2; e++) {
-        layout_value_free(own[e]);
-        layout_value_free(kept[e]);
-        reshape_free(reshapes[e]);
+        KEEP(layout_value_free(own[e]));
+        KEEP(layout_value_free(kept[e]));
+        KEEP(reshape_free(reshapes[e]));
     }
     return rc;
 }
@@ -336,11 +349,6 @@ int distfft_plan_create_layouts(MPI_Comm comm, int ndims, const int64_t *shape, 
     layout_grid_choose(size, ndims, shape, precision, layout_in, layout_out, &chosen); /* alike everywhere */
     TRY(distfft_plan_create(work_comm, ndims, shape, precision, &chosen, plan_out));
     rc = attach_layouts(*plan_out, layout_in, layout_out);
-    if (rc != DISTFFT_SUCCESS) {
-        plan_free(*plan_out);
-        *plan_out = NULL;
-    }
 fail:
-    if (work_comm != MPI_COMM_NULL) MPI_Comm_free(&work_comm);
-    return rc;
+    return finish_create(rc, &work_comm, plan_out);
 }

@@ -41,9 +41,8 @@ static int check_create(MPI_Comm comm, distfft_type type, int ndims,
     }
     if (shape_count_bounded(ndims, in_shape, batch) < 0 || shape_count_bounded(ndims, out_shape, batch) < 0)
         return error_fail(DISTFFT_ERR_SHAPE, "%s: batch x in_shape or batch x out_shape has more than 2^59 elements", where);
-    int parts, part;
-    MPI_Comm_size(comm, &parts);
-    MPI_Comm_rank(comm, &part);
+    int parts, part, rc = mpi_rank_size(comm, &part, &parts);
+    if (rc != DISTFFT_SUCCESS) return rc;
     int64_t expect_out, expect_in;
     distfft_decompose(in_shape[axis_in], parts, part, &expect_out, NULL);
     distfft_decompose(out_shape[axis_out], parts, part, &expect_in, NULL);
@@ -101,7 +100,7 @@ int distfft_redist_create(MPI_Comm subcomm, distfft_type type, int ndims,
         /* a rank whose create succeeded frees it when another's failed */
         rc = error_agree(comm, redist_create(comm, &geometry, method, redist));
         if (rc != DISTFFT_SUCCESS) {
-            redist_free(*redist);
+            KEEP(redist_free(*redist));
             *redist = NULL;
             goto fail;
         }
@@ -109,7 +108,7 @@ int distfft_redist_create(MPI_Comm subcomm, distfft_type type, int ndims,
     (*redist)->owns_comm = 1;
     return DISTFFT_SUCCESS;
 fail:
-    if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+    if (comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&comm));
     return rc;
 }
 
@@ -152,7 +151,7 @@ int distfft_redist_destroy(distfft_redist *redist)
     error_clear();
     if (!redist)
         return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_redist_destroy: NULL");
-    redist_free(*redist);
+    int rc = redist_free(*redist);
     *redist = NULL;
-    return DISTFFT_SUCCESS;
+    return rc;
 }

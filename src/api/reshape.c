@@ -74,7 +74,7 @@ int reshape_choose(const struct distfft_layout_s *in, const struct distfft_layou
     free(scratch_in);
     free(scratch_out);
     if (rc != DISTFFT_SUCCESS) {
-        reshape_free(*reshape);
+        KEEP(reshape_free(*reshape));
         *reshape = NULL;
         return rc;
     }
@@ -185,7 +185,7 @@ int distfft_reshape_destroy(distfft_reshape *reshape)
 {
     error_clear();
     if (!reshape) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_reshape_destroy: NULL");
-    reshape_free(*reshape);
+    int rc = reshape_free(*reshape);
     *reshape = NULL;
-    return DISTFFT_SUCCESS;
+    return rc;
 }

@@ -94,9 +94,9 @@ int distfft_f_check_buffer(int local_code, const char *where, const char *name, 
 int distfft_f_comm_free(MPI_Fint *handle)
 {
     MPI_Comm comm = MPI_Comm_f2c(*handle);
-    if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+    int rc = comm != MPI_COMM_NULL ? CHECK_MPI(MPI_Comm_free(&comm)) : DISTFFT_SUCCESS;
     *handle = MPI_Comm_c2f(MPI_COMM_NULL);
-    return DISTFFT_SUCCESS;
+    return rc;
 }
 
 /* Shape, options.kinds and options.padding in Fortran order; options may

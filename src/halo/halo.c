@@ -103,12 +103,14 @@ static void replicate(const struct distfft_halo_s *h, replicated_args *args)
     }
 }
 
-static void halo_free(struct distfft_halo_s *h)
+static int halo_free(struct distfft_halo_s *h)
 {
-    if (!h) return;
-    halo_transfer_free(h);
-    if (h->comm != MPI_COMM_NULL) MPI_Comm_free(&h->comm);
+    int rc = DISTFFT_SUCCESS;
+    if (!h) return rc;
+    KEEP(halo_transfer_free(h));
+    if (h->comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&h->comm));
     free(h);
+    return rc;
 }
 
 int distfft_halo_create(MPI_Comm comm, distfft_type type, int ndims,
@@ -134,10 +136,10 @@ int distfft_halo_create(MPI_Comm comm, distfft_type type, int ndims,
     } else {
         h->comm = own;
         own = MPI_COMM_NULL;
-        MPI_Comm_rank(h->comm, &h->rank);
-        MPI_Comm_size(h->comm, &h->size);
-        local = check_create(h, type, ndims, global_shape, local_shape, global_start,
-                             widths_low, widths_high, periodic, batch, variant, halo);
+        local = mpi_rank_size(h->comm, &h->rank, &h->size);
+        if (local == DISTFFT_SUCCESS)
+            local = check_create(h, type, ndims, global_shape, local_shape, global_start,
+                                 widths_low, widths_high, periodic, batch, variant, halo);
         if (local == DISTFFT_SUCCESS) replicate(h, &args);
     }
     TRY(error_agree_replicated(h ? h->comm : own, local, &args));
@@ -146,8 +148,8 @@ int distfft_halo_create(MPI_Comm comm, distfft_type type, int ndims,
     *halo = h;
     return DISTFFT_SUCCESS;
 fail:
-    if (own != MPI_COMM_NULL) MPI_Comm_free(&own);
-    halo_free(h);
+    if (own != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&own));
+    KEEP(halo_free(h));
     return rc;
 }
 
@@ -215,7 +217,7 @@ int distfft_halo_destroy(distfft_halo *halo)
 {
     error_clear();
     if (!halo) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_halo_destroy: NULL");
-    halo_free(*halo);
+    int rc = halo_free(*halo);
     *halo = NULL;
-    return DISTFFT_SUCCESS;
+    return rc;
 }

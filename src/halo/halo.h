@@ -78,8 +78,9 @@ int halo_plan_messages(struct distfft_halo_s *halo);
 int halo_transfer_prepare(struct distfft_halo_s *halo);
 /* One execution of every stage. Collective. */
 int halo_transfer_run(const struct distfft_halo_s *halo, void *array);
-/* Free stages, their boxes, datatypes, buffers and requests. */
-void halo_transfer_free(struct distfft_halo_s *halo);
+/* Free stages, their boxes, datatypes, buffers and requests, all of them
+ * even when an MPI free fails; returns the first failure. */
+int halo_transfer_free(struct distfft_halo_s *halo);
 
 /* Copy a box of `extent` (dims dimensions) from `source` (an array of
  * source_shape, box at source_start) to `target` (target_shape, at

@@ -87,7 +87,7 @@ static int message_datatype(const struct distfft_halo_s *h, halo_message *m)
     }
     TRY_MPI(MPI_Type_commit(&m->type));
 fail:
-    for (int k = 0; k < made; k++) MPI_Type_free(&parts[k]);
+    for (int k = 0; k < made; k++) KEEP_MPI(MPI_Type_free(&parts[k]));
     free(parts);
     free(ones);
     free(zeros);
@@ -201,8 +201,8 @@ static int run_stage(const struct distfft_halo_s *h, const halo_stage *stage, vo
         pack_boxes(h, &stage->receive[k], h->receive_buffer, array, 0);
     return DISTFFT_SUCCESS;
 fail: /* no request outlives the call (waiting for them all could hang) */
-    requests_abandon(h->requests, received, 1);
-    requests_abandon(h->requests + received, posted - received, 0);
+    KEEP(requests_abandon(h->requests, received, 1));
+    KEEP(requests_abandon(h->requests + received, posted - received, 0));
     return rc;
 }
 
@@ -215,21 +215,24 @@ int halo_transfer_run(const struct distfft_halo_s *h, void *array)
     return DISTFFT_SUCCESS;
 }
 
-static void free_messages(halo_message *list, int count)
+static int free_messages(halo_message *list, int count)
 {
+    int rc = DISTFFT_SUCCESS;
     for (int k = 0; list && k < count; k++) {
-        if (list[k].type != MPI_DATATYPE_NULL) MPI_Type_free(&list[k].type);
-        big_message_free(&list[k].packed);
+        if (list[k].type != MPI_DATATYPE_NULL) KEEP_MPI(MPI_Type_free(&list[k].type));
+        KEEP_MPI(big_message_free(&list[k].packed));
         free(list[k].box);
     }
     free(list);
+    return rc;
 }
 
-void halo_transfer_free(struct distfft_halo_s *h)
+int halo_transfer_free(struct distfft_halo_s *h)
 {
+    int rc = DISTFFT_SUCCESS;
     for (int s = 0; s < h->stages; s++) {
-        free_messages(h->stage[s].send, h->stage[s].sends);
-        free_messages(h->stage[s].receive, h->stage[s].receives);
+        KEEP(free_messages(h->stage[s].send, h->stage[s].sends));
+        KEEP(free_messages(h->stage[s].receive, h->stage[s].receives));
         memset(&h->stage[s], 0, sizeof h->stage[s]);
     }
     free(h->requests);
@@ -239,4 +242,5 @@ void halo_transfer_free(struct distfft_halo_s *h)
     h->requests = NULL;
     h->statuses = NULL;
     h->send_buffer = h->receive_buffer = NULL;
+    return rc;
 }

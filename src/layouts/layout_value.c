@@ -57,12 +57,14 @@ int layout_same_ranks(const struct distfft_layout_s *a, const struct distfft_lay
     return result == MPI_IDENT || result == MPI_CONGRUENT;
 }
 
-void layout_value_free(struct distfft_layout_s *layout)
+int layout_value_free(struct distfft_layout_s *layout)
 {
-    if (!layout) return;
+    int rc = DISTFFT_SUCCESS;
+    if (!layout) return rc;
     free(layout->boxes);
-    if (layout->comm != MPI_COMM_NULL) MPI_Comm_free(&layout->comm);
+    if (layout->comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&layout->comm));
     free(layout);
+    return rc;
 }
 
 /* This rank's own box: arguments, sizes and bounds. */
@@ -218,7 +220,7 @@ int layout_value_build(MPI_Comm user_comm, int ndims, const int64_t *global_shap
     *layout_out = l;
     return DISTFFT_SUCCESS;
 fail:
-    layout_value_free(l);
+    KEEP(layout_value_free(l));
     return rc;
 }
 
@@ -241,6 +243,6 @@ int layout_value_copy(const struct distfft_layout_s *layout, struct distfft_layo
     *copy = l;
     return DISTFFT_SUCCESS;
 fail:
-    layout_value_free(l);
+    KEEP(layout_value_free(l));
     return rc;
 }

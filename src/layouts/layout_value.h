@@ -61,7 +61,8 @@ int layout_same_ranks(const struct distfft_layout_s *a, const struct distfft_lay
 int64_t layout_intersect(int ndims, const int64_t *a0, const int64_t *an, const int64_t *b0,
                          const int64_t *bn, int64_t *start, int64_t *shape);
 
-/* Free without touching the error message (NULL: no-op). */
-void layout_value_free(struct distfft_layout_s *layout);
+/* Free everything, even when an MPI free fails (NULL: no-op). Returns
+ * the first failure (a message is recorded only then). */
+int layout_value_free(struct distfft_layout_s *layout);
 
 #endif

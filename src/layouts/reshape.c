@@ -17,12 +17,13 @@
 
 #define RESHAPE_TAG 7301
 
-void reshape_free(struct distfft_reshape_s *r)
+int reshape_free(struct distfft_reshape_s *r)
 {
-    if (!r) return;
+    int rc = DISTFFT_SUCCESS;
+    if (!r) return rc;
     for (int p = 0; p < r->size; p++) {
-        if (r->in_types && r->in_counts && r->in_counts[p] > 0) MPI_Type_free(&r->in_types[p]);
-        if (r->out_types && r->out_counts && r->out_counts[p] > 0) MPI_Type_free(&r->out_types[p]);
+        if (r->in_types && r->in_counts && r->in_counts[p] > 0) KEEP_MPI(MPI_Type_free(&r->in_types[p]));
+        if (r->out_types && r->out_counts && r->out_counts[p] > 0) KEEP_MPI(MPI_Type_free(&r->out_types[p]));
     }
     free(r->in_counts);
     free(r->out_counts);
@@ -37,8 +38,9 @@ void reshape_free(struct distfft_reshape_s *r)
     free(r->offsets_out);
     free(r->pack_send);
     free(r->pack_receive);
-    if (r->comm != MPI_COMM_NULL) MPI_Comm_free(&r->comm);
+    if (r->comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&r->comm));
     free(r);
+    return rc;
 }
 
 const char *reshape_method_name(const struct distfft_reshape_s *reshape)
@@ -70,15 +72,12 @@ static int part_type(const struct distfft_reshape_s *r, const int64_t *own_start
     MPI_Datatype made = MPI_DATATYPE_NULL;
     TRY_MPI(MPI_Type_create_subarray(r->ndims + 1, sizes, subsizes, starts, MPI_ORDER_C, type_mpi(r->type),
                                      &made));
-    int mpi_code = MPI_Type_commit(&made);
-    if (mpi_code != MPI_SUCCESS) {
-        MPI_Type_free(&made);
-        return error_mpi(mpi_code, "MPI_Type_commit");
-    }
+    TRY_MPI(MPI_Type_commit(&made));
     *type = made;
     *count = 1;
     return DISTFFT_SUCCESS;
 fail:
+    if (made != MPI_DATATYPE_NULL) KEEP_MPI(MPI_Type_free(&made));
     return rc;
 }
 
@@ -154,7 +153,7 @@ int reshape_build(const struct distfft_layout_s *in, const struct distfft_layout
     *reshape_out = r;
     return DISTFFT_SUCCESS;
 fail:
-    reshape_free(r);
+    KEEP(reshape_free(r));
     return rc;
 }
 

@@ -71,7 +71,8 @@ int reshape_run(const struct distfft_reshape_s *reshape, bool forward, const voi
 /* "reshape alltoallw" into a description. */
 const char *reshape_method_name(const struct distfft_reshape_s *reshape);
 
-/* Free without touching the error message (NULL: no-op). */
-void reshape_free(struct distfft_reshape_s *reshape);
+/* Free everything, even when an MPI free fails (NULL: no-op). Returns
+ * the first failure (a message is recorded only then). */
+int reshape_free(struct distfft_reshape_s *reshape);
 
 #endif

@@ -23,17 +23,19 @@ struct plan_ends {
     double seconds[2][2];                  /* [list][end] */
 };
 
-void plan_ends_free(struct distfft_plan_s *plan)
+int plan_ends_free(struct distfft_plan_s *plan)
 {
+    int rc = DISTFFT_SUCCESS;
     struct plan_ends *ends = plan->ends;
-    if (!ends) return;
+    if (!ends) return rc;
     for (int e = 0; e < 2; e++) {
-        reshape_free(ends->reshape[e]);
-        layout_value_free(ends->layout[e]);
+        KEEP(reshape_free(ends->reshape[e]));
+        KEEP(layout_value_free(ends->layout[e]));
         distfft_free(ends->buffer[e]);
     }
     free(ends);
     plan->ends = NULL;
+    return rc;
 }
 
 int plan_attach_ends(struct distfft_plan_s *plan, struct distfft_layout_s *layouts[2],
@@ -41,11 +43,12 @@ int plan_attach_ends(struct distfft_plan_s *plan, struct distfft_layout_s *layou
 {
     struct plan_ends *ends = calloc(1, sizeof *ends);
     if (!ends) {
+        int rc = error_fail(DISTFFT_ERR_MEMORY, "plan ends");
         for (int e = 0; e < 2; e++) {
-            reshape_free(reshapes[e]);
-            layout_value_free(layouts[e]);
+            KEEP(reshape_free(reshapes[e]));
+            KEEP(layout_value_free(layouts[e]));
         }
-        return error_fail(DISTFFT_ERR_MEMORY, "plan ends");
+        return rc;
     }
     plan->ends = ends;
     for (int e = 0; e < 2; e++) {

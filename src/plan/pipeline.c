@@ -122,7 +122,7 @@ static int run_level(struct distfft_plan_s *plan, int list, void *const *slots, 
     TRY(finish(plan, &pending[(fields - 1) % 2]));
     return run_segment(plan, list, slots, after, end, fields - 1);
 fail:
-    for (int i = 0; i < 2; i++) MPI_Wait(&pending[i], MPI_STATUS_IGNORE);
+    for (int i = 0; i < 2; i++) KEEP_MPI(MPI_Wait(&pending[i], MPI_STATUS_IGNORE));
     return rc;
 }
 

@@ -133,8 +133,8 @@ static int make_exchange_steps(struct distfft_plan_s *plan, const exchange_maker
              * order everywhere: a shm window's free is collective. */
             rc = error_agree(plan->comm, exchange_step_create(spec, redist, &plan->steps[l][s]));
             if (rc != DISTFFT_SUCCESS) {
-                if (plan->steps[l][s]) step_destroy(plan->steps[l][s]);
-                else redist_free(redist);
+                if (plan->steps[l][s]) KEEP(step_destroy(plan->steps[l][s]));
+                else KEEP(redist_free(redist));
                 plan->steps[l][s] = NULL;
                 goto fail;
             }
@@ -216,21 +216,23 @@ int plan_build(MPI_Comm comm, const plan_request *request, const exchange_maker 
     *plan_out = plan;
     return DISTFFT_SUCCESS;
 fail:
-    plan_free(plan);
+    KEEP(plan_free(plan));
     return rc;
 }
 
-void plan_free(struct distfft_plan_s *plan)
+int plan_free(struct distfft_plan_s *plan)
 {
-    if (!plan) return;
-    plan_ends_free(plan);
+    int rc = DISTFFT_SUCCESS;
+    if (!plan) return rc;
+    KEEP(plan_ends_free(plan));
     for (int l = 0; l < 2; l++)
-        for (int s = 0; s < ALGEBRA_MAX_STEPS; s++) step_destroy(plan->steps[l][s]);
+        for (int s = 0; s < ALGEBRA_MAX_STEPS; s++) KEEP(step_destroy(plan->steps[l][s]));
     for (int b = 0; b < 2; b++) distfft_free(plan->work[b]);
     distfft_free(plan->scratch);
-    grid_free(plan->grid);
-    if (plan->comm != MPI_COMM_NULL) MPI_Comm_free(&plan->comm);
+    KEEP(grid_free(plan->grid));
+    if (plan->comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&plan->comm));
     free(plan);
+    return rc;
 }
 
 /* ---- running ------------------------------------------------------------------ */
@@ -392,8 +394,8 @@ int distfft_plan_destroy(distfft_plan *plan)
     error_clear();
     if (!plan) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_plan_destroy: NULL");
     plan_planner_enter(); /* a creation starting meanwhile is refused */
-    plan_free(*plan);
+    int rc = plan_free(*plan);
     plan_planner_leave();
     *plan = NULL;
-    return DISTFFT_SUCCESS;
+    return rc;
 }

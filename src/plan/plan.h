@@ -93,8 +93,9 @@ bool pipeline_possible(const algebra_steps *algebra);
 void pipeline_strides(struct distfft_plan_s *plan);
 int pipeline_run(struct distfft_plan_s *plan, int list, void *const *slots);
 
-/* Free without touching the error message (cleanup paths). NULL: no-op. */
-void plan_free(struct distfft_plan_s *plan);
+/* Free everything, even when an MPI free fails (NULL: no-op). Returns
+ * the first failure (a message is recorded only then). */
+int plan_free(struct distfft_plan_s *plan);
 
 /* ---- ends.c: the caller's layouts at the two ends of a plan ---- */
 
@@ -138,8 +139,9 @@ size_t plan_ends_work_bytes(const struct distfft_plan_s *plan);
 /* Zero the reshapes' timings (distfft_plan_reset_timings). */
 void plan_ends_reset(struct distfft_plan_s *plan);
 
-/* Free the ends (NULL plan->ends: no-op). */
-void plan_ends_free(struct distfft_plan_s *plan);
+/* Free the ends (NULL plan->ends: no-op), all of them even when a free
+ * fails; returns the first failure. */
+int plan_ends_free(struct distfft_plan_s *plan);
 
 /* Threads of this process inside plan creation or destruction (FFTW's
  * planner, wisdom: one thread at a time). plan_planner_enter returns how

@@ -31,25 +31,29 @@ typedef struct {
     MPI_Datatype *send_types, *receive_types;
 } alltoallv_state;
 
-static void free_types(int parts, MPI_Datatype *types)
+static int free_types(int parts, MPI_Datatype *types)
 {
+    int rc = DISTFFT_SUCCESS;
     for (int p = 0; types && p < parts; p++)
-        if (types[p] != MPI_BYTE) MPI_Type_free(&types[p]);
+        if (types[p] != MPI_BYTE) KEEP_MPI(MPI_Type_free(&types[p]));
     free(types);
+    return rc;
 }
 
-static void alltoallv_destroy(void *opaque)
+static int alltoallv_destroy(void *opaque)
 {
+    int rc = DISTFFT_SUCCESS;
     alltoallv_state *state = opaque;
-    if (!state) return;
-    free_types(state->exchange.parts, state->send_types);
-    free_types(state->exchange.parts, state->receive_types);
-    chunk_exchange_free(&state->exchange);
+    if (!state) return rc;
+    KEEP(free_types(state->exchange.parts, state->send_types));
+    KEEP(free_types(state->exchange.parts, state->receive_types));
+    KEEP(chunk_exchange_free(&state->exchange));
     free(state->send_counts);
     free(state->receive_counts);
     free(state->send_displacements);
     free(state->receive_displacements);
     free(state);
+    return rc;
 }
 
 /* 1 if the data of the whole group fits in `limit` elements: then every
@@ -146,7 +150,7 @@ static int alltoallv_create(MPI_Comm comm, const redist_geometry *g,
     *opaque = state;
     return DISTFFT_SUCCESS;
 fail:
-    alltoallv_destroy(state);
+    KEEP(alltoallv_destroy(state));
     return rc;
 }
 

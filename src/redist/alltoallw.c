@@ -30,15 +30,16 @@ typedef struct {
     MPI_Datatype *send_types, *receive_types;
 } alltoallw_state;
 
-static void alltoallw_destroy(void *opaque)
+static int alltoallw_destroy(void *opaque)
 {
+    int rc = DISTFFT_SUCCESS;
     alltoallw_state *state = opaque;
-    if (!state) return;
+    if (!state) return rc;
     for (int p = 0; p < state->parts; p++) {
         if (state->send_types && state->send_counts && state->send_counts[p] > 0)
-            MPI_Type_free(&state->send_types[p]);
+            KEEP_MPI(MPI_Type_free(&state->send_types[p]));
         if (state->receive_types && state->receive_counts && state->receive_counts[p] > 0)
-            MPI_Type_free(&state->receive_types[p]);
+            KEEP_MPI(MPI_Type_free(&state->receive_types[p]));
     }
     free(state->send_counts);
     free(state->receive_counts);
@@ -46,6 +47,7 @@ static void alltoallw_destroy(void *opaque)
     free(state->send_types);
     free(state->receive_types);
     free(state);
+    return rc;
 }
 
 /* Alg. 2: the datatypes of the `parts` chunks of a local array of `shape`
@@ -124,7 +126,7 @@ static int alltoallw_create(MPI_Comm comm, const redist_geometry *g,
     *opaque = state;
     return DISTFFT_SUCCESS;
 fail:
-    alltoallw_destroy(state);
+    KEEP(alltoallw_destroy(state));
     return rc;
 }
 

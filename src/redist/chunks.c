@@ -95,8 +95,9 @@ static void copy_span(const chunk_exchange *x, const void *source, chunk_span fr
     }
 }
 
-void chunk_exchange_free(chunk_exchange *exchange)
+int chunk_exchange_free(chunk_exchange *exchange)
 {
+    int rc = DISTFFT_SUCCESS;
     free(exchange->send_chunks);
     free(exchange->receive_chunks);
     free(exchange->send_counts);
@@ -104,14 +105,15 @@ void chunk_exchange_free(chunk_exchange *exchange)
     free(exchange->send_offsets);
     free(exchange->receive_offsets);
     for (int p = 0; p < exchange->parts; p++) {
-        if (exchange->send_messages) big_message_free(&exchange->send_messages[p]);
-        if (exchange->receive_messages) big_message_free(&exchange->receive_messages[p]);
+        if (exchange->send_messages) KEEP_MPI(big_message_free(&exchange->send_messages[p]));
+        if (exchange->receive_messages) KEEP_MPI(big_message_free(&exchange->receive_messages[p]));
     }
     free(exchange->send_messages);
     free(exchange->receive_messages);
     distfft_free(exchange->send_buffer);
     distfft_free(exchange->receive_buffer);
     memset(exchange, 0, sizeof *exchange);
+    return rc;
 }
 
 /* Counts, buffer offsets and MPI messages of one side; own chunk: 0. */
@@ -211,7 +213,7 @@ int chunk_exchange_init_some(const redist_geometry *g, const char *method,
     }
     return DISTFFT_SUCCESS;
 fail:
-    chunk_exchange_free(x);
+    KEEP(chunk_exchange_free(x));
     return rc;
 }
 

@@ -78,7 +78,7 @@ int chunk_exchange_init_some(const redist_geometry *g, const char *method,
 /* Elements of the chunk that rank `source` sends to rank `target` of a
  * group of geometry g (any rank of the group can tell). Local. */
 int64_t chunk_count_between(const redist_geometry *g, int source, int target);
-void chunk_exchange_free(chunk_exchange *exchange);
+int chunk_exchange_free(chunk_exchange *exchange);
 
 /* The region of peer's chunk in the send / receive buffer (a valid pointer
  * even for an empty chunk, as some MPI libraries want). */

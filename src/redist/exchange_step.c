@@ -38,10 +38,11 @@ static void exchange_report(const step *self, distfft_step *info)
     info->bytes_sent = redist_bytes_sent(s->redist);
 }
 
-static void exchange_destroy(step *self)
+static int exchange_destroy(step *self)
 {
-    redist_free(((exchange_step *)self)->redist);
+    int rc = redist_free(((exchange_step *)self)->redist);
     free(self);
+    return rc;
 }
 
 static bool exchange_fold_scale(step *self, double factor)

@@ -64,15 +64,16 @@ typedef struct {
     MPI_Status *statuses;
 } hierarchical_state;
 
-static void hierarchical_destroy(void *opaque)
+static int hierarchical_destroy(void *opaque)
 {
+    int rc = DISTFFT_SUCCESS;
     hierarchical_state *state = opaque;
-    if (!state) return;
+    if (!state) return rc;
     for (int l = 0; l < LISTS; l++) {
-        for (int t = 0; t < state->counts[l]; t++) big_message_free(&state->lists[l][t].message);
+        for (int t = 0; t < state->counts[l]; t++) KEEP_MPI(big_message_free(&state->lists[l][t].message));
         free(state->lists[l]);
     }
-    chunk_exchange_free(&state->exchange);
+    KEEP(chunk_exchange_free(&state->exchange));
     node_map_free(&state->nodes);
     free(state->gather_offsets);
     free(state->scatter_offsets);
@@ -84,6 +85,7 @@ static void hierarchical_destroy(void *opaque)
     free(state->requests);
     free(state->statuses);
     free(state);
+    return rc;
 }
 
 /* Elements from `source` to the ranks of node n. */
@@ -241,7 +243,7 @@ static int hierarchical_create(MPI_Comm comm, const redist_geometry *g, const vo
     *opaque = state;
     return DISTFFT_SUCCESS;
 fail:
-    hierarchical_destroy(state);
+    KEEP(hierarchical_destroy(state));
     return rc;
 }
 
@@ -401,10 +403,10 @@ static int hierarchical_execute(void *opaque, MPI_Comm comm, const void *in, voi
     for (int l = GATHER_SEND; l < LISTS; l += 2) TRY(finish(state, l));
     return DISTFFT_SUCCESS;
 fail: /* no request outlives the call */
-    requests_abandon(state->requests, parts, 1);
-    requests_abandon(state->requests + parts, parts, 0);
+    KEEP(requests_abandon(state->requests, parts, 1));
+    KEEP(requests_abandon(state->requests + parts, parts, 0));
     for (int l = 0; l < LISTS; l++)
-        requests_abandon(requests_of(state, l), state->counts[l], l % 2);
+        KEEP(requests_abandon(requests_of(state, l), state->counts[l], l % 2));
     return rc;
 }
 

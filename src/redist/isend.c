@@ -55,16 +55,18 @@ typedef struct {
                                   * GCC warn about MPI_STATUSES_IGNORE */
 } isend_state;
 
-static void isend_destroy(void *opaque)
+static int isend_destroy(void *opaque)
 {
+    int rc = DISTFFT_SUCCESS;
     isend_state *state = opaque;
-    if (!state) return;
-    chunk_exchange_free(&state->exchange);
+    if (!state) return rc;
+    KEEP(chunk_exchange_free(&state->exchange));
     free(state->receives);
     free(state->sends);
     free(state->completed);
     free(state->statuses);
     free(state);
+    return rc;
 }
 
 static int isend_create(MPI_Comm comm, const redist_geometry *g,
@@ -98,7 +100,7 @@ static int isend_create(MPI_Comm comm, const redist_geometry *g,
     *opaque = state;
     return DISTFFT_SUCCESS;
 fail:
-    isend_destroy(state);
+    KEEP(isend_destroy(state));
     return rc;
 }
 
@@ -179,8 +181,8 @@ static int isend_execute(void *opaque, MPI_Comm comm, const void *in, void *out)
     }
     return DISTFFT_SUCCESS;
 fail: /* no request outlives the call */
-    requests_abandon(state->receives, group, 1);
-    requests_abandon(state->sends, group, 0);
+    KEEP(requests_abandon(state->receives, group, 1));
+    KEEP(requests_abandon(state->sends, group, 0));
     return rc;
 }
 

@@ -37,7 +37,7 @@ int node_label(MPI_Comm comm, const redist_geometry *g, int *label)
         *label += 1;
     }
 fail:
-    if (shared != MPI_COMM_NULL) MPI_Comm_free(&shared);
+    if (shared != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&shared));
     return rc;
 }
 

@@ -82,7 +82,7 @@ int redist_create(MPI_Comm comm, const redist_geometry *geometry, distfft_method
     redist->out_count = geometry->batch * shape_product(geometry->ndims, geometry->out_shape);
     rc = row->create(comm, geometry, row->parameters, &redist->state);
     if (rc != DISTFFT_SUCCESS) {
-        if (redist->state) row->destroy(redist->state);
+        if (redist->state) KEEP(row->destroy(redist->state));
         free(redist);
         return rc;
     }
@@ -119,10 +119,12 @@ int64_t redist_bytes_sent(const struct distfft_redist_s *redist)
     return redist->in_count / n * (n - kept) * (int64_t)distfft_type_size(g->type);
 }
 
-void redist_free(struct distfft_redist_s *redist)
+int redist_free(struct distfft_redist_s *redist)
 {
-    if (!redist) return;
-    redist->method->destroy(redist->state);
-    if (redist->owns_comm) MPI_Comm_free(&redist->comm);
+    int rc = DISTFFT_SUCCESS;
+    if (!redist) return rc;
+    KEEP(redist->method->destroy(redist->state));
+    if (redist->owns_comm) KEEP_MPI(MPI_Comm_free(&redist->comm));
     free(redist);
+    return rc;
 }

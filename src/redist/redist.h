@@ -47,7 +47,8 @@ typedef struct {
                   const void *parameters, void **state);
     /* Collective on comm. */
     int (*execute)(void *state, MPI_Comm comm, const void *in, void *out);
-    void (*destroy)(void *state);
+    /* Frees everything, even when an MPI free fails; the first failure. */
+    int (*destroy)(void *state);
     /* Optional, for methods that copy the received data anyway: multiply
      * it by factor from now on (a plan's normalisation, folded in). */
     void (*scale)(void *state, double factor);
@@ -93,8 +94,9 @@ bool redist_fold_scale(struct distfft_redist_s *redist, double factor);
  * everything but its own chunk. Local. */
 int64_t redist_bytes_sent(const struct distfft_redist_s *redist);
 
-/* Free without touching the error message (for cleanup paths). */
-void redist_free(struct distfft_redist_s *redist);
+/* Free everything, even when an MPI free fails; returns the first failure
+ * (a message is recorded only then). NULL: no-op. */
+int redist_free(struct distfft_redist_s *redist);
 
 /* The method table (methods.def): its rows in id order. */
 #define REDIST_MAX_METHODS DISTFFT_MAX_METHODS

@@ -17,12 +17,14 @@
 #include "chunks.h"
 #include "redist.h"
 
-static void sendrecv_destroy(void *opaque)
+static int sendrecv_destroy(void *opaque)
 {
+    int rc = DISTFFT_SUCCESS;
     chunk_exchange *exchange = opaque;
-    if (!exchange) return;
-    chunk_exchange_free(exchange);
+    if (!exchange) return rc;
+    KEEP(chunk_exchange_free(exchange));
     free(exchange);
+    return rc;
 }
 
 static int sendrecv_create(MPI_Comm comm, const redist_geometry *g,

@@ -51,14 +51,15 @@ typedef struct {
     MPI_Status *statuses;        /* [2 * parts] */
 } shm_state;
 
-static void shm_destroy(void *opaque)
+static int shm_destroy(void *opaque)
 {
+    int rc = DISTFFT_SUCCESS;
     shm_state *state = opaque;
-    if (!state) return;
-    if (state->locked) MPI_Win_unlock_all(state->window);
-    if (state->window != MPI_WIN_NULL) MPI_Win_free(&state->window);
-    if (state->shared != MPI_COMM_NULL) MPI_Comm_free(&state->shared);
-    chunk_exchange_free(&state->exchange);
+    if (!state) return rc;
+    if (state->locked) KEEP_MPI(MPI_Win_unlock_all(state->window));
+    if (state->window != MPI_WIN_NULL) KEEP_MPI(MPI_Win_free(&state->window));
+    if (state->shared != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&state->shared));
+    KEEP(chunk_exchange_free(&state->exchange));
     node_map_free(&state->domains);
     free(state->peer_slices);
     free(state->write_offsets);
@@ -67,6 +68,7 @@ static void shm_destroy(void *opaque)
     free(state->requests);
     free(state->statuses);
     free(state);
+    return rc;
 }
 
 /* The domain: the ranks of this rank's node that share its memory, as a
@@ -82,7 +84,7 @@ static int find_domain(MPI_Comm comm, const redist_geometry *g, shm_state *state
     TRY_MPI(MPI_Allreduce(&rank, &label, 1, MPI_INT, MPI_MIN, state->shared));
     TRY(node_map_create(comm, label + 1, "shm", &state->domains));
 fail:
-    if (node != MPI_COMM_NULL) MPI_Comm_free(&node);
+    if (node != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&node));
     return rc;
 }
 
@@ -149,9 +151,11 @@ static int make_window(const redist_geometry *g, int64_t elements, shm_state *st
     TRY(error_agree(state->shared, window_info(&info)));
     TRY_MPI(MPI_Win_allocate_shared((MPI_Aint)elements * element, element, info, state->shared,
                                     &state->slice, &state->window));
-    TRY(error_agree(state->shared, query_slices(g, state)));
+    int local = CHECK_MPI(MPI_Info_free(&info)); /* in the agreement: every member frees the window */
+    if (local == DISTFFT_SUCCESS) local = query_slices(g, state);
+    TRY(error_agree(state->shared, local));
 fail:
-    if (info != MPI_INFO_NULL) MPI_Info_free(&info);
+    if (info != MPI_INFO_NULL) KEEP_MPI(MPI_Info_free(&info));
     return rc;
 }
 
@@ -196,7 +200,7 @@ static int shm_create(MPI_Comm comm, const redist_geometry *g, const void *param
     *opaque = state;
     return DISTFFT_SUCCESS;
 fail:
-    shm_destroy(state);
+    KEEP(shm_destroy(state));
     return rc;
 }
 
@@ -264,8 +268,8 @@ static int shm_execute(void *opaque, MPI_Comm comm, const void *in, void *out)
     TRY_MPI(MPI_Waitall(parts, state->requests + parts, state->statuses + parts));
     return DISTFFT_SUCCESS;
 fail: /* no request outlives the call */
-    requests_abandon(state->requests, parts, 1);
-    requests_abandon(state->requests + parts, parts, 0);
+    KEEP(requests_abandon(state->requests, parts, 1));
+    KEEP(requests_abandon(state->requests + parts, parts, 0));
     return rc;
 }
 

@@ -42,13 +42,15 @@ typedef struct {
     MPI_Datatype send_type, receive_type;
 } vector_state;
 
-static void vector_destroy(void *opaque)
+static int vector_destroy(void *opaque)
 {
+    int rc = DISTFFT_SUCCESS;
     vector_state *state = opaque;
-    if (!state) return;
-    if (state->send_type != MPI_DATATYPE_NULL) MPI_Type_free(&state->send_type);
-    if (state->receive_type != MPI_DATATYPE_NULL) MPI_Type_free(&state->receive_type);
+    if (!state) return rc;
+    if (state->send_type != MPI_DATATYPE_NULL) KEEP_MPI(MPI_Type_free(&state->send_type));
+    if (state->receive_type != MPI_DATATYPE_NULL) KEEP_MPI(MPI_Type_free(&state->receive_type));
     free(state);
+    return rc;
 }
 
 /* Replace *type by `count` copies of it `stride` bytes apart (an hvector);
@@ -59,10 +61,10 @@ static int nest(int64_t count, MPI_Aint stride, MPI_Datatype *type, int *owned,
     MPI_Datatype outer;
     int code = MPI_Type_create_hvector((int)count, block, stride, *type, &outer);
     if (code != MPI_SUCCESS) return error_mpi(code, "MPI_Type_create_hvector");
-    if (*owned) MPI_Type_free(type);
+    int freed = *owned ? CHECK_MPI(MPI_Type_free(type)) : DISTFFT_SUCCESS;
     *type = outer;
     *owned = 1;
-    return DISTFFT_SUCCESS;
+    return freed;
 }
 
 /* The comb of peer 0's chunk of a local array (batch x shape) partitioned
@@ -98,11 +100,9 @@ static int comb_type(distfft_type element_type, int ndims, const int64_t *shape,
         stride *= (MPI_Aint)merged;
     }
     TRY_MPI(MPI_Type_create_resized(type, 0, (MPI_Aint)run * element, comb));
-    TRY_MPI(MPI_Type_commit(comb));
-    if (owned) MPI_Type_free(&type);
-    return DISTFFT_SUCCESS;
+    TRY_MPI(MPI_Type_commit(comb)); /* made but failed: the caller frees *comb */
 fail:
-    if (owned) MPI_Type_free(&type);
+    if (owned) KEEP_MPI(MPI_Type_free(&type));
     return rc;
 }
 
@@ -148,7 +148,7 @@ static int vector_create(MPI_Comm comm, const redist_geometry *g,
     *opaque = state;
     return DISTFFT_SUCCESS;
 fail:
-    vector_destroy(state);
+    KEEP(vector_destroy(state));
     return rc;
 }
 

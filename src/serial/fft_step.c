@@ -69,12 +69,13 @@ static void fft_describe(const step *self, text *out)
     }
 }
 
-static void fft_destroy(step *self)
+static int fft_destroy(step *self)
 {
     fft_step *s = (fft_step *)self;
     serial_fft_destroy(s->fft);
     distfft_free(s->copy);
     free(self);
+    return DISTFFT_SUCCESS;
 }
 
 /* A step that copies its input anyway takes the plan's normalisation into

@@ -32,10 +32,11 @@ static void weights_describe(const step *self, text *out)
     text_append(out, "cheb-weights axis=%d", self->spec.weights_axis);
 }
 
-static void weights_destroy(step *self)
+static int weights_destroy(step *self)
 {
     free(((weights_step *)self)->weights);
     free(self);
+    return DISTFFT_SUCCESS;
 }
 
 /* The plan's normalisation joins the weights: no pass of its own. */

@@ -25,6 +25,11 @@
  *                  node (what the node can inject, shared by its ranks)
  * Where a level cannot be measured (one node; one rank per node) it takes
  * the other level's numbers and the file says so in a comment.
+ *
+ * MPI failures: a measurement makes the same collective calls on every
+ * rank whatever fails (so none waits for another), keeps its first failure
+ * (*rc, keep_mpi) and the caller agrees on it after each measurement; a
+ * failed calibration writes no model.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -48,25 +53,25 @@ static int FFT_SIZES = (int)(sizeof fft_sizes / sizeof fft_sizes[0]);
 
 /* DISTFFT_CALIBRATE_QUICK=1 (rank 0's; a testing knob): FFT sizes up to
  * 32 and few runs -- seconds instead of tens of seconds, rougher numbers. */
-static void choose_effort(MPI_Comm comm)
+static int choose_effort(MPI_Comm comm)
 {
-    int rank, quick = 0;
-    MPI_Comm_rank(comm, &rank);
+    int rank = -1, quick = 0, rc = mpi_rank_size(comm, &rank, NULL);
     if (rank == 0) {
         const char *knob = getenv("DISTFFT_CALIBRATE_QUICK");
         quick = knob && atoi(knob) != 0;
     }
-    MPI_Bcast(&quick, 1, MPI_INT, 0, comm);
+    KEEP_MPI(MPI_Bcast(&quick, 1, MPI_INT, 0, comm));
     RUNS = quick ? 2 : 6;
     CHEAP_RUNS = quick ? 3 : 12;
     FFT_SIZES = quick ? 2 : (int)(sizeof fft_sizes / sizeof fft_sizes[0]);
+    return rc;
 }
 
-/* The slowest rank's time of `seconds`. */
-static double slowest(MPI_Comm comm, double seconds)
+/* The slowest rank's time of `seconds`; a failure kept in *rc. */
+static double slowest(MPI_Comm comm, double seconds, int *rc)
 {
-    double all;
-    MPI_Allreduce(&seconds, &all, 1, MPI_DOUBLE, MPI_MAX, comm);
+    double all = seconds;
+    keep_mpi(rc, MPI_Allreduce(&seconds, &all, 1, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce");
     return all;
 }
 
@@ -79,10 +84,11 @@ static int execute_fft(const void *fft, const void *in, void *out)
 }
 
 /* Seconds of one transform of `spec` (best of RUNS, slowest rank), or -1
- * if it cannot be planned on some rank. Collective. Under SMPI with
- * sampled computation the transform is charged as a plan's steps are
- * (simulation_run), so the rates describe what the simulation charges. */
-static double time_fft(MPI_Comm comm, const serial_spec *spec, void *in, void *out, size_t bytes)
+ * if it cannot be planned on some rank. Collective; a failure kept in *rc.
+ * Under SMPI with sampled computation the transform is charged as a plan's
+ * steps are (simulation_run), so the rates describe what the simulation
+ * charges. */
+static double time_fft(MPI_Comm comm, const serial_spec *spec, void *in, void *out, size_t bytes, int *rc)
 {
     char key[160];
     snprintf(key, sizeof key, "calibrate fft family %d precision %d %lldx%lldx%lld axes %d,%d", (int)spec->family,
@@ -92,21 +98,21 @@ static double time_fft(MPI_Comm comm, const serial_spec *spec, void *in, void *o
     serial_fft *fft = NULL;
     memset(in, 0, bytes);
     memset(out, 0, bytes);
-    int ok = serial_fft_create(spec, in, out, &fft) == DISTFFT_SUCCESS, all;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+    int ok = serial_fft_create(spec, in, out, &fft) == DISTFFT_SUCCESS, all = 0;
+    error_clear(); /* cannot plan it: not an error here */
+    keep_mpi(rc, MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
     double best = INFINITY;
     if (all) {
         memset(in, 0, bytes);
         simulation_run(key, execute_fft, fft, in, out, bytes, bytes); /* warm-up */
         for (int run = 0; run < RUNS; run++) {
-            MPI_Barrier(comm);
+            keep_mpi(rc, MPI_Barrier(comm), "MPI_Barrier");
             double start = MPI_Wtime();
             simulation_run(key, execute_fft, fft, in, out, bytes, bytes);
-            double seconds = slowest(comm, MPI_Wtime() - start);
+            double seconds = slowest(comm, MPI_Wtime() - start, rc);
             if (seconds < best) best = seconds;
         }
     }
-    error_clear();
     if (fft) serial_fft_destroy(fft);
     return all ? best : -1.0;
 }
@@ -114,7 +120,7 @@ static double time_fft(MPI_Comm comm, const serial_spec *spec, void *in, void *o
 /* The rate of one family and precision at n^3 blocks: the mean over the
  * axes (strides differ) of seconds per unit; r2c is forward and backward. */
 static double fft_rate(MPI_Comm comm, model_family family, distfft_precision precision, int n,
-                       distfft_rigor rigor, void *in, void *out, size_t bytes)
+                       distfft_rigor rigor, void *in, void *out, size_t bytes, int *rc)
 {
     serial_spec spec = {.precision = precision, .ndims = 3, .shape = {n, n, n}, .batch = 1, .naxes = 1,
                         .sign = DISTFFT_FORWARD, .rigor = rigor, .threads = 1};
@@ -133,7 +139,7 @@ static double fft_rate(MPI_Comm comm, model_family family, distfft_precision pre
             spec.axes[0] = variant;
             spec.r2r_kinds[0] = DISTFFT_DCT2;
         }
-        double seconds = time_fft(comm, &spec, in, out, bytes);
+        double seconds = time_fft(comm, &spec, in, out, bytes, rc);
         if (seconds < 0) return -1.0;
         total += seconds / ((double)n * n * n * log2((double)n));
         count++;
@@ -148,13 +154,14 @@ static int measure_ffts(MPI_Comm comm, distfft_rigor rigor, cost_model *model)
     void *in = distfft_malloc(bytes), *out = distfft_malloc(bytes);
     int rc = error_agree(comm, in && out ? DISTFFT_SUCCESS
                                          : error_fail(DISTFFT_ERR_MEMORY, "calibration arrays"));
+    int measured = DISTFFT_SUCCESS; /* MPI failures while timing: agreed at the end */
     for (int family = 0; rc == DISTFFT_SUCCESS && family < MODEL_FAMILIES; family++)
         for (int precision = 0; precision < 2; precision++) {
             model_rate *rate = &model->fft[family][precision];
             for (int s = 0; s < FFT_SIZES; s++) {
                 int n = fft_sizes[s];
                 double seconds = fft_rate(comm, (model_family)family, (distfft_precision)precision, n,
-                                          rigor, in, out, bytes);
+                                          rigor, in, out, bytes, &measured);
                 if (seconds < 0) continue; /* cannot plan it here: falls back (model.h) */
                 if (seconds < 1e-18) seconds = 1e-18; /* SMPI without simulated computation: free */
                 rate->elements[rate->count] = (double)n * n * n;
@@ -170,13 +177,14 @@ static int measure_ffts(MPI_Comm comm, distfft_rigor rigor, cost_model *model)
         serial_spec spec = {.precision = DISTFFT_DOUBLE, .family = SERIAL_C2C, .ndims = 3, .shape = {n, n, n},
                             .batch = 1, .naxes = 2, .axes = {1, 2}, .sign = DISTFFT_FORWARD, .rigor = rigor,
                             .threads = 1};
-        double seconds = time_fft(comm, &spec, in, out, bytes);
-        double per_axis = fft_rate(comm, MODEL_C2C, DISTFFT_DOUBLE, n, rigor, in, out, bytes);
+        double seconds = time_fft(comm, &spec, in, out, bytes, &measured);
+        double per_axis = fft_rate(comm, MODEL_C2C, DISTFFT_DOUBLE, n, rigor, in, out, bytes, &measured);
         if (seconds > 0 && per_axis > 0)
             model->fft_multi_axis_factor = seconds / ((double)n * n * n * 2 * log2((double)n)) / per_axis;
     }
     distfft_free(in);
     distfft_free(out);
+    if (rc == DISTFFT_SUCCESS) rc = error_agree(comm, measured);
     if (rc == DISTFFT_SUCCESS && !model->fft[MODEL_C2C][0].count && !model->fft[MODEL_C2C][1].count)
         rc = error_agree(comm, error_fail(DISTFFT_ERR_FFTW, "calibration: no c2c transform could be planned"));
     return rc;
@@ -186,16 +194,16 @@ static int measure_ffts(MPI_Comm comm, distfft_rigor rigor, cost_model *model)
 
 #define COPY_BYTES (32u << 20)
 
-static double measure_memcpy(MPI_Comm comm, char *from, char *to)
+static double measure_memcpy(MPI_Comm comm, char *from, char *to, int *rc)
 {
     memset(from, 1, COPY_BYTES);
     memset(to, 0, COPY_BYTES);
     double best = INFINITY;
     for (int run = 0; run < CHEAP_RUNS + 1; run++) {
-        MPI_Barrier(comm);
+        keep_mpi(rc, MPI_Barrier(comm), "MPI_Barrier");
         double start = MPI_Wtime();
         memcpy(to, from, COPY_BYTES);
-        double seconds = slowest(comm, MPI_Wtime() - start);
+        double seconds = slowest(comm, MPI_Wtime() - start, rc);
         if (run > 0 && seconds < best) best = seconds;
     }
     return best > 0 ? COPY_BYTES / best : 1e15; /* SMPI without simulated computation: free */
@@ -204,22 +212,57 @@ static double measure_memcpy(MPI_Comm comm, char *from, char *to)
 /* Seconds of `run` on a pair, fastest of CHEAP_RUNS, the slowest rank's
  * (0 where this rank has no pair). */
 static double pair_time(MPI_Comm comm, MPI_Comm pair, int typed, const void *from, void *to, int n,
-                        MPI_Datatype *send_types, MPI_Datatype *receive_types)
+                        MPI_Datatype *send_types, MPI_Datatype *receive_types, int *rc)
 {
     int counts[2] = {1, 1}, displacements[2] = {0, 0};
     int chunk = (n / 2) * n * (n / 2) * 16;
     double best = INFINITY;
     for (int run = 0; run < CHEAP_RUNS + 1; run++) {
-        MPI_Barrier(comm);
+        keep_mpi(rc, MPI_Barrier(comm), "MPI_Barrier");
         double start = MPI_Wtime();
         if (pair != MPI_COMM_NULL && typed)
-            MPI_Alltoallw(from, counts, displacements, send_types, to, counts, displacements, receive_types, pair);
+            keep_mpi(rc, MPI_Alltoallw(from, counts, displacements, send_types, to, counts, displacements,
+                                       receive_types, pair), "MPI_Alltoallw");
         else if (pair != MPI_COMM_NULL)
-            MPI_Alltoall(from, chunk, MPI_BYTE, to, chunk, MPI_BYTE, pair);
-        double seconds = slowest(comm, pair != MPI_COMM_NULL ? MPI_Wtime() - start : 0.0);
+            keep_mpi(rc, MPI_Alltoall(from, chunk, MPI_BYTE, to, chunk, MPI_BYTE, pair), "MPI_Alltoall");
+        double seconds = slowest(comm, pair != MPI_COMM_NULL ? MPI_Wtime() - start : 0.0, rc);
         if (run > 0 && seconds < best) best = seconds;
     }
     return best;
+}
+
+/* The subarray types of the two partners' chunks in a slab exchange of
+ * n/2 x n x n blocks (see measure_datatype), committed; MPI_DATATYPE_NULL
+ * where not made. Local. */
+static int slab_types(int n, MPI_Datatype *send, MPI_Datatype *receive)
+{
+    int rc = DISTFFT_SUCCESS, h = n / 2;
+    MPI_Datatype complex_type = MPI_DATATYPE_NULL;
+    send[0] = send[1] = receive[0] = receive[1] = MPI_DATATYPE_NULL;
+    TRY_MPI(MPI_Type_contiguous(16, MPI_BYTE, &complex_type));
+    TRY_MPI(MPI_Type_commit(&complex_type)); /* SMPI refuses an uncommitted old type */
+    for (int p = 0; p < 2; p++) {
+        int in_shape[3] = {h, n, n}, in_sub[3] = {h, n, h}, in_start[3] = {0, 0, p * h};
+        int out_shape[3] = {n, n, h}, out_sub[3] = {h, n, h}, out_start[3] = {p * h, 0, 0};
+        TRY_MPI(MPI_Type_create_subarray(3, in_shape, in_sub, in_start, MPI_ORDER_C, complex_type, &send[p]));
+        TRY_MPI(MPI_Type_commit(&send[p]));
+        TRY_MPI(MPI_Type_create_subarray(3, out_shape, out_sub, out_start, MPI_ORDER_C, complex_type,
+                                         &receive[p]));
+        TRY_MPI(MPI_Type_commit(&receive[p]));
+    }
+fail: /* the subarrays keep what they need of complex_type */
+    if (complex_type != MPI_DATATYPE_NULL) KEEP_MPI(MPI_Type_free(&complex_type));
+    return rc;
+}
+
+static int free_slab_types(MPI_Datatype *send, MPI_Datatype *receive)
+{
+    int rc = DISTFFT_SUCCESS;
+    for (int p = 0; p < 2; p++) {
+        if (send[p] != MPI_DATATYPE_NULL) KEEP_MPI(MPI_Type_free(&send[p]));
+        if (receive[p] != MPI_DATATYPE_NULL) KEEP_MPI(MPI_Type_free(&receive[p]));
+    }
+    return rc;
 }
 
 /* What alltoallw's subarray datatypes cost over a contiguous MPI_Alltoall
@@ -227,37 +270,29 @@ static double pair_time(MPI_Comm comm, MPI_Comm pair, int typed, const void *fro
  * n/2 x n x n complex doubles, axis 2 split among the two before, axis 0
  * after), at a few n, into model->datatype keyed by the chunk's bytes
  * (what one peer's message carries); the largest's as datatype_bandwidth
- * (0: no measurable extra cost). Collective. */
-static void measure_datatype(MPI_Comm comm, int partner, char *from, char *to, cost_model *model)
+ * (0: no measurable extra cost). Collective; the first failure, agreed. */
+static int measure_datatype(MPI_Comm comm, int partner, char *from, char *to, cost_model *model)
 {
     static const int sizes[] = {32, 64, 96};
-    int rank;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm pair;
-    MPI_Comm_split(comm, partner == MPI_PROC_NULL ? MPI_UNDEFINED : (rank < partner ? rank : partner), rank, &pair);
+    int rank, rc = DISTFFT_SUCCESS;
+    MPI_Comm pair = MPI_COMM_NULL;
     model_rate *table = &model->datatype;
     table->count = 0;
     model->datatype_bandwidth = 0.0;
+    TRY_MPI(MPI_Comm_rank(comm, &rank));
+    TRY_MPI(MPI_Comm_split(comm, partner == MPI_PROC_NULL ? MPI_UNDEFINED : (rank < partner ? rank : partner),
+                           rank, &pair));
     for (int s = 0; s < 3; s++) {
         int n = sizes[s], h = n / 2;
-        MPI_Datatype complex_type, send[2], receive[2];
-        MPI_Type_contiguous(16, MPI_BYTE, &complex_type);
-        MPI_Type_commit(&complex_type); /* SMPI refuses an uncommitted old type */
-        for (int p = 0; p < 2; p++) {
-            int in_shape[3] = {h, n, n}, in_sub[3] = {h, n, h}, in_start[3] = {0, 0, p * h};
-            int out_shape[3] = {n, n, h}, out_sub[3] = {h, n, h}, out_start[3] = {p * h, 0, 0};
-            MPI_Type_create_subarray(3, in_shape, in_sub, in_start, MPI_ORDER_C, complex_type, &send[p]);
-            MPI_Type_create_subarray(3, out_shape, out_sub, out_start, MPI_ORDER_C, complex_type, &receive[p]);
-            MPI_Type_commit(&send[p]);
-            MPI_Type_commit(&receive[p]);
+        MPI_Datatype send[2], receive[2];
+        double plain = 0.0, typed = 0.0;
+        rc = error_agree(comm, slab_types(n, send, receive));
+        if (rc == DISTFFT_SUCCESS) {
+            plain = pair_time(comm, pair, 0, from, to, n, send, receive, &rc);
+            typed = pair_time(comm, pair, 1, from, to, n, send, receive, &rc);
         }
-        double plain = pair_time(comm, pair, 0, from, to, n, send, receive);
-        double typed = pair_time(comm, pair, 1, from, to, n, send, receive);
-        for (int p = 0; p < 2; p++) {
-            MPI_Type_free(&send[p]);
-            MPI_Type_free(&receive[p]);
-        }
-        MPI_Type_free(&complex_type);
+        KEEP(free_slab_types(send, receive));
+        TRY(error_agree(comm, rc));
         double chunk = (double)h * n * h * 16;
         double extra = typed > plain * 1.1 ? typed - plain : 0.0; /* below: noise, not a cost */
         if (table->count && extra < table->seconds_per_unit[table->count - 1])
@@ -267,7 +302,9 @@ static void measure_datatype(MPI_Comm comm, int partner, char *from, char *to, c
         if (s == 2 && extra > 0) model->datatype_bandwidth = 2 * chunk / extra;
     }
     if (model->datatype_bandwidth == 0.0) table->count = 0; /* free: no table */
-    if (pair != MPI_COMM_NULL) MPI_Comm_free(&pair);
+fail:
+    if (pair != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&pair));
+    return rc;
 }
 
 /* ---- messages ------------------------------------------------------------------- */
@@ -280,18 +317,18 @@ static const int message_sizes[] = {8, 1024, 16384, 65536, 262144, 1 << 20, 4 <<
  * runs), the latency (smallest size) and the bandwidth (between the two
  * largest). Collective. */
 static void exchange_with(MPI_Comm comm, int partner, char *send, char *receive, model_rate *table,
-                          double *latency, double *bandwidth)
+                          double *latency, double *bandwidth, int *rc)
 {
     table->count = 0;
     for (int s = 0; s < MESSAGE_SIZES; s++) {
         int bytes = message_sizes[s], runs = bytes >= (1 << 20) ? CHEAP_RUNS + 1 : 3 * CHEAP_RUNS;
         double best = INFINITY;
         for (int run = 0; run < runs; run++) {
-            MPI_Barrier(comm);
+            keep_mpi(rc, MPI_Barrier(comm), "MPI_Barrier");
             double start = MPI_Wtime();
-            MPI_Sendrecv(send, bytes, MPI_BYTE, partner, 1, receive, bytes, MPI_BYTE, partner, 1, comm,
-                         MPI_STATUS_IGNORE);
-            double seconds = slowest(comm, partner == MPI_PROC_NULL ? 0.0 : MPI_Wtime() - start);
+            keep_mpi(rc, MPI_Sendrecv(send, bytes, MPI_BYTE, partner, 1, receive, bytes, MPI_BYTE, partner, 1,
+                                      comm, MPI_STATUS_IGNORE), "MPI_Sendrecv");
+            double seconds = slowest(comm, partner == MPI_PROC_NULL ? 0.0 : MPI_Wtime() - start, rc);
             if (run > 0) best = fmin(best, seconds);
         }
         /* Never faster than a smaller message (noise): keeps the table monotone. */
@@ -318,9 +355,9 @@ typedef struct {
 static int layout_create(MPI_Comm comm, int node_size, node_layout *layout)
 {
     memset(layout, 0, sizeof *layout);
-    MPI_Comm_rank(comm, &layout->rank);
-    MPI_Comm_size(comm, &layout->size);
-    int label, rc = model_node_label(comm, node_size, &label);
+    int rc = mpi_rank_size(comm, &layout->rank, &layout->size), label;
+    if (rc != DISTFFT_SUCCESS) return rc;
+    rc = model_node_label(comm, node_size, &label);
     int *labels = malloc((size_t)layout->size * sizeof *labels);
     rc = error_agree(comm, rc != DISTFFT_SUCCESS ? rc
                            : labels ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "calibration"));
@@ -328,7 +365,11 @@ static int layout_create(MPI_Comm comm, int node_size, node_layout *layout)
         free(labels);
         return rc;
     }
-    MPI_Allgather(&label, 1, MPI_INT, labels, 1, MPI_INT, comm);
+    rc = CHECK_MPI(MPI_Allgather(&label, 1, MPI_INT, labels, 1, MPI_INT, comm));
+    if (rc != DISTFFT_SUCCESS) {
+        free(labels);
+        return rc;
+    }
     /* Nodes numbered by their lowest rank; labels are arbitrary ints. */
     int *node_of = calloc((size_t)layout->size, sizeof *node_of), *count = calloc((size_t)layout->size + 1, sizeof *count);
     for (int r = 0; r < layout->size; r++) {
@@ -369,30 +410,30 @@ static int rank_at(const node_layout *layout, int node, int member)
 }
 
 static void measure_messages(MPI_Comm comm, const node_layout *layout, char *send, char *receive,
-                             cost_model *model, int *intra_measured, int *inter_measured)
+                             cost_model *model, int *intra_measured, int *inter_measured, int *rc)
 {
     *intra_measured = layout->max_members > 1;
     *inter_measured = layout->nodes > 1;
     if (*intra_measured)
         exchange_with(comm, rank_at(layout, layout->node, layout->member ^ 1), send, receive,
-                      &model->message[MODEL_INTRA], &model->latency_intra, &model->bandwidth_intra);
+                      &model->message[MODEL_INTRA], &model->latency_intra, &model->bandwidth_intra, rc);
     if (*inter_measured) {
         /* The link: rank 0 of node 0 and of node 1 alone. */
         int partner = layout->member == 0 && layout->node < 2 ? rank_at(layout, layout->node ^ 1, 0)
                                                               : MPI_PROC_NULL;
         exchange_with(comm, partner, send, receive, &model->message[MODEL_INTER], &model->latency_inter,
-                      &model->bandwidth_inter);
+                      &model->bandwidth_inter, rc);
         /* Every rank with its counterpart on the neighbouring node: what
          * the node injects, shared by its ranks. */
         model_rate table;
         double latency, per_rank;
         exchange_with(comm, rank_at(layout, layout->node ^ 1, layout->member), send, receive, &table, &latency,
-                      &per_rank);
+                      &per_rank, rc);
         model->injection_bandwidth = per_rank * layout->min_members;
     }
     if (!*intra_measured && !*inter_measured) /* one rank: messages to itself */
         exchange_with(MPI_COMM_SELF, 0, send, receive, &model->message[MODEL_INTRA], &model->latency_intra,
-                      &model->bandwidth_intra);
+                      &model->bandwidth_intra, rc);
     else if (!*intra_measured) {
         model->latency_intra = model->latency_inter;
         model->bandwidth_intra = model->bandwidth_inter;
@@ -410,28 +451,27 @@ static void measure_messages(MPI_Comm comm, const node_layout *layout, char *sen
  * among `group` (G >= 3 ranks; MPI_COMM_NULL: sit it out) less one
  * exchange of the same size, over G - 2 -- the slowest group's. Sizes
  * whose G chunks do not fit the buffers end the table. Collective on comm;
- * the table stays empty when no group has 3 ranks. */
-static void measure_more(MPI_Comm comm, MPI_Comm group, cost_model *model, int level, char *send,
-                         char *receive)
+ * the table stays empty when no group has 3 ranks. The first failure. */
+static int measure_more(MPI_Comm comm, MPI_Comm group, cost_model *model, int level, char *send,
+                        char *receive)
 {
-    int members = 0, fewest;
-    if (group != MPI_COMM_NULL) MPI_Comm_size(group, &members);
-    int mine = group != MPI_COMM_NULL ? members : INT32_MAX;
-    MPI_Allreduce(&mine, &fewest, 1, MPI_INT, MPI_MIN, comm);
+    int members = 0, fewest = INT32_MAX, largest = 0, rc = DISTFFT_SUCCESS;
     model_rate *table = &model->more[level];
     table->count = 0;
-    if (fewest < 3 || fewest == INT32_MAX) return;
-    int largest = 0;
-    MPI_Allreduce(&members, &largest, 1, MPI_INT, MPI_MAX, comm);
+    if (group != MPI_COMM_NULL) TRY_MPI(MPI_Comm_size(group, &members));
+    int mine = group != MPI_COMM_NULL ? members : INT32_MAX;
+    TRY_MPI(MPI_Allreduce(&mine, &fewest, 1, MPI_INT, MPI_MIN, comm));
+    if (fewest < 3 || fewest == INT32_MAX) return rc;
+    TRY_MPI(MPI_Allreduce(&members, &largest, 1, MPI_INT, MPI_MAX, comm));
     for (int s = 1; s < MESSAGE_SIZES - 1; s++) { /* 1 KiB .. 1 MiB */
         int bytes = message_sizes[s];
         if ((double)bytes * largest > COPY_BYTES) break;
         double best = INFINITY;
         for (int run = 0; run < RUNS + 1; run++) {
-            MPI_Barrier(comm);
+            KEEP_MPI(MPI_Barrier(comm));
             double start = MPI_Wtime();
-            if (group != MPI_COMM_NULL) MPI_Alltoall(send, bytes, MPI_BYTE, receive, bytes, MPI_BYTE, group);
-            double seconds = slowest(comm, group != MPI_COMM_NULL ? MPI_Wtime() - start : 0.0);
+            if (group != MPI_COMM_NULL) KEEP_MPI(MPI_Alltoall(send, bytes, MPI_BYTE, receive, bytes, MPI_BYTE, group));
+            double seconds = slowest(comm, group != MPI_COMM_NULL ? MPI_Wtime() - start : 0.0, &rc);
             if (run > 0) best = fmin(best, seconds);
         }
         double extra = (best - model_message_seconds(model, level, bytes)) / (fewest - 2);
@@ -440,29 +480,33 @@ static void measure_more(MPI_Comm comm, MPI_Comm group, cost_model *model, int l
         table->elements[table->count] = bytes;
         table->seconds_per_unit[table->count++] = extra > 1e-12 ? extra : 1e-12;
     }
+fail:
+    return rc;
 }
 
-static void measure_more_both(MPI_Comm comm, const node_layout *layout, cost_model *model, char *send,
-                              char *receive, int intra, int inter)
+static int measure_more_both(MPI_Comm comm, const node_layout *layout, cost_model *model, char *send,
+                             char *receive, int intra, int inter)
 {
-    MPI_Comm node, leaders;
+    int rc = DISTFFT_SUCCESS;
+    MPI_Comm node = MPI_COMM_NULL, leaders = MPI_COMM_NULL;
     /* Inside the node: all its ranks; between nodes: each node's first rank. */
-    MPI_Comm_split(comm, layout->node, layout->rank, &node);
-    MPI_Comm_split(comm, layout->member == 0 ? 0 : MPI_UNDEFINED, layout->rank, &leaders);
-    if (intra) measure_more(comm, node, model, MODEL_INTRA, send, receive);
-    if (inter) measure_more(comm, leaders, model, MODEL_INTER, send, receive);
+    TRY_MPI(MPI_Comm_split(comm, layout->node, layout->rank, &node));
+    TRY_MPI(MPI_Comm_split(comm, layout->member == 0 ? 0 : MPI_UNDEFINED, layout->rank, &leaders));
+    if (intra) TRY(error_agree(comm, measure_more(comm, node, model, MODEL_INTRA, send, receive)));
+    if (inter) TRY(error_agree(comm, measure_more(comm, leaders, model, MODEL_INTER, send, receive)));
     if (!intra) model->more[MODEL_INTRA] = model->more[MODEL_INTER];
     if (!inter) model->more[MODEL_INTER] = model->more[MODEL_INTRA];
-    MPI_Comm_free(&node);
-    if (leaders != MPI_COMM_NULL) MPI_Comm_free(&leaders);
+fail:
+    if (node != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&node));
+    if (leaders != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&leaders));
+    return rc;
 }
 
 /* ---- the whole ------------------------------------------------------------------ */
 
 static int write_model(MPI_Comm comm, const cost_model *model, const char *path, const char *note)
 {
-    int rank, local = DISTFFT_SUCCESS;
-    MPI_Comm_rank(comm, &rank);
+    int rank = -1, local = mpi_rank_size(comm, &rank, NULL);
     if (rank == 0) {
         char *text = model_format(model);
         FILE *file = text ? fopen(path, "w") : NULL;
@@ -486,10 +530,10 @@ int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor, c
     MPI_Comm work = MPI_COMM_NULL;
     if (MPI_Comm_dup(comm, &work) != MPI_SUCCESS)
         return error_fail(DISTFFT_ERR_MPI, "distfft_model_calibrate: MPI_Comm_dup failed");
-    MPI_Comm_set_errhandler(work, MPI_ERRORS_RETURN);
-    int rc = DISTFFT_SUCCESS;
+    int rc = DISTFFT_SUCCESS, measured = DISTFFT_SUCCESS;
     node_layout layout = {0};
     char *from = NULL, *to = NULL;
+    TRY_MPI(MPI_Comm_set_errhandler(work, MPI_ERRORS_RETURN));
     int local = !path || !path[0] ? error_fail(DISTFFT_ERR_ARGUMENT, "distfft_model_calibrate: no path")
                 : node_size < 0 ? error_fail(DISTFFT_ERR_ARGUMENT, "distfft_model_calibrate: node_size = %d "
                                              "must be >= 0 (0: find the nodes)", node_size)
@@ -499,13 +543,13 @@ int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor, c
     TRY(error_agree(work, local));
     cost_model model;
     memset(&model, 0, sizeof model);
-    choose_effort(work);
+    TRY(error_agree(work, choose_effort(work)));
     TRY(layout_create(work, node_size, &layout));
     model.node_size = layout.max_members;
     model_mpi_library(model.mpi_library, sizeof model.mpi_library);
     char host[MPI_MAX_PROCESSOR_NAME] = "";
     int length = 0;
-    MPI_Get_processor_name(host, &length);
+    if (MPI_Get_processor_name(host, &length) != MPI_SUCCESS) snprintf(host, sizeof host, "(unknown)");
     const char *platform = getenv("DISTFFT_MODEL_PLATFORM");
     int simulated = strstr(model.mpi_library, "SMPI") || strstr(model.mpi_library, "SimGrid");
     snprintf(model.machine, sizeof model.machine, "%.120s; nodes of %d ranks; %s %.80s", model.mpi_library,
@@ -514,13 +558,15 @@ int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor, c
     from = malloc(COPY_BYTES);
     to = malloc(COPY_BYTES);
     TRY(error_agree(work, from && to ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "calibration buffers")));
-    model.memcpy_bandwidth = measure_memcpy(work, from, to);
+    model.memcpy_bandwidth = measure_memcpy(work, from, to, &measured);
+    TRY(error_agree(work, measured));
     int partner = rank_at(&layout, layout.node, layout.member ^ 1); /* on the node, else the next node */
     if (partner == MPI_PROC_NULL) partner = rank_at(&layout, layout.node ^ 1, layout.member);
-    measure_datatype(work, partner, from, to, &model);
+    TRY(error_agree(work, measure_datatype(work, partner, from, to, &model)));
     int intra, inter;
-    measure_messages(work, &layout, from, to, &model, &intra, &inter);
-    measure_more_both(work, &layout, &model, from, to, intra, inter);
+    measure_messages(work, &layout, from, to, &model, &intra, &inter, &measured);
+    TRY(error_agree(work, measured));
+    TRY(measure_more_both(work, &layout, &model, from, to, intra, inter));
     TRY(measure_ffts(work, rigor, &model));
     char note[256];
     snprintf(note, sizeof note, "%s%s", intra ? "" : layout.size == 1 ? "# one rank: messages to itself\n"
@@ -531,6 +577,6 @@ fail:
     free(from);
     free(to);
     free(layout.first_rank_of);
-    MPI_Comm_free(&work);
+    KEEP_MPI(MPI_Comm_free(&work));
     return rc;
 }

@@ -30,20 +30,24 @@ static int run_exchange(void *context)
 }
 
 /* Plan method m and time it; *seconds is INFINITY when it cannot be
- * planned somewhere (then *candidate is NULL on every rank). */
-static void time_method(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *geometry,
+ * planned somewhere (then *candidate is NULL on every rank) or a run of it
+ * fails somewhere. Fails (agreed) only when freeing the leftovers of a
+ * method that cannot be planned fails. */
+static int time_method(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *geometry,
                         distfft_method m, const void *in, void *out, distfft_redist *candidate,
                         double *seconds)
 {
     *seconds = INFINITY;
     int created = redist_create(comm, geometry, m, candidate);
-    if (error_agree(tuning_comm, created) != DISTFFT_SUCCESS) {
-        redist_free(*candidate);
+    if (error_agree(tuning_comm, created) != DISTFFT_SUCCESS) { /* not this method */
+        int freed = redist_free(*candidate);
         *candidate = NULL;
-        return;
+        return error_agree(tuning_comm, freed);
     }
     exchange_run run = {*candidate, in, out};
-    tuning_time(tuning_comm, run_exchange, &run, seconds);
+    if (error_agree(tuning_comm, tuning_time(tuning_comm, run_exchange, &run, seconds)) != DISTFFT_SUCCESS)
+        *seconds = INFINITY; /* a method that fails its runs is not chosen */
+    return DISTFFT_SUCCESS;
 }
 
 int tune_exchange(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *geometry,
@@ -61,22 +65,26 @@ int tune_exchange(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *ge
     for (int m = 0; rc == DISTFFT_SUCCESS && m < redist_method_count(); m++) {
         distfft_redist candidate = NULL;
         double seconds;
-        time_method(comm, tuning_comm, geometry, (distfft_method)m, in, out, &candidate, &seconds);
+        rc = time_method(comm, tuning_comm, geometry, (distfft_method)m, in, out, &candidate, &seconds);
+        if (rc != DISTFFT_SUCCESS) break;
         progress_method(progress, distfft_method_name((distfft_method)m), m, redist_method_count(),
                         seconds);
+        struct distfft_redist_s *slower = candidate;
         if (candidate && seconds < best_seconds) {
-            redist_free(best);
+            slower = best;
             best = candidate;
             best_seconds = seconds;
-        } else {
-            redist_free(candidate);
         }
+        rc = error_agree(tuning_comm, redist_free(slower));
     }
     free(in);
     free(out);
     if (rc == DISTFFT_SUCCESS && !best)
         rc = error_fail(DISTFFT_ERR_UNSUPPORTED, "auto: no method can do this exchange");
-    if (rc != DISTFFT_SUCCESS) return rc;
+    if (rc != DISTFFT_SUCCESS) {
+        KEEP(redist_free(best));
+        return rc;
+    }
     error_clear();
     best->tuning_seconds = MPI_Wtime() - start;
     *redist_out = best;
@@ -98,7 +106,7 @@ static int make_exchange(void *context, int exchange, MPI_Comm subcomm, MPI_Comm
     /* a rank whose create succeeded frees it when another's failed */
     int rc = error_agree(plan_comm, redist_create(subcomm, geometry, method, redist));
     if (rc != DISTFFT_SUCCESS) {
-        redist_free(*redist);
+        KEEP(redist_free(*redist));
         *redist = NULL;
     }
     return rc;

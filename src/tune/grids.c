@@ -54,7 +54,7 @@ static int lowest_fitting_ndims(int size, int ndims, const int64_t *shape, const
 {
     for (int r = 1; r < ndims; r++) {
         grid_candidate grid = {.ndims = r};
-        MPI_Dims_create(size, r, grid.dims);
+        if (MPI_Dims_create(size, r, grid.dims) != MPI_SUCCESS) continue; /* alike everywhere */
         if (grid_fits(&grid, shape, order)) return r;
     }
     return ndims - 1;

@@ -86,10 +86,10 @@ static int exchange_count(const plan_request *request, int grid_ndims, const int
     return 2 * count;
 }
 
-/* Wisdom for key that every rank holds, identical and usable (a grid of
- * the right size and exchange count), or 0. Collective on comm. */
+/* *agreed: whether every rank holds wisdom for key, identical and usable
+ * (a grid of the right size and exchange count). Collective on comm. */
 static int agreed_wisdom(MPI_Comm comm, int size, const plan_request *request, const char *key,
-                         wisdom_choice *choice)
+                         wisdom_choice *choice, int *agreed)
 {
     int found = wisdom_lookup(key, choice);
     int64_t product = 1;
@@ -100,8 +100,10 @@ static int agreed_wisdom(MPI_Comm comm, int size, const plan_request *request, c
     for (size_t b = 0; found && b < sizeof *choice; b++)
         hash = (hash ^ ((const unsigned char *)choice)[b]) * 1099511628211ull;
     uint64_t mine[2] = {found ? hash : 0, found ? ~hash : UINT64_MAX}, all[2];
-    MPI_Allreduce(mine, all, 2, MPI_UINT64_T, MPI_MAX, comm);
-    return found && all[0] == hash && all[1] == ~hash;
+    *agreed = 0;
+    int rc = CHECK_MPI(MPI_Allreduce(mine, all, 2, MPI_UINT64_T, MPI_MAX, comm));
+    *agreed = rc == DISTFFT_SUCCESS && found && all[0] == hash && all[1] == ~hash;
+    return rc;
 }
 
 /* ---- the choice ---------------------------------------------------------------- */
@@ -118,18 +120,19 @@ static int build_on(MPI_Comm comm, const plan_request *request, const grid_candi
 }
 
 /* Keep *candidate if it is the first or faster than *best (times are
- * reduced: alike on every rank), free the other; *candidate becomes NULL. */
-static void keep_faster(struct distfft_plan_s **best, double *best_seconds,
-                        struct distfft_plan_s **candidate, double seconds)
+ * reduced: alike on every rank), free the other; *candidate becomes NULL.
+ * The free's outcome, agreed. Collective on comm. */
+static int keep_faster(MPI_Comm comm, struct distfft_plan_s **best, double *best_seconds,
+                       struct distfft_plan_s **candidate, double seconds)
 {
+    struct distfft_plan_s *slower = *candidate;
     if (!*best || seconds < *best_seconds) {
-        plan_free(*best);
+        slower = *best;
         *best = *candidate;
         *best_seconds = seconds;
-    } else {
-        plan_free(*candidate);
     }
     *candidate = NULL;
+    return error_agree(comm, plan_free(slower));
 }
 
 /* Build every candidate (timing them when there are several), keep the
@@ -150,13 +153,13 @@ static int fastest_plan(MPI_Comm comm, const plan_request *request, const grid_c
             TRY(time_pair(candidate, &seconds));
             progress_say(policy->progress, "forward+backward %.3g ms", seconds * 1e3);
         }
-        keep_faster(&best, &best_seconds, &candidate, seconds);
+        TRY(keep_faster(comm, &best, &best_seconds, &candidate, seconds));
     }
     *best_out = best;
     return DISTFFT_SUCCESS;
 fail:
-    plan_free(candidate);
-    plan_free(best);
+    KEEP(plan_free(candidate));
+    KEEP(plan_free(best));
     return rc;
 }
 
@@ -245,14 +248,14 @@ static int ranked_plan(MPI_Comm comm, const plan_request *request, const cost_mo
         timed++;
         progress_say(policy.progress, "grid %s %s: predicted %.3g ms, measured %.3g ms", name,
                      distfft_method_name(policy.method), list[i].predicted * 1e3, seconds * 1e3);
-        keep_faster(&best, &best_seconds, &candidate, seconds);
+        TRY(keep_faster(comm, &best, &best_seconds, &candidate, seconds));
     }
     *plan_out = best;
     *timed_out = timed;
     best = NULL;
 fail:
-    plan_free(candidate);
-    plan_free(best);
+    KEEP(plan_free(candidate));
+    KEEP(plan_free(best));
     free(predicted);
     free(list);
     free(algebra);
@@ -279,9 +282,8 @@ static int choose_overlap(MPI_Comm comm, const plan_request *request, const exch
         double seconds;
         if (build_on(comm, &by_field, &grid, policy, &candidate) != DISTFFT_SUCCESS ||
             candidate->fields == 1) { /* not run field by field: keep what we have */
-            plan_free(candidate);
             error_clear();
-            return DISTFFT_SUCCESS;
+            return error_agree(comm, plan_free(candidate));
         }
         rc = time_pair(candidate, &seconds);
         if (rc == DISTFFT_SUCCESS && seconds < best_seconds) { /* reduced times: alike everywhere */
@@ -289,11 +291,12 @@ static int choose_overlap(MPI_Comm comm, const plan_request *request, const exch
             candidate->tuning_seconds = (*plan)->tuning_seconds;
             candidate->grids_measured = (*plan)->grids_measured;
             candidate->model_ranked = (*plan)->model_ranked;
-            plan_free(*plan);
+            struct distfft_plan_s *slower = *plan;
             *plan = candidate;
-        } else {
-            plan_free(candidate);
+            candidate = slower;
         }
+        int freed = plan_free(candidate);
+        if (rc == DISTFFT_SUCCESS) rc = error_agree(comm, freed);
     }
     return rc;
 }
@@ -332,13 +335,13 @@ int tune_plan(MPI_Comm comm, const plan_request *request_in, struct distfft_plan
     plan_request resolved = *request_in;
     const plan_request *request = &resolved;
     if (resolved.options.overlap == DISTFFT_OVERLAP_AUTO) resolved.options.overlap = DISTFFT_OVERLAP_OFF;
-    int rc = DISTFFT_SUCCESS, size;
+    int rc = DISTFFT_SUCCESS, size, wise = 0;
     struct distfft_plan_s *plan = NULL;
-    MPI_Comm_size(comm, &size);
+    TRY(mpi_rank_size(comm, NULL, &size));
     double start = MPI_Wtime();
     const distfft_options *options = &request->options;
     tune_progress progress;
-    progress_init(&progress, comm, options->verbose);
+    TRY(progress_init(&progress, comm, options->verbose));
     exchange_policy policy = {.method = options->method, .rigor = options->rigor, .forced = NULL,
                               .progress = &progress};
     bool measuring = options->method == DISTFFT_METHOD_AUTO && options->rigor != DISTFFT_ESTIMATE;
@@ -348,7 +351,8 @@ int tune_plan(MPI_Comm comm, const plan_request *request_in, struct distfft_plan
 
     grid_candidate grids[TUNE_MAX_GRIDS];
     int count = 0;
-    if (measuring && agreed_wisdom(comm, size, request, key, &choice)) {
+    if (measuring) TRY(agreed_wisdom(comm, size, request, key, &choice, &wise));
+    if (wise) {
         grids[0] = (grid_candidate){.ndims = choice.grid_ndims};
         memcpy(grids[0].dims, choice.grid_dims, sizeof grids[0].dims);
         policy.forced = &choice;
@@ -391,6 +395,6 @@ int tune_plan(MPI_Comm comm, const plan_request *request_in, struct distfft_plan
     *plan_out = plan;
     return DISTFFT_SUCCESS;
 fail:
-    plan_free(plan);
+    KEEP(plan_free(plan));
     return rc;
 }

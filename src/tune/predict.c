@@ -41,8 +41,7 @@ void model_mpi_library(char *buffer, size_t size)
 {
     char version[MPI_MAX_LIBRARY_VERSION_STRING];
     int length = 0;
-    MPI_Get_library_version(version, &length);
-    if (length < 0) length = 0;
+    if (MPI_Get_library_version(version, &length) != MPI_SUCCESS || length < 0) length = 0; /* unknown */
     version[length < MPI_MAX_LIBRARY_VERSION_STRING ? length : MPI_MAX_LIBRARY_VERSION_STRING - 1] = '\0';
     version[strcspn(version, "\r\n")] = '\0';
     size_t end = strlen(version);
@@ -56,9 +55,9 @@ void model_mpi_library(char *buffer, size_t size)
 static int read_everywhere(MPI_Comm comm, const char *path, char **text_out)
 {
     int rank, rc = DISTFFT_SUCCESS, local = DISTFFT_SUCCESS;
-    MPI_Comm_rank(comm, &rank);
     char *text = NULL;
     long length = 0;
+    TRY_MPI(MPI_Comm_rank(comm, &rank));
     if (rank == 0) {
         FILE *file = fopen(path, "rb");
         if (!file) {
@@ -116,38 +115,38 @@ int distfft_model_import_file(MPI_Comm comm, const char *path, int force)
     MPI_Comm work = MPI_COMM_NULL;
     if (MPI_Comm_dup(comm, &work) != MPI_SUCCESS)
         return error_fail(DISTFFT_ERR_MPI, "distfft_model_import_file: MPI_Comm_dup failed");
-    MPI_Comm_set_errhandler(work, MPI_ERRORS_RETURN);
     cost_model model;
-    int rc = error_agree(work, path ? DISTFFT_SUCCESS
+    int rc = CHECK_MPI(MPI_Comm_set_errhandler(work, MPI_ERRORS_RETURN));
+    if (rc == DISTFFT_SUCCESS)
+        rc = error_agree(work, path ? DISTFFT_SUCCESS
                                     : error_fail(DISTFFT_ERR_ARGUMENT, "distfft_model_import_file: path is NULL"));
     if (rc == DISTFFT_SUCCESS) rc = model_import_file(work, path, force, &model);
     if (rc == DISTFFT_SUCCESS) {
         process_model = model;
         process_has_model = 1;
     }
-    MPI_Comm_free(&work);
+    KEEP_MPI(MPI_Comm_free(&work));
     return rc;
 }
 
 const cost_model *model_for_tuning(MPI_Comm comm, int *rc)
 {
-    *rc = DISTFFT_SUCCESS;
-    int has = process_has_model, all;
-    MPI_Allreduce(&has, &all, 1, MPI_INT, MPI_MIN, comm);
+    int has = process_has_model, all = 0, rank = 0;
+    *rc = CHECK_MPI(MPI_Allreduce(&has, &all, 1, MPI_INT, MPI_MIN, comm));
+    if (*rc != DISTFFT_SUCCESS) return NULL;
     if (all) return &process_model;
     /* DISTFFT_MODEL, as rank 0 sees it (DISTFFT_MODEL_FORCE=1 forces). */
-    int rank;
-    MPI_Comm_rank(comm, &rank);
     char path[4096] = "";
     int force = 0;
-    if (rank == 0) {
+    *rc = mpi_rank_size(comm, &rank, NULL);
+    if (*rc == DISTFFT_SUCCESS && rank == 0) {
         const char *env = getenv("DISTFFT_MODEL"), *forced = getenv("DISTFFT_MODEL_FORCE");
         if (env && strlen(env) < sizeof path) strcpy(path, env);
         force = forced && atoi(forced) != 0;
     }
-    MPI_Bcast(path, sizeof path, MPI_CHAR, 0, comm);
-    MPI_Bcast(&force, 1, MPI_INT, 0, comm);
-    if (!path[0]) return NULL;
+    if (*rc == DISTFFT_SUCCESS) *rc = CHECK_MPI(MPI_Bcast(path, sizeof path, MPI_CHAR, 0, comm));
+    if (*rc == DISTFFT_SUCCESS) *rc = CHECK_MPI(MPI_Bcast(&force, 1, MPI_INT, 0, comm));
+    if (*rc != DISTFFT_SUCCESS || !path[0]) return NULL;
     cost_model model;
     *rc = model_import_file(comm, path, force, &model);
     if (*rc != DISTFFT_SUCCESS) return NULL;
@@ -160,18 +159,18 @@ const cost_model *model_for_tuning(MPI_Comm comm, int *rc)
 
 int model_node_label(MPI_Comm comm, int node_size, int *label)
 {
-    int rank;
-    MPI_Comm_rank(comm, &rank);
+    int rank, rc = DISTFFT_SUCCESS;
+    MPI_Comm shared = MPI_COMM_NULL;
+    TRY_MPI(MPI_Comm_rank(comm, &rank));
     if (node_size > 0) {
         *label = rank / node_size;
         return DISTFFT_SUCCESS;
     }
-    MPI_Comm shared;
-    int rc = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared);
-    if (rc != MPI_SUCCESS) return error_mpi(rc, "MPI_Comm_split_type");
-    rc = MPI_Allreduce(&rank, label, 1, MPI_INT, MPI_MIN, shared); /* the node's lowest rank */
-    MPI_Comm_free(&shared);
-    return rc == MPI_SUCCESS ? DISTFFT_SUCCESS : error_mpi(rc, "MPI_Allreduce");
+    TRY_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared));
+    TRY_MPI(MPI_Allreduce(&rank, label, 1, MPI_INT, MPI_MIN, shared)); /* the node's lowest rank */
+fail:
+    if (shared != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&shared));
+    return rc;
 }
 
 static int compare_ints(const void *a, const void *b)
@@ -191,9 +190,8 @@ static int distinct(int *values, int count)
 int model_topology_create(MPI_Comm comm, int node_size, int grid_ndims, const int *dims, int grid_index,
                           model_topology *topology)
 {
-    int size, rank, rc = DISTFFT_SUCCESS, label = 0;
-    MPI_Comm_size(comm, &size);
-    MPI_Comm_rank(comm, &rank);
+    int size, rank, rc = mpi_rank_size(comm, &rank, &size), label = 0;
+    if (rc != DISTFFT_SUCCESS) return rc;
     memset(topology, 0, sizeof *topology);
     int *index_of = malloc(2 * (size_t)size * sizeof *index_of), *labels = index_of ? index_of + size : NULL;
     int *rank_at = malloc((size_t)size * sizeof *rank_at), *scratch = malloc((size_t)size * sizeof *scratch);

@@ -5,6 +5,7 @@
  * written once however many ranks there are.
  */
 #include "progress.h"
+#include "../error.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -18,12 +19,12 @@ static bool environment_asks(void)
     return value && strtol(value, NULL, 10) != 0;
 }
 
-void progress_init(tune_progress *progress, MPI_Comm comm, int verbose)
+int progress_init(tune_progress *progress, MPI_Comm comm, int verbose)
 {
     memset(progress, 0, sizeof *progress);
-    int rank = 0;
-    MPI_Comm_rank(comm, &rank);
+    int rank = -1, rc = mpi_rank_size(comm, &rank, NULL);
     progress->enabled = rank == 0 && (verbose != 0 || environment_asks());
+    return rc;
 }
 
 void progress_grid(tune_progress *progress, int index, int count, int ndims, const int *dims,

@@ -7,6 +7,7 @@
 
 #include "distfft.h"
 #include "timer.h"
+#include "../error.h"
 
 int tuning_time(MPI_Comm comm, tuning_run run, void *context, double *seconds)
 {
@@ -14,11 +15,13 @@ int tuning_time(MPI_Comm comm, tuning_run run, void *context, double *seconds)
     double best = INFINITY, total = 0.0;
     for (int r = 0; rc == DISTFFT_SUCCESS && r < TUNING_MAX_RUNS &&
                     (r < TUNING_MIN_RUNS || total < TUNING_MIN_SECONDS); r++) {
-        MPI_Barrier(comm);
+        rc = CHECK_MPI(MPI_Barrier(comm));
+        if (rc != DISTFFT_SUCCESS) break;
         double start = MPI_Wtime();
         rc = run(context);
         double elapsed = MPI_Wtime() - start;
-        MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, comm);
+        int reduced = CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, comm));
+        if (rc == DISTFFT_SUCCESS) rc = reduced;
         total += elapsed;
         if (elapsed < best) best = elapsed;
     }

@@ -46,7 +46,7 @@ static void mpi_library(char *text, size_t size)
 {
     char version[MPI_MAX_LIBRARY_VERSION_STRING] = "";
     int length = 0;
-    MPI_Get_library_version(version, &length);
+    if (MPI_Get_library_version(version, &length) != MPI_SUCCESS) version[0] = '\0'; /* unknown */
     version[MPI_MAX_LIBRARY_VERSION_STRING - 1] = '\0';
     version[strcspn(version, "\r\n")] = '\0';
     size_t end = strlen(version);
@@ -304,7 +304,9 @@ static int duplicate(MPI_Comm comm, MPI_Comm *work)
     int rc = DISTFFT_SUCCESS;
     TRY_MPI(MPI_Comm_dup(comm, work));
     TRY_MPI(MPI_Comm_set_errhandler(*work, MPI_ERRORS_RETURN));
+    return rc;
 fail:
+    if (*work != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(work));
     return rc;
 }
 
@@ -314,10 +316,10 @@ int distfft_wisdom_export_file(MPI_Comm comm, const char *path)
     if (comm == MPI_COMM_NULL)
         return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_wisdom_export_file: comm is MPI_COMM_NULL");
     MPI_Comm work = MPI_COMM_NULL;
-    int rank, rc = duplicate(comm, &work), local = DISTFFT_SUCCESS;
+    int rank = -1, rc = duplicate(comm, &work);
     if (rc != DISTFFT_SUCCESS) return rc;
-    MPI_Comm_rank(work, &rank);
-    if (!path) local = error_fail(DISTFFT_ERR_ARGUMENT, "distfft_wisdom_export_file: path is NULL");
+    int local = mpi_rank_size(work, &rank, NULL);
+    if (local == DISTFFT_SUCCESS && !path) local = error_fail(DISTFFT_ERR_ARGUMENT, "distfft_wisdom_export_file: path is NULL");
     else if (rank == 0) {
         char *text = distfft_wisdom_export();
         FILE *file = text ? fopen(path, "w") : NULL;
@@ -328,7 +330,7 @@ int distfft_wisdom_export_file(MPI_Comm comm, const char *path)
         free(text);
     }
     rc = error_agree(work, local);
-    MPI_Comm_free(&work);
+    KEEP_MPI(MPI_Comm_free(&work));
     return rc;
 }
 
@@ -361,8 +363,8 @@ int distfft_wisdom_import_file(MPI_Comm comm, const char *path)
     MPI_Comm work = MPI_COMM_NULL;
     int rank, rc = duplicate(comm, &work);
     if (rc != DISTFFT_SUCCESS) return rc;
-    MPI_Comm_rank(work, &rank);
     char *text = NULL;
+    TRY_MPI(MPI_Comm_rank(work, &rank));
     int local = !path ? error_fail(DISTFFT_ERR_ARGUMENT, "distfft_wisdom_import_file: path is NULL")
                       : rank == 0 ? read_file(path, &text) : DISTFFT_SUCCESS;
     TRY(error_agree(work, local));
@@ -378,6 +380,6 @@ int distfft_wisdom_import_file(MPI_Comm comm, const char *path)
     rc = error_agree(work, distfft_wisdom_import(text));
 fail:
     free(text);
-    MPI_Comm_free(&work);
+    KEEP_MPI(MPI_Comm_free(&work));
     return rc;
 }

@@ -4,7 +4,7 @@
  *
  * For each scenario (plan creation of several shapes and methods, plan
  * execution, redistribution and halo creation and execution, array file
- * write and read) a dry run counts this rank's calls of every function
+ * write and read, and the destroy calls) a dry run counts this rank's calls of every function
  * that tests/support/mpi_fault.c can fail. Then, for each function and
  * each k (all of 1..n with --long, else up to --per-kind values spread
  * over 1..n), the scenario runs again with that call failing:
@@ -14,8 +14,13 @@
  *   - local calls (datatype constructors and commits, Info_create,
  *     allocations) fail on every rank at its k-th call, and separately on
  *     the last rank only -- the library must then agree on the failure.
+ * Frees and releases (MPI_Comm_free, _Type_free, _Win_free, _Info_free,
+ * _File_close, _Win_unlock_all) made to fail still free: the sweep checks
+ * that the rest of the call goes on and frees everything else.
  * Each injection must give: the same error code on every rank (success
- * where the armed call was not reached on any rank), no MPI object left
+ * where the armed call was not reached on any rank) -- for a destroy call,
+ * which agrees with no other rank, an error exactly on the ranks where the
+ * fault fired (docs/reliability.md) --, no MPI object left
  * (PMPI counter: the live counts as before), no hang (CTest timeout), and
  * a next plan that works. Memory leaks: the sanitizer build with
  * -DDISTFFT_SANITIZE_LEAKS=ON (LeakSanitizer at exit).
@@ -55,6 +60,11 @@ static const fault_site sites[] = {
     {"MPI_Alltoallw", EVERY_RANK},       {"MPI_Win_allocate_shared", EVERY_RANK},
     {"MPI_File_open", EVERY_RANK},       {"MPI_File_set_view", EVERY_RANK},
     {"MPI_File_write_all", EVERY_RANK},  {"MPI_File_read_all", EVERY_RANK},
+    {"MPI_File_close", EVERY_RANK},      {"MPI_Comm_free", EVERY_RANK},
+    {"MPI_Win_free", EVERY_RANK},        {"MPI_Win_unlock_all", EVERY_RANK},
+    {"MPI_Comm_rank", EVERY_RANK},       {"MPI_Comm_size", EVERY_RANK},
+    {"MPI_Comm_set_errhandler", EVERY_RANK},
+    {"MPI_Type_free", LOCAL},            {"MPI_Info_free", LOCAL},
     {"MPI_Type_contiguous", LOCAL},      {"MPI_Type_vector", LOCAL},
     {"MPI_Type_create_hvector", LOCAL},  {"MPI_Type_create_struct", LOCAL},
     {"MPI_Type_create_subarray", LOCAL}, {"MPI_Type_create_resized", LOCAL},
@@ -92,7 +102,8 @@ typedef struct {
 } scenario;
 
 enum { PLAN_CREATE, PLAN_EXECUTE, REDIST_CREATE, REDIST_EXECUTE, HALO_CREATE, HALO_EXECUTE,
-       FILE_WRITE, FILE_READ };
+       FILE_WRITE, FILE_READ, PLAN_DESTROY, REDIST_DESTROY, HALO_DESTROY };
+#define DESTROYS(what) ((what) >= PLAN_DESTROY)
 
 static const scenario scenarios[] = {
     {"plan create c2c pencil alltoallw", DISTFFT_METHOD_ALLTOALLW, DISTFFT_C2C, 2, 1,
@@ -131,6 +142,16 @@ static const scenario scenarios[] = {
     {"halo execute pack", 0, DISTFFT_HALO_PACK, 0, 2, 0, HALO_EXECUTE},
     {"array file write", 0, 0, 0, 2, 0, FILE_WRITE},
     {"array file read", 0, 0, 0, 2, 0, FILE_READ},
+    {"plan destroy c2c pencil alltoallw", DISTFFT_METHOD_ALLTOALLW, DISTFFT_C2C, 2, 1,
+     DISTFFT_OVERLAP_OFF, PLAN_DESTROY},
+    {"plan destroy r2c slab alltoallv", DISTFFT_METHOD_ALLTOALLV, DISTFFT_R2C, 1, 1,
+     DISTFFT_OVERLAP_OFF, PLAN_DESTROY},
+    {"plan destroy shm", DISTFFT_METHOD_SHM, DISTFFT_C2C, 1, 1, DISTFFT_OVERLAP_OFF,
+     PLAN_DESTROY},
+    {"plan destroy vector", DISTFFT_METHOD_VECTOR, DISTFFT_C2C, 1, 1, DISTFFT_OVERLAP_OFF,
+     PLAN_DESTROY},
+    {"redistribution destroy alltoallw", DISTFFT_METHOD_ALLTOALLW, 0, 0, 2, 0, REDIST_DESTROY},
+    {"halo destroy datatypes", 0, DISTFFT_HALO_DATATYPES, 0, 2, 0, HALO_DESTROY},
 };
 #define N_SCENARIOS (int)(sizeof scenarios / sizeof scenarios[0])
 
@@ -218,6 +239,9 @@ static int setup(const scenario *s, state *st)
 {
     memset(st, 0, sizeof *st);
     int rc = DISTFFT_SUCCESS;
+    if (s->what == PLAN_DESTROY) return create_plan(s, &st->plan);
+    if (s->what == REDIST_DESTROY) return create_redist(s, &st->redist);
+    if (s->what == HALO_DESTROY) return create_halo(s, &st->halo);
     if (s->what == PLAN_EXECUTE) {
         rc = create_plan(s, &st->plan);
         if (rc) return rc;
@@ -293,18 +317,25 @@ static int body(const scenario *s, state *st)
         if (rc == DISTFFT_SUCCESS && memcmp(st->a, st->b, st->bytes_a)) rc = -1;
         return rc;
     }
+    case PLAN_DESTROY:
+        return distfft_plan_destroy(&st->plan);
+    case REDIST_DESTROY:
+        return distfft_redist_destroy(&st->redist);
+    case HALO_DESTROY:
+        return distfft_halo_destroy(&st->halo);
     }
     return rc;
 }
 
 /* Free everything (not armed). A create that failed must leave its
- * out-handle NULL. */
+ * out-handle NULL, a destroy its handle NULL whatever it returned. */
 static int teardown(const scenario *s, state *st, int body_rc)
 {
     int handles_ok = 1;
     if (body_rc && s->what == PLAN_CREATE) handles_ok = st->plan == NULL;
     if (body_rc && s->what == REDIST_CREATE) handles_ok = st->redist == NULL;
     if (body_rc && s->what == HALO_CREATE) handles_ok = st->halo == NULL;
+    if (DESTROYS(s->what)) handles_ok = !st->plan && !st->redist && !st->halo;
     int rc = distfft_plan_destroy(&st->plan);
     if (!rc) rc = distfft_redist_destroy(&st->redist);
     if (!rc) rc = distfft_halo_destroy(&st->halo);
@@ -366,10 +397,13 @@ static void inject(const scenario *s, const char *name, long k, int armed_here,
     mpi_handle_counts after = mpi_handle_counts_now();
     int clean = live(&after) == live(&before);
     int next = next_plan_works();
-    int values[4] = {fired, body_rc, -body_rc, 0}, reduced[4];
+    /* a destroy agrees with no other rank: it fails where the fault fired */
+    int wrong_here = DESTROYS(s->what) && (fired ? body_rc == 0 : body_rc != 0);
+    int values[4] = {fired, body_rc, -body_rc, wrong_here}, reduced[4];
     MPI_Allreduce(values, reduced, 4, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     int any_fired = reduced[0], rc_max = reduced[1], rc_min = -reduced[2];
-    int agreed = rc_min == rc_max && (any_fired ? rc_max != 0 : rc_max == 0);
+    int agreed = DESTROYS(s->what) ? !reduced[3]
+                                   : rc_min == rc_max && (any_fired ? rc_max != 0 : rc_max == 0);
     int good = ok && clean && next && agreed;
     if (!good)
         fprintf(stderr, "[rank %d] FAIL %s, %s call %ld %s: fired here %d, rc here %d "

@@ -3,8 +3,8 @@
  * of one MPI function, or the k-th allocation, fails.
  *
  * The wrappers here are the calls mpi_handle_counter.c does not wrap
- * (collectives, MPI-IO, commits); the counter's wrappers call
- * mpi_fault_hit themselves. A failed call does not reach MPI, so a
+ * (collectives, MPI-IO, commits, queries, releases); the counter's
+ * wrappers call mpi_fault_hit themselves. A failed call does not reach MPI, so a
  * collective armed at the same k on every rank fails on every rank
  * together, as an MPI error that every rank sees would.
  */
@@ -210,4 +210,45 @@ int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
 {
     FAIL_IF_ARMED("MPI_File_read_all");
     return PMPI_File_read_all(fh, buf, count, datatype, status);
+}
+
+int MPI_Comm_rank(MPI_Comm comm, int *rank)
+{
+    FAIL_IF_ARMED("MPI_Comm_rank");
+    return PMPI_Comm_rank(comm, rank);
+}
+
+int MPI_Comm_size(MPI_Comm comm, int *size)
+{
+    FAIL_IF_ARMED("MPI_Comm_size");
+    return PMPI_Comm_size(comm, size);
+}
+
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    FAIL_IF_ARMED("MPI_Comm_set_errhandler");
+    return PMPI_Comm_set_errhandler(comm, errhandler);
+}
+
+/* ---- releases: made to fail, they still release (see FREED in
+ * mpi_handle_counter.c, which fails MPI_Comm_free, _Type_free, _Win_free) --- */
+
+static int released(const char *name, int rc)
+{
+    return rc == MPI_SUCCESS && mpi_fault_hit(name) ? MPI_ERR_OTHER : rc;
+}
+
+int MPI_Info_free(MPI_Info *info)
+{
+    return released("MPI_Info_free", PMPI_Info_free(info));
+}
+
+int MPI_File_close(MPI_File *fh)
+{
+    return released("MPI_File_close", PMPI_File_close(fh));
+}
+
+int MPI_Win_unlock_all(MPI_Win win)
+{
+    return released("MPI_Win_unlock_all", PMPI_Win_unlock_all(win));
 }

@@ -5,7 +5,10 @@
  * mpi_fault.c wraps MPI collectives and other calls through the profiling
  * interface (PMPI), and mpi_handle_counter.c's wrappers of constructors,
  * requests and completions ask it too; an armed call returns MPI_ERR_OTHER
- * without calling MPI (out-handles set to their NULL). Allocations are
+ * without calling MPI (out-handles set to their NULL) -- except a free or
+ * release (MPI_Comm_free, _Type_free, _Win_free, _Info_free, _File_close,
+ * _Win_unlock_all), which does its work and then reports the error, so that
+ * what a destroy leaves after a failed free is the library's doing. Allocations are
  * distfft's malloc, calloc, realloc, strdup and fftw_malloc, through the
  * linker's --wrap (the program links the STATIC library with
  * -Wl,--wrap=malloc,...); an armed one returns NULL. Calls are counted
