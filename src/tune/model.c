@@ -467,7 +467,7 @@ double model_exchange_seconds(const cost_model *m, const model_exchange *x)
          * members and scattered back (intra), sent in one message per
          * other node at the link's bandwidth (only leaders inject), and
          * copied twice more. */
-        int per_node = x->ranks_per_node > 0 ? x->ranks_per_node : 1;
+        int per_node = intra + 1; /* the group's members on this node, this rank among them */
         int other_nodes = x->nodes_in_group > 1 ? x->nodes_in_group - 1 : 0;
         double inter_bytes = inter * chunk, node_inter = per_node * inter_bytes;
         level_messages members = {m, MODEL_INTRA, inter ? per_node - 1 : 0, inter_bytes, m->bandwidth_intra};

@@ -140,6 +140,15 @@ static void test_exchanges(cost_model *model)
         snprintf(what, sizeof what, "method %d predicted positive and finite", m);
         check(isfinite(seconds) && seconds > 0, what);
     }
+    /* hierarchical gathers the exchange group's members on the node, not
+     * every rank of the node: with one member per node (a pencil's second
+     * exchange across nodes) the node's size changes nothing. */
+    model_exchange spread = {.method = 9 /* hierarchical */, .group_size = 4, .peers_on_node = 0,
+                             .nodes_in_group = 4, .ranks_per_node = 2, .plan_ranks = 16, .plan_nodes = 8,
+                             .in_bytes = 4e6, .out_bytes = 4e6};
+    double few = model_exchange_seconds(model, &spread);
+    spread.ranks_per_node = 16;
+    check(near(model_exchange_seconds(model, &spread), few), "hierarchical: the group's members on the node");
     /* A measured message table replaces latency + bytes / bandwidth. */
     model->message[MODEL_INTER] = (model_rate){.count = 2, .elements = {1000, 1e6}, .seconds_per_unit = {1e-5, 1e-3}};
     check(near(model_message_seconds(model, MODEL_INTER, 500), 1e-5), "table: below its first size");
