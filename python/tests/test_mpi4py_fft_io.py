@@ -1,0 +1,393 @@
+"""
+test_mpi4py_fft_io.py -- distfft.mpi4py_fft.io against mpi4py-fft's own io
+(the mpi4py_fft this environment imports: PyPI's 2.0.6 where scripts/setup
+could build it into .venv, else Debian's python3-mpi4py-fft), for NCFile
+(netCDF4) and HDF5File (h5py with MPI-IO), on any number of ranks:
+
+ - the same snapshots (several fields, a tensor, float32 and float64,
+   steps out of order, planes and lines as global slices, tensors as
+   scalars) written by distfft from distributed arrays and by mpi4py-fft
+   give the same file: every dimension, variable or dataset, attribute,
+   dtype and value;
+ - mpi4py-fft reads distfft's file into its own distributed arrays, and
+   distfft reads mpi4py-fft's, exactly; a step distfft appends to
+   mpi4py-fft's file reads back in mpi4py-fft;
+ - what neither accepts raises mpi4py-fft's exception type on every rank.
+
+Debian 12's netCDF4 module is built on a serial netCDF-C: mpi4py-fft's
+NCFile, which always opens files with parallel=True, refuses it ("parallel
+mode requires MPI enabled netcdf-c"). Its code runs here unchanged on a
+netCDF4.Dataset that drops parallel= and comm= (only while mpi4py-fft's
+calls run), one rank at a time: it writes its reference file on rank 0
+from whole arrays (on MPI.COMM_SELF), and reads distfft's files into
+distributed arrays with the ranks taking turns. distfft's NCFile writes in
+turns itself with a serial netCDF4 (python/distfft/mpi4py_fft/io/nc_file.py).
+"""
+import contextlib
+
+import numpy
+import pytest
+from mpi4py import MPI
+
+from helpers import random_global
+
+mpi4py_fft = pytest.importorskip("mpi4py_fft")
+import distfft.mpi4py_fft as ours   # noqa: E402
+
+SHAPES = {3: (8, 7, 6), 2: (9, 5)}
+DOMAINS = {3: ((0, 1), (0, 2), (0, 3)), 2: None}
+STEPS = (0, 5, 2)   # out of order: the NetCDF time index is the order written
+
+
+def _parallel(netCDF4):
+    """Whether this netCDF4 module opens files on several ranks at once."""
+    return bool(getattr(netCDF4, "__has_parallel4_support__", False)
+                or getattr(netCDF4, "__has_pnetcdf_support__", False))
+
+
+def _slices(dimensions):
+    """Global slices of a scalar field: planes (3-D) and lines."""
+    if dimensions == 3:
+        return [[slice(None), 3, slice(None)], [2, slice(None), 4], [slice(None), 6, 5]]
+    return [[slice(None), 3], [4, slice(None)]]
+
+
+def _data(shape, step):
+    return {"u": random_global(shape, numpy.float64, seed=100 + step),
+            "w": random_global((len(shape),) + shape, numpy.float64, seed=200 + step),
+            "p": random_global(shape, numpy.float32, seed=300 + step)}
+
+
+def _arrays(module, comm, shape, data):
+    """module's DistArrays (mpi4py_fft or distfft.mpi4py_fft) on comm
+    holding this rank's block of each global array in data."""
+    f64 = module.PFFT(comm, shape, dtype=numpy.float64)
+    f32 = module.PFFT(comm, shape, dtype=numpy.float32)
+    arrays = {"u": module.newDistArray(f64, False), "w": module.newDistArray(f64, False, rank=1),
+              "p": module.newDistArray(f32, False)}
+    for name, array in arrays.items():
+        array[...] = data[name][array.local_slice()]
+    return arrays, (f64, f32)
+
+
+def _snapshots(arrays, step, dimensions):
+    """The write() calls of one step: (fields, keywords)."""
+    u, w, p = arrays["u"], arrays["w"], arrays["p"]
+    if step == 2:   # tensors as scalars: w0, w1, ...
+        return [({"w": [w]}, {"as_scalar": True})]
+    planes = _slices(dimensions)
+    return [({"u": [u] + [(u, s) for s in planes], "w": [w, (w, planes[0])],
+              "p": [p, (p, planes[-1])]}, {})]
+
+
+def _file(module, kind, path, dimensions, mode="w"):
+    cls = module.NCFile if kind == "nc" else module.HDF5File
+    return cls(path, domain=DOMAINS[dimensions], mode=mode)
+
+
+@contextlib.contextmanager
+def _their_netcdf(kind):
+    """mpi4py-fft's NCFile on a serial netCDF4: Dataset without parallel=
+    and comm= while mpi4py-fft's calls run (callers take turns)."""
+    if kind != "nc":
+        yield
+        return
+    import netCDF4
+    if _parallel(netCDF4):
+        yield
+        return
+    dataset = netCDF4.Dataset
+
+    def serial(*args, parallel=False, comm=None, info=None, **kw):
+        return dataset(*args, **kw)
+
+    netCDF4.Dataset = serial
+    try:
+        yield
+    finally:
+        netCDF4.Dataset = dataset
+
+
+def _in_turns(comm, work):
+    """work() on rank 0, then 1, ...; an error is raised after the turns."""
+    error = None
+    for turn in range(comm.Get_size()):
+        if comm.Get_rank() == turn:
+            try:
+                work()
+            except Exception as e:   # raised below, after the last turn
+                error = e
+        comm.Barrier()
+    if error is not None:
+        raise error
+
+
+def _their_writes_serial(kind):
+    """mpi4py-fft writes on one rank at a time with a serial netCDF4."""
+    if kind != "nc":
+        return False
+    import netCDF4
+    return not _parallel(netCDF4)
+
+
+def _write_theirs(comm, kind, path, shape):
+    """mpi4py-fft writes the reference file: on all ranks together where it
+    can (HDF5, parallel netCDF4), else on rank 0 from whole arrays."""
+    serial = _their_writes_serial(kind)
+    if serial and comm.Get_rank() != 0:
+        comm.Barrier()
+        return
+    where = MPI.COMM_SELF if serial else comm
+    with _their_netcdf(kind):
+        f = _file(mpi4py_fft, kind, path, len(shape))
+        for step in STEPS:
+            arrays, plans = _arrays(mpi4py_fft, where, shape, _data(shape, step))
+            for fields, kw in _snapshots(arrays, step, len(shape)):
+                f.write(step, fields, **kw)
+            for plan in plans:
+                plan.destroy()
+    if serial:
+        comm.Barrier()
+
+
+def _write_ours(comm, kind, path, shape):
+    f = _file(ours, kind, path, len(shape))
+    for step in STEPS:
+        arrays, plans = _arrays(ours, comm, shape, _data(shape, step))
+        for fields, kw in _snapshots(arrays, step, len(shape)):
+            f.write(step, fields, **kw)
+        for plan in plans:
+            plan.destroy()
+
+
+def _netcdf_contents(path):
+    import netCDF4
+    with netCDF4.Dataset(path, "r") as d:
+        d.set_auto_mask(False)
+        dimensions = {name: (len(dim), dim.isunlimited()) for name, dim in d.dimensions.items()}
+        variables = {name: (v.dimensions, v.dtype, v[...].copy()) for name, v in d.variables.items()}
+        attributes = {name: d.getncattr(name) for name in d.ncattrs()}
+    return dimensions, variables, attributes
+
+
+def _hdf5_contents(path):
+    import h5py
+    contents = {}
+    with h5py.File(path, "r", driver=None) as f:
+        def visit(name, node):
+            attrs = {k: (numpy.asarray(v).dtype.str, numpy.asarray(v).tolist())
+                     for k, v in node.attrs.items()}
+            data = (node.dtype, node[...]) if isinstance(node, h5py.Dataset) else None
+            contents[name] = (attrs, data)
+        f.visititems(visit)
+    return contents
+
+
+def _same_contents(kind, mine, theirs):
+    if kind == "nc":
+        (dims_a, vars_a, attrs_a), (dims_b, vars_b, attrs_b) = mine, theirs
+        assert dims_a == dims_b and attrs_a == attrs_b
+        assert sorted(vars_a) == sorted(vars_b)
+        for name in vars_b:
+            assert vars_a[name][:2] == vars_b[name][:2], name
+            assert numpy.array_equal(vars_a[name][2], vars_b[name][2], equal_nan=True), name
+        return sorted(vars_b)
+    assert sorted(mine) == sorted(theirs)
+    for name, (attrs, data) in theirs.items():
+        assert mine[name][0] == attrs, name
+        if data is None:
+            assert mine[name][1] is None, name
+        else:
+            assert mine[name][1][0] == data[0], name
+            assert numpy.array_equal(mine[name][1][1], data[1]), name
+    return sorted(theirs)
+
+
+def _contents(kind, path):
+    return _netcdf_contents(path) if kind == "nc" else _hdf5_contents(path)
+
+
+@pytest.fixture(params=["nc", "h5"])
+def kind(request):
+    if request.param == "nc":
+        pytest.importorskip("netCDF4")
+    return request.param
+
+
+def _read_steps(kind):
+    """(step to read, the step's data) for whole fields: NetCDF reads by
+    time index (the order written), HDF5 by step."""
+    return [(i if kind == "nc" else step, step) for i, step in enumerate(STEPS)]
+
+
+def _on_rank0(comm, check):
+    """check() on rank 0 alone; its failure is raised there after the
+    other ranks were told (conftest fails the test on every rank), so no
+    rank is left waiting in a collective."""
+    error = None
+    if comm.Get_rank() == 0:
+        try:
+            check()
+        except Exception as e:   # raised below, after the broadcast
+            error = e
+    comm.bcast(None, root=0)
+    if error is not None:
+        raise error
+
+
+def _slice_name(s):
+    return "_".join("slice" if isinstance(i, slice) else str(i) for i in s)
+
+
+@pytest.mark.parametrize("dimensions", [3, 2])
+def test_same_file_as_mpi4py_fft(comm, shared_tmp_path, kind, dimensions):
+    shape = SHAPES[dimensions]
+    path_ours = f"{shared_tmp_path}/ours.{kind}"
+    path_theirs = f"{shared_tmp_path}/theirs.{kind}"
+    _write_ours(comm, kind, path_ours, shape)
+    _write_theirs(comm, kind, path_theirs, shape)
+
+    def check():
+        mine = _contents(kind, path_ours)
+        names = _same_contents(kind, mine, _contents(kind, path_theirs))
+        # the file holds what was written: whole fields, scalar components, slices
+        plane = _slices(dimensions)[0]
+        kept = sum(isinstance(i, slice) for i in plane)
+        expect = {"nc": ["u", "w", "p", "w0", "w1", "u_" + _slice_name(plane)],
+                  "h5": [f"u/{dimensions}D/0", f"w0/{dimensions}D/2", f"p/{dimensions}D/5",
+                         f"u/{kept}D/{_slice_name(plane)}/5"]}[kind]
+        assert set(expect) <= set(names), (expect, names)
+        for index, step in enumerate(STEPS):
+            if step == 2:
+                continue
+            want = _data(shape, step)["u"][tuple(plane)]
+            if kind == "nc":
+                got = mine[1]["u_" + _slice_name(plane)][2][index]
+            else:
+                got = mine[f"u/{kept}D/{_slice_name(plane)}/{step}"][1][1]
+            assert numpy.array_equal(got, want), step
+
+    _on_rank0(comm, check)
+
+
+def _their_read(comm, kind, path, array, name, step):
+    def work():
+        _file(mpi4py_fft, kind, path, array.dimensions, mode="r").read(array, name, step=step)
+    with _their_netcdf(kind):
+        if _their_writes_serial(kind):
+            _in_turns(comm, work)   # mpi4py-fft opens the file 'r+': one rank at a time
+        else:
+            work()
+
+
+@pytest.mark.parametrize("dimensions", [3, 2])
+def test_files_go_both_ways(comm, shared_tmp_path, kind, dimensions):
+    shape = SHAPES[dimensions]
+    path_ours = f"{shared_tmp_path}/ours.{kind}"
+    path_theirs = f"{shared_tmp_path}/theirs.{kind}"
+    _write_ours(comm, kind, path_ours, shape)
+    _write_theirs(comm, kind, path_theirs, shape)
+    for read_as, step in _read_steps(kind):
+        data = _data(shape, step)
+        names = ["w0", "w1"] if step == 2 else ["u", "w", "p"]
+        for name in names:
+            whole = data["w"][int(name[1])] if name.startswith("w") and len(name) > 1 \
+                else data[name]
+            # mpi4py-fft reads distfft's file into its distributed arrays
+            theirs, plans = _arrays(mpi4py_fft, comm, shape, _data(shape, step))
+            target = theirs["p" if name == "p" else "w" if name == "w" else "u"]
+            target[...] = 0
+            _their_read(comm, kind, path_ours, target, name, read_as)
+            assert numpy.array_equal(target, whole[target.local_slice()]), (name, step)
+            for plan in plans:
+                plan.destroy()
+            # distfft reads mpi4py-fft's
+            mine, plans = _arrays(ours, comm, shape, _data(shape, step))
+            target = mine["p" if name == "p" else "w" if name == "w" else "u"]
+            target[...] = 0
+            _file(ours, kind, path_theirs, dimensions, mode="r").read(target, name, step=read_as)
+            assert numpy.array_equal(target, whole[target.local_slice()]), (name, step)
+            for plan in plans:
+                plan.destroy()
+
+    # distfft appends a step to mpi4py-fft's file (DistArray.write, the file
+    # name's extension choosing the format); mpi4py-fft reads it
+    data = _data(shape, 7)
+    mine, plans = _arrays(ours, comm, shape, data)
+    mine["u"].write(path_theirs, "u", 7, domain=DOMAINS[dimensions])
+    for plan in plans:
+        plan.destroy()
+    theirs, plans = _arrays(mpi4py_fft, comm, shape, data)
+    theirs["u"][...] = 0
+    _their_read(comm, kind, path_theirs, theirs["u"], "u", len(STEPS) if kind == "nc" else 7)
+    assert numpy.array_equal(theirs["u"], data["u"][theirs["u"].local_slice()])
+    mine, more = _arrays(ours, comm, shape, data)
+    mine["u"][...] = 0
+    mine["u"].read(path_theirs, "u", len(STEPS) if kind == "nc" else 7)
+    assert numpy.array_equal(mine["u"], data["u"][mine["u"].local_slice()])
+    for plan in plans + more:
+        plan.destroy()
+
+
+def test_netcdf_refusals_as_mpi4py_fft(comm, shared_tmp_path):
+    """A field named as a dimension (mpi4py-fft: AssertionError) and a
+    complex field (netCDF4 1.6 has no complex type: TypeError) raise the
+    same type on every rank, as mpi4py-fft's NCFile does."""
+    pytest.importorskip("netCDF4")
+    shape = SHAPES[3]
+    mine, plans = _arrays(ours, comm, shape, _data(shape, 0))
+    f = ours.NCFile(f"{shared_tmp_path}/bad.nc", mode="w")
+    with pytest.raises(AssertionError, match="'x'"):
+        f.write(0, {"x": [mine["u"]]})
+    complex_plan = ours.PFFT(comm, shape, dtype=numpy.complex128)
+    c = ours.newDistArray(complex_plan, False, val=1)
+    with pytest.raises(TypeError):
+        f.write(0, {"c": [c]})
+    # the file is still usable after both
+    f.write(0, {"u": [mine["u"]]})
+    back = ours.newDistArray(plans[0], False)
+    f.read(back, "u", step=0)
+    assert numpy.array_equal(back, mine["u"])
+    for plan in list(plans) + [complex_plan]:
+        plan.destroy()
+
+    def theirs():   # the same types from mpi4py-fft's NCFile
+        reference = mpi4py_fft.PFFT(MPI.COMM_SELF, shape, dtype=numpy.complex128)
+        with _their_netcdf("nc"):
+            f = mpi4py_fft.NCFile(f"{shared_tmp_path}/bad_theirs.nc", mode="w")
+            with pytest.raises(AssertionError):
+                f.write(0, {"x": [mpi4py_fft.newDistArray(reference, False)]})
+            f.close()   # mpi4py-fft leaves the file open when write raises
+            with pytest.raises(TypeError):
+                f.write(0, {"c": [mpi4py_fft.newDistArray(reference, False)]})
+            f.close()
+        reference.destroy()
+
+    _on_rank0(comm, theirs)
+
+
+def test_netcdf_opens_when_every_rank_has_called(comm, shared_tmp_path):
+    """As mpi4py-fft's test_io: every rank removes the file, then opens it
+    with mode 'w'. A parallel open waits for every rank; the ranks' turns
+    with a serial netCDF4 must too (here the last rank removes late: had
+    rank 0 created the file before, it would be gone)."""
+    pytest.importorskip("netCDF4")
+    import os
+    import time
+    path = f"{shared_tmp_path}/removed.nc"
+    shape = SHAPES[2]
+    data = _data(shape, 1)
+    mine, plans = _arrays(ours, comm, shape, data)
+    for _ in range(2):
+        if comm.Get_rank() == comm.Get_size() - 1:
+            time.sleep(0.3)
+        if os.path.exists(path):
+            os.remove(path)
+        f = ours.NCFile(path, mode="w")
+        f.write(0, {"u": [mine["u"]]})
+        back = ours.newDistArray(plans[0], False)
+        f.read(back, "u", step=0)
+        assert numpy.array_equal(back, data["u"][back.local_slice()])
+        comm.Barrier()
+    for plan in plans:
+        plan.destroy()
