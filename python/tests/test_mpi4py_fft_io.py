@@ -1,7 +1,7 @@
 """
 test_mpi4py_fft_io.py -- distfft.mpi4py_fft.io against mpi4py-fft's own io
-(the mpi4py_fft this environment imports: PyPI's 2.0.6 where scripts/setup
-could build it into .venv, else Debian's python3-mpi4py-fft), for NCFile
+(the mpi4py_fft this environment imports: 2.0.6 from PyPI, which
+scripts/setup builds into .venv, else Debian's 2.0.4), for NCFile
 (netCDF4) and HDF5File (h5py with MPI-IO), on any number of ranks:
 
  - the same snapshots (several fields, a tensor, float32 and float64,
@@ -391,3 +391,110 @@ def test_netcdf_opens_when_every_rank_has_called(comm, shared_tmp_path):
         comm.Barrier()
     for plan in plans:
         plan.destroy()
+
+
+def _xml_tree(path):
+    """An XDMF file as nested (tag, attributes, text) tuples; texts that
+    are numbers as floats ('0' and '0.0' alike), others with whitespace
+    normalised."""
+    import xml.etree.ElementTree as ElementTree
+
+    def text(element):
+        words = (element.text or "").split()
+        try:
+            return tuple(float(w) for w in words)
+        except ValueError:
+            return " ".join(words)
+
+    def node(element):
+        return (element.tag, dict(element.attrib), text(element),
+                [node(child) for child in element])
+    return node(ElementTree.parse(path).getroot())
+
+
+def _precisions(path):
+    """{dataset path: Precision} of an XDMF file's HDF data items."""
+    import xml.etree.ElementTree as ElementTree
+    return {item.text.strip().split(":/")[-1]: item.get("Precision")
+            for item in ElementTree.parse(path).getroot().iter("DataItem")
+            if item.get("Format") == "HDF"}
+
+
+def _moved(tree, axis, position):
+    """tree (of _xml_tree) with the plane of every ORIGIN_DXDYDZ geometry
+    (its origin's and spacing's component `axis`) at `position`."""
+    tag, attributes, text, children = tree
+    if tag == "Geometry" and attributes.get("Type") == "ORIGIN_DXDYDZ":
+        children = [(t, a, tuple(position if i == axis else v for i, v in enumerate(x)), c)
+                    for t, a, x, c in children]
+    return (tag, attributes, text, [_moved(child, axis, position) for child in children])
+
+
+@pytest.mark.parametrize("order", ["paraview", "visit"])
+@pytest.mark.parametrize("periodic", [True, False])
+@pytest.mark.parametrize("dimensions", [3, 2])
+def test_xdmf_as_mpi4py_fft(comm, shared_tmp_path, order, periodic, dimensions):
+    """generate_xdmf gives the XDMF files mpi4py-fft's gives (2.0.6 places
+    2-D data in 3-D: VXVYVZ, 3DRectMesh), for whole 2-D and 3-D arrays and
+    planes, on a domain and on a mesh, several fields and steps; and a
+    float32 field gets Precision 4 (mpi4py-fft writes 8, wrongly: its
+    dtype test uses `is`), the float64 fields 8."""
+    import os
+    import shutil
+    if dimensions == 2 and mpi4py_fft.__version__ != "2.0.6":
+        pytest.skip(f"mpi4py-fft {mpi4py_fft.__version__} writes 2-D XDMF in 2-D, 2.0.6 in 3-D "
+                    "(distfft's way): the reference is not 2.0.6 (scripts/setup builds it "
+                    "into .venv from PyPI)")
+    domain = DOMAINS[3] if dimensions == 3 else (numpy.arange(9.0) / 3, numpy.arange(5.0) ** 2)
+    shape = SHAPES[dimensions]
+    path = f"{shared_tmp_path}/x{dimensions}_{order}_{periodic}.h5"
+    arrays, plans = _arrays(ours, comm, shape, _data(shape, 1))
+    f = ours.HDF5File(path, domain=domain, mode="w")
+    for step in (0, 3):
+        f.write(step, {"u": [arrays["u"]] + [(arrays["u"], s) for s in _slices(dimensions)[:2]],
+                       "v": [arrays["w"][1]]})
+    single = f"{shared_tmp_path}/single{dimensions}_{order}_{periodic}.h5"
+    ours.HDF5File(single, domain=domain, mode="w").write(0, {"p": [arrays["p"]],
+                                                              "u": [arrays["u"]]})
+    for plan in plans:
+        plan.destroy()
+
+    def check():
+        stem = os.path.splitext(os.path.basename(path))[0]
+        folder = os.path.dirname(path)
+        before = set(os.listdir(folder))
+        ours.generate_xdmf(path, periodic=periodic, order=order)
+        made = sorted(set(os.listdir(folder)) - before)
+        assert made and all(name.startswith(stem) and name.endswith(".xdmf") for name in made)
+        for name in made:
+            shutil.move(f"{folder}/{name}", f"{folder}/ours_{name}")
+        mpi4py_fft.generate_xdmf(path, periodic=periodic, order=order)
+        theirs = sorted(set(os.listdir(folder)) - before - {f"ours_{n}" for n in made})
+        assert theirs == made, (theirs, made)
+        for name in made:
+            expect = _xml_tree(f"{folder}/{name}")
+            if not periodic and name.endswith("_slice_3_slice.xdmf") and stem.startswith("x3"):
+                # not periodic, mpi4py-fft still puts plane k at origin +
+                # k * length / N; the points are at k * length / (N - 1)
+                expect = _moved(expect, 1, 2 * 3 / (SHAPES[3][1] - 1))
+            assert _xml_tree(f"{folder}/ours_{name}") == expect, name
+        ours.generate_xdmf(single, periodic=periodic, order=order)
+        precisions = _precisions(single[:-3] + ".xdmf")
+        assert {k.split("/")[0]: v for k, v in precisions.items()
+                if "/mesh/" not in k} == {"p": "4", "u": "8"}, precisions
+
+    _on_rank0(comm, check)
+
+
+def test_reference_is_mpi4py_fft_2_0_6():
+    """The comparisons run against mpi4py-fft 2.0.6 (issue 23's target),
+    built from PyPI into this environment by scripts/setup; where it could
+    not be, they run against Debian's 2.0.4 and this says so."""
+    import os
+    import sys
+    if mpi4py_fft.__version__ != "2.0.6":
+        pytest.skip(f"the comparisons ran against mpi4py-fft {mpi4py_fft.__version__} "
+                    f"({mpi4py_fft.__file__}), not 2.0.6: scripts/setup could not build it "
+                    "from PyPI")
+    assert os.path.realpath(mpi4py_fft.__file__).startswith(os.path.realpath(sys.prefix))
+    assert hasattr(mpi4py_fft, "fftlib")   # new in 2.0.6's top level
