@@ -22,6 +22,10 @@ calls run), one rank at a time: it writes its reference file on rank 0
 from whole arrays (on MPI.COMM_SELF), and reads distfft's files into
 distributed arrays with the ranks taking turns. distfft's NCFile writes in
 turns itself with a serial netCDF4 (python/distfft/mpi4py_fft/io/nc_file.py).
+With a netCDF4 built on a parallel netCDF-C (scripts/netcdf-parallel-check)
+distfft's NCFile and mpi4py-fft's reads run in parallel, unchanged; the
+reference file is still written on rank 0 (mpi4py-fft's parallel write
+hangs on slices that miss a rank's block).
 """
 import contextlib
 
@@ -34,7 +38,7 @@ from helpers import random_global
 mpi4py_fft = pytest.importorskip("mpi4py_fft")
 import distfft.mpi4py_fft as ours   # noqa: E402
 
-SHAPES = {3: (8, 7, 6), 2: (9, 5)}
+SHAPES = {3: (8, 7, 6), 2: (9, 10)}   # mpi4py-fft needs >= 4 points per axis on 4 ranks
 DOMAINS = {3: ((0, 1), (0, 2), (0, 3)), 2: None}
 STEPS = (0, 5, 2)   # out of order: the NetCDF time index is the order written
 
@@ -86,22 +90,28 @@ def _file(module, kind, path, dimensions, mode="w"):
 
 
 @contextlib.contextmanager
-def _their_netcdf(kind):
-    """mpi4py-fft's NCFile on a serial netCDF4: Dataset without parallel=
-    and comm= while mpi4py-fft's calls run (callers take turns)."""
+def _their_netcdf(kind, serial=False):
+    """mpi4py-fft's NCFile opening files on this rank alone (serial=True,
+    or a serial netCDF4) while mpi4py-fft's calls run (callers take turns):
+    Dataset without parallel= and comm= (a serial netCDF4), or on
+    MPI.COMM_SELF (a parallel one, whose variables' set_collective needs a
+    parallel open)."""
     if kind != "nc":
         yield
         return
     import netCDF4
-    if _parallel(netCDF4):
+    parallel = _parallel(netCDF4)
+    if parallel and not serial:
         yield
         return
     dataset = netCDF4.Dataset
 
-    def serial(*args, parallel=False, comm=None, info=None, **kw):
+    def alone(*args, parallel=False, comm=None, info=None, **kw):
+        if parallel and _parallel(netCDF4):
+            return dataset(*args, parallel=True, comm=MPI.COMM_SELF, **kw)
         return dataset(*args, **kw)
 
-    netCDF4.Dataset = serial
+    netCDF4.Dataset = alone
     try:
         yield
     finally:
@@ -122,8 +132,8 @@ def _in_turns(comm, work):
         raise error
 
 
-def _their_writes_serial(kind):
-    """mpi4py-fft writes on one rank at a time with a serial netCDF4."""
+def _their_reads_serial(kind):
+    """mpi4py-fft reads on one rank at a time with a serial netCDF4."""
     if kind != "nc":
         return False
     import netCDF4
@@ -131,14 +141,17 @@ def _their_writes_serial(kind):
 
 
 def _write_theirs(comm, kind, path, shape):
-    """mpi4py-fft writes the reference file: on all ranks together where it
-    can (HDF5, parallel netCDF4), else on rank 0 from whole arrays."""
-    serial = _their_writes_serial(kind)
+    """mpi4py-fft writes the reference file: HDF5 on all ranks together;
+    NetCDF on rank 0 alone from whole arrays (a serial netCDF4 cannot do
+    more; with a parallel one mpi4py-fft's NCFile hangs on a slice that
+    misses a rank's block: netCDF-C makes its independent write collective,
+    test_netcdf_empty_blocks_and_slices_that_miss_ranks)."""
+    serial = kind == "nc"
     if serial and comm.Get_rank() != 0:
         comm.Barrier()
         return
     where = MPI.COMM_SELF if serial else comm
-    with _their_netcdf(kind):
+    with _their_netcdf(kind, serial=serial):
         f = _file(mpi4py_fft, kind, path, len(shape))
         for step in STEPS:
             arrays, plans = _arrays(mpi4py_fft, where, shape, _data(shape, step))
@@ -274,7 +287,7 @@ def _their_read(comm, kind, path, array, name, step):
     def work():
         _file(mpi4py_fft, kind, path, array.dimensions, mode="r").read(array, name, step=step)
     with _their_netcdf(kind):
-        if _their_writes_serial(kind):
+        if _their_reads_serial(kind):
             _in_turns(comm, work)   # mpi4py-fft opens the file 'r+': one rank at a time
         else:
             work()
@@ -353,7 +366,7 @@ def test_netcdf_refusals_as_mpi4py_fft(comm, shared_tmp_path):
 
     def theirs():   # the same types from mpi4py-fft's NCFile
         reference = mpi4py_fft.PFFT(MPI.COMM_SELF, shape, dtype=numpy.complex128)
-        with _their_netcdf("nc"):
+        with _their_netcdf("nc", serial=True):
             f = mpi4py_fft.NCFile(f"{shared_tmp_path}/bad_theirs.nc", mode="w")
             with pytest.raises(AssertionError):
                 f.write(0, {"x": [mpi4py_fft.newDistArray(reference, False)]})
@@ -381,8 +394,10 @@ def test_netcdf_opens_when_every_rank_has_called(comm, shared_tmp_path):
     for _ in range(2):
         if comm.Get_rank() == comm.Get_size() - 1:
             time.sleep(0.3)
-        if os.path.exists(path):
+        try:   # as mpi4py-fft's remove_if_exists: another rank may be first
             os.remove(path)
+        except FileNotFoundError:
+            pass
         f = ours.NCFile(path, mode="w")
         f.write(0, {"u": [mine["u"]]})
         back = ours.newDistArray(plans[0], False)
@@ -445,7 +460,7 @@ def test_xdmf_as_mpi4py_fft(comm, shared_tmp_path, order, periodic, dimensions):
         pytest.skip(f"mpi4py-fft {mpi4py_fft.__version__} writes 2-D XDMF in 2-D, 2.0.6 in 3-D "
                     "(distfft's way): the reference is not 2.0.6 (scripts/setup builds it "
                     "into .venv from PyPI)")
-    domain = DOMAINS[3] if dimensions == 3 else (numpy.arange(9.0) / 3, numpy.arange(5.0) ** 2)
+    domain = DOMAINS[3] if dimensions == 3 else (numpy.arange(9.0) / 3, numpy.arange(10.0) ** 2)
     shape = SHAPES[dimensions]
     path = f"{shared_tmp_path}/x{dimensions}_{order}_{periodic}.h5"
     arrays, plans = _arrays(ours, comm, shape, _data(shape, 1))
@@ -491,10 +506,45 @@ def test_reference_is_mpi4py_fft_2_0_6():
     built from PyPI into this environment by scripts/setup; where it could
     not be, they run against Debian's 2.0.4 and this says so."""
     import os
-    import sys
     if mpi4py_fft.__version__ != "2.0.6":
         pytest.skip(f"the comparisons ran against mpi4py-fft {mpi4py_fft.__version__} "
                     f"({mpi4py_fft.__file__}), not 2.0.6: scripts/setup could not build it "
                     "from PyPI")
-    assert os.path.realpath(mpi4py_fft.__file__).startswith(os.path.realpath(sys.prefix))
+    # pip's build (site-packages), not Debian's package (dist-packages)
+    assert "dist-packages" not in os.path.realpath(mpi4py_fft.__file__)
     assert hasattr(mpi4py_fft, "fftlib")   # new in 2.0.6's top level
+
+
+def test_netcdf_empty_blocks_and_slices_that_miss_ranks(comm, shared_tmp_path):
+    """Empty blocks (2 points along a distributed axis: on 3 ranks one
+    block is empty; distfft allows it, mpi4py-fft asserts) and slices that
+    miss most ranks' blocks: the file holds the data and nothing hangs
+    (with a parallel netCDF4 every write along 'time' is collective in
+    netCDF-C, and netCDF4 skips empty writes: there mpi4py-fft's NCFile
+    hangs on such a slice)."""
+    pytest.importorskip("netCDF4")
+    shape = (2, 3, 5)
+    data = random_global(shape, numpy.float64, seed=5)
+    fft = ours.PFFT(comm, shape, dtype=numpy.float64)
+    u = ours.newDistArray(fft, False)
+    u[...] = data[u.local_slice()]
+    empty = comm.allreduce(u.size == 0, op=MPI.LOR)
+    assert empty == (comm.Get_size() >= 3 and fft.subcomm[0].Get_size() >= 3)
+    path = f"{shared_tmp_path}/empty.nc"
+    f = ours.NCFile(path, mode="w")
+    f.write(0, {"u": [u, (u, [1, slice(None), slice(None)]), (u, [0, 2, slice(None)])]})
+    f.write(4, {"u": [2 * u, (2 * u, [1, slice(None), slice(None)])]})
+    for index, factor in ((0, 1), (1, 2)):
+        back = ours.newDistArray(fft, False)
+        f.read(back, "u", step=index)
+        assert numpy.array_equal(back, factor * data[back.local_slice()])
+
+    def check():
+        import netCDF4
+        with netCDF4.Dataset(path, "r") as raw:
+            assert numpy.array_equal(raw["u"][:], [data, 2 * data])
+            assert numpy.array_equal(raw["u_1_slice_slice"][:], [data[1], 2 * data[1]])
+            assert numpy.array_equal(raw["u_0_2_slice"][0], data[0, 2])
+
+    _on_rank0(comm, check)
+    fft.destroy()

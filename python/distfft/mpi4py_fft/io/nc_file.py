@@ -187,11 +187,41 @@ class NCFile(FileBase):
             # zeros where no rank's block meets the plane (collectively, in
             # parallel; in the first turn, before any block, in turns)
             variable[step] = 0
-        variable.set_collective(False)
-        if inside:
+        if self.parallel:
+            # every rank writes, the ones whose block the slice misses too
+            # (_put): mpi4py-fft writes in independent mode from the ranks
+            # inside only, and hangs, as netCDF-C makes every write to a
+            # variable along the unlimited 'time' collective
+            part = field[tuple(slices)] if inside else numpy.empty(0, field.dtype)
+            self._put(variable, tuple([step] + [block[i] for i in kept]), part)
+        elif inside:
             variable[tuple([step] + [block[i] for i in kept])] = field[tuple(slices)]
-        variable.set_collective(True)
         self.f.sync()
+
+    def _put(self, variable, index, data):
+        """variable[index] = data, collectively (a parallel netCDF4).
+        netCDF4 skips a write of no elements, which would leave the other
+        ranks waiting in netCDF-C's collective write: a rank with nothing to
+        write (an empty block, a slice that misses it) writes instead the
+        first element of the lowest rank that has some, with its value (the
+        same bytes written twice, as mpi4py-fft's collective zeros are)."""
+        data = numpy.asarray(data)
+        has = comm.allgather(data.size > 0)
+        if all(has):
+            variable[index] = data
+            return
+        if not any(has):
+            return
+        donor = has.index(True)
+        first = None
+        if comm.Get_rank() == donor:
+            first = (tuple(i.start if isinstance(i, slice) else int(i) for i in index),
+                     data.reshape(-1)[0])
+        first = comm.bcast(first, root=donor)
+        if data.size > 0:
+            variable[index] = data
+        else:
+            variable[first[0]] = first[1]
 
     def _write_group(self, name, u, step, **kw):
         _check(name not in self.dims, f"a field cannot be named {name!r} (a dimension)")
@@ -200,5 +230,8 @@ class NCFile(FileBase):
         else:
             variable = self.f.createVariable(name, u.dtype, self.dims)
         variable.set_collective(True)
-        variable[(step,) + u.local_slice()] = u
+        if self.parallel:
+            self._put(variable, (step,) + u.local_slice(), u)   # empty blocks too
+        else:
+            variable[(step,) + u.local_slice()] = u
         self.f.sync()
