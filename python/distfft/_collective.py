@@ -15,7 +15,7 @@ from .errors import DistfftError
 # Exception types a failure is re-raised as on the ranks that did not fail.
 _RERAISED = {cls.__name__: cls for cls in
              (TypeError, ValueError, DistfftError, OSError, KeyError, RuntimeError,
-              NotImplementedError)}
+              NotImplementedError, AssertionError, IndexError)}
 
 
 class Agreement:

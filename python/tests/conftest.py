@@ -44,7 +44,13 @@ def pytest_runtest_makereport(item, call):
 
 
 def pytest_report_header(config):
-    return f"MPI ranks: {MPI.COMM_WORLD.Get_size()} ({MPI.get_vendor()[0]})"
+    lines = [f"MPI ranks: {MPI.COMM_WORLD.Get_size()} ({MPI.get_vendor()[0]})"]
+    try:   # the comparison tests' reference (scripts/common.sh: 2.0.6 in .venv)
+        from importlib.metadata import version
+        lines.append(f"mpi4py-fft (the reference): {version('mpi4py-fft')}")
+    except Exception:   # not installed: those tests skip themselves
+        lines.append("mpi4py-fft (the reference): not installed")
+    return lines
 
 
 @pytest.fixture

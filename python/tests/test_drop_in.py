@@ -1,6 +1,6 @@
 """
-test_drop_in.py -- distfft.mpi4py_fft against mpi4py-fft itself (Debian's
-python3-mpi4py-fft): the same program with either library gives the same
+test_drop_in.py -- distfft.mpi4py_fft against mpi4py-fft itself (2.0.6 from
+PyPI in .venv, else Debian's 2.0.4; scripts/common.sh): the same program with either library gives the same
 blocks on the same ranks, the same spectral shapes and dtypes, and the same
 numbers with every normalize flag, forward and backward; slab and pencil,
 real and complex, uneven shapes, collapse, subsets of axes, transforms=,

@@ -1,6 +1,6 @@
 """
-test_mpi4py_fft.py -- interoperability with mpi4py-fft (Debian's
-python3-mpi4py-fft): the same global array transformed by mpi4py_fft.PFFT
+test_mpi4py_fft.py -- interoperability with mpi4py-fft (2.0.6 from
+PyPI in .venv, else Debian's 2.0.4; scripts/common.sh): the same global array transformed by mpi4py_fft.PFFT
 and by distfft on the same process grid gives the same local blocks at the
 same global slices on every rank, forward and backward. mpi4py-fft's
 forward divides by N by default: that is distfft's norm="forward".

@@ -1,6 +1,7 @@
 """
 test_mpi4py_fft_modules.py -- each module of distfft.mpi4py_fft against
-numpy/scipy and against mpi4py-fft itself (Debian's python3-mpi4py-fft):
+numpy/scipy and against mpi4py-fft itself (2.0.6 from PyPI in .venv, else
+Debian's 2.0.4; scripts/common.sh):
 pencil (the same blocks as mpi4py-fft's Pencil; Transfer moving data as
 mpi4py-fft's does, empty blocks and 8-byte integers included), fftw (every
 planner against numpy/scipy, normalisation, flags, wisdom files), libfft,

@@ -81,14 +81,15 @@ def generate_xdmf(h5filename, periodic=True, order="paraview"):
             first = steps[order_steps[0]][0]
             dtype = f[first].dtype
             _check(dtype.char not in "FDG", "generate_xdmf cannot show complex data")
-            precision = 4 if dtype == numpy.float32 else 8
             geometry, topology, dims = _grid(f, h5filename, first, kind, periodic, visit,
-                                             precision)
+                                             _precision(f[first].dtype))
             grids = []
             for step in order_steps:
+                # each dataset's own precision: mpi4py-fft writes the first
+                # dataset's (always 8: it compares dtypes with `is`)
                 attributes = "".join(
                     f'        <Attribute Name="{path.split("/")[0]}" Center="Node">\n' +
-                    _item(f"{h5filename}:/{path}", dims, precision, "HDF") +
+                    _item(f"{h5filename}:/{path}", dims, _precision(f[path].dtype), "HDF") +
                     "        </Attribute>\n" for path in steps[step])
                 grids.append(f'      <Grid GridType="Uniform">\n{geometry}{topology}'
                              f'{attributes}      </Grid>')
@@ -97,6 +98,11 @@ def generate_xdmf(h5filename, periodic=True, order="paraview"):
                 xdmf.write(_TOP.format(count=len(order_steps),
                                        steps=" ".join(str(s) for s in order_steps),
                                        grids="\n".join(grids)))
+
+
+def _precision(dtype):
+    """XDMF's Precision of real data of this dtype (bytes)."""
+    return 4 if dtype == numpy.float32 else 8
 
 
 def _grid(f, h5filename, path, kind, periodic, visit, precision):
@@ -147,6 +153,6 @@ def _grid(f, h5filename, path, kind, periodic, visit, precision):
         entries = pair + [("0", 1, "XML")]
     else:
         entries = [mesh[a] for a in axes][::-1]
-    geometry = _vectors(entries, precision)
+    geometry = _vectors(entries, _precision(f[f"{group}/mesh/x0"].dtype))
     topology = f'        <Topology Dimensions="{dims}" Type="3DRectMesh"/>\n'
     return geometry, topology, dims
