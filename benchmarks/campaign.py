@@ -69,6 +69,11 @@ def parse(argv):
     parser.add_argument("--methods", type=lambda t: t.split(","),
                         help="distfft methods of the methods phase (default: "
                              "every one distfft-bench --list-methods gives, and auto)")
+    parser.add_argument("--model", help="cost model file (distfft-bench --calibrate) "
+                        "given to every distfft run: its predictions go into results.jsonl")
+    parser.add_argument("--tune-budget", type=int, metavar="B",
+                        help="with --model: distfft's auto times only the model's B best "
+                             "grid x method candidates (distfft-bench --tune-budget)")
     parser.add_argument("--timeout", type=int, default=900, help="seconds per run")
     parser.add_argument("--list", action="store_true",
                         help="print the runs of one round of each phase and exit "
@@ -123,7 +128,9 @@ def header(preset, records, command_line, seconds, loads):
         f"{preset.outer} repetitions per run, {preset.rounds} rounds interleaved "
         f"A B C … A B C ({preset.method_rounds or preset.rounds} in the methods phase); one MPI_Barrier before each repetition, time max over "
         "ranks; the backward output scaled by 1/N inside the timed pair by all",
-    ]
+    ] + ([f"- distfft given the cost model `{os.path.basename(preset.model)}`"
+          + (f"; its auto timed only the model's {preset.tune_budget} best candidates"
+             if preset.tune_budget else "")] if preset.model else [])
 
 
 def load_average():
@@ -157,7 +164,12 @@ def ask_methods(preset, tools):
 def main(argv):
     options = parse(argv)
     preset = presets.make(options.preset, options.ranks, options.sizes, options.kinds)
-    for name in ("rounds", "outer", "precision", "rigor", "methods"):
+    if options.tune_budget is not None and (options.tune_budget < 1 or not options.model):
+        print("campaign: --tune-budget needs --model and a budget >= 1", file=sys.stderr)
+        return 2
+    if options.model:
+        options.model = os.path.abspath(options.model)
+    for name in ("rounds", "outer", "precision", "rigor", "methods", "model", "tune_budget"):
         if getattr(options, name):
             setattr(preset, name, getattr(options, name))
     if options.rounds:

@@ -55,6 +55,8 @@ class Preset:
     node_shapes: list = None    # shapes of the node phase (None: all)
     halo_shapes: list = dataclasses.field(default_factory=list)  # shapes of the halo phase
     phases: tuple = ("methods", "comparison", "node", "halo")
+    model: str = None           # cost model file given to distfft-bench (--model)
+    tune_budget: int = None     # with a model: auto times only the B best candidates
 
 
 def machine_cores():

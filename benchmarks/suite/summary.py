@@ -262,32 +262,56 @@ def target_lines(results):
     return lines or ["- (no 128³ or 256³ case on 2 ranks in this campaign)"]
 
 
+def same_round_ratios(a, b):
+    """a's fastest pair over b's, round by round (only rounds both ran)."""
+    times_b = {run["round"]: run["pair_seconds"] for run in b.runs}
+    return [run["pair_seconds"] / times_b[run["round"]] for run in a.runs
+            if run["round"] in times_b]
+
+
+def median_range(values, digits=2, scale=1.0):
+    """'median [min–max]' of values (each times scale), '–' if none."""
+    if not values:
+        return "–"
+    values = [value * scale for value in values]
+    if len(values) == 1:
+        return number(values[0], digits)
+    return (f"{number(statistics.median(values), digits)} "
+            f"[{number(min(values), digits)}–{number(max(values), digits)}]")
+
+
 def node_table(results):
-    """The node phase: every P x T layout of the same cores beside FFTW's
-    threaded serial transform (one rank, all cores as threads)."""
+    """The node phase: every P x T layout of C cores beside FFTW's threaded
+    serial transform on one rank with C threads. Times: median over rounds
+    of each run's fastest pair, with the range; ratios: median over rounds
+    of the same-round ratio, with the range (the machine drifts between
+    rounds; a ratio within one round compares like with like)."""
     rows = {}
     for (phase, name, case), stats in results.stats.items():
         if phase == "node" and stats.ok:
             base, threads = systems.split_threads(name)
             rows.setdefault((case.shape, case.kind), {})[(base, case.ranks, threads)] = stats
-    head = ["shape kind", "P × T", "distfft (ms)", "FFTW-MPI transposed (ms)",
+    head = ["shape kind", "C = P × T", "rounds", "distfft (ms)", "FFTW-MPI transposed (ms)",
             "serial FFTW threaded (ms)", "distfft / serial threaded",
             "distfft / FFTW-MPI", "FFTW-MPI / serial threaded"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+
+    def ms(stats):
+        return median_range([run["pair_seconds"] for run in stats.runs], 3 if stats.fastest < 0.01
+                            else 1, 1e3) if stats else "–"
+
+    def ratio(a, b):
+        return median_range(same_round_ratios(a, b)) if a and b else "–"
     for (shape, kind), found in sorted(rows.items(), key=lambda item: (len(item[0][0]), item[0])):
-        floor = next((s for (base, _, _), s in found.items() if base == systems.SERIAL_THREADED), None)
-        layouts = sorted({(p, t) for (base, p, t) in found if base != systems.SERIAL_THREADED})
-        for ranks, threads in layouts:
+        layouts = sorted({(p * t, p, t) for (base, p, t) in found if base != systems.SERIAL_THREADED})
+        for cores, ranks, threads in layouts:
+            floor = found.get((systems.SERIAL_THREADED, 1, cores))
             ours = next((s for (base, p, t), s in found.items()
                          if base.startswith("distfft ") and (p, t) == (ranks, threads)), None)
             fftw = found.get((systems.FFTW_TRANSPOSED, ranks, threads))
-
-            def ratio(a, b):
-                return number(a.fastest / b.fastest) if a and b else "–"
-            lines.append(f"| {'×'.join(map(str, shape))} {kind} | {ranks} × {threads} | "
-                         f"{milliseconds(ours.fastest if ours else None)} | "
-                         f"{milliseconds(fftw.fastest if fftw else None)} | "
-                         f"{milliseconds(floor.fastest if floor else None)} | "
+            count = len(ours.runs) if ours else 0
+            lines.append(f"| {'×'.join(map(str, shape))} {kind} | {cores} = {ranks} × {threads} | "
+                         f"{count} | {ms(ours)} | {ms(fftw)} | {ms(floor)} | "
                          f"{ratio(ours, floor)} | {ratio(ours, fftw)} | {ratio(fftw, floor)} |")
     return lines
 
@@ -321,12 +345,14 @@ def write(path, results, header_lines, preset, skipped):
         lines += methods_table(results)
     if any(phase == "node" for (phase, _, _) in results.stats):
         lines += ["", "## One node: P ranks × T threads", "",
-                  f"The same {preset.node_cores} cores used as P ranks × T threads "
+                  "C cores used as P ranks × T threads "
                   "(distfft-bench and fftw-mpi-bench --threads T), beside FFTW's threaded "
                   "serial transform on one rank with all of them as threads (fftw-mpi-bench "
                   "--layout serial --threads C), each rank given T cores (Open MPI: "
-                  "--map-by slot:PE=T --bind-to core). Fastest pair in milliseconds; ratios "
-                  "below 1 mean the first is faster.", ""]
+                  "--map-by slot:PE=T --bind-to core). Times in milliseconds: the median over "
+                  "rounds of each run's fastest pair, [fastest–slowest round]; ratios: the "
+                  "median over rounds of the same-round ratio, [range]; below 1 the first "
+                  "is faster.", ""]
         lines += node_table(results)
     if results.cases("halo"):
         lines += ["", "## Halo exchange: zero-copy datatypes against pack/unpack", "",

@@ -111,8 +111,25 @@ def binding(tools, ranks, threads):
     if threads <= 1 or "mpich" in os.path.basename(tools.mpiexec):
         return []
     if ranks * threads <= (os.cpu_count() or 1):
+        if threads_per_core() > 1:
+            # Hyper-threads: Open MPI counts cores, the campaign logical CPUs.
+            return ["--use-hwthread-cpus", "--map-by", f"slot:PE={threads}",
+                    "--bind-to", "hwthread"]
         return ["--map-by", f"slot:PE={threads}", "--bind-to", "core"]
     return ["--bind-to", "none"]
+
+
+def threads_per_core():
+    """Hardware threads of CPU 0's core (1 where Linux does not say)."""
+    try:
+        with open("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list") as siblings:
+            count = 0
+            for part in siblings.read().strip().split(","):
+                low, _, high = part.partition("-")
+                count += int(high or low) - int(low) + 1
+            return max(count, 1)
+    except (OSError, ValueError):
+        return 1
 
 
 def command(tools, system, case, preset):
@@ -130,6 +147,10 @@ def command(tools, system, case, preset):
         arguments += ["--threads", str(threads)]
     if system.startswith("distfft "):
         method = system.split(" ", 1)[1]
+        if preset.model:
+            arguments += ["--model", preset.model]
+            if method == "auto" and preset.tune_budget:
+                arguments += ["--tune-budget", str(preset.tune_budget)]
         return launch + [tools.program("distfft-bench"), "--method", method] + arguments
     layouts = {SERIAL: "serial", SERIAL_THREADED: "serial", FFTW_TRANSPOSED: "transposed",
                FFTW_NATURAL: "natural"}

@@ -1,0 +1,93 @@
+"""check_suite_units.py -- the campaign's pieces without running anything:
+the distfft command lines carry --model / --tune-budget as asked, ranks get
+hardware threads where cores have several, and the node table's ratios are
+medians of same-round ratios with their range."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from suite import presets, summary, systems  # noqa: E402
+
+
+def fail(message):
+    sys.exit("check_suite_units: " + message)
+
+
+def check_commands():
+    tools = systems.Tools("/b", "mpiexec.openmpi", "/usr/bin/python3")
+    preset = presets.make("smoke")
+    case = presets.Case((16, 16, 16), "c2c", 2)
+    plain = systems.command(tools, "distfft auto", case, preset)
+    if "--model" in plain or "--tune-budget" in plain:
+        fail(f"no model asked, yet {plain}")
+    preset.model, preset.tune_budget = "/m.txt", 6
+    auto = systems.command(tools, "distfft auto", case, preset)
+    fixed = systems.command(tools, "distfft alltoallw", case, preset)
+    fftw = systems.command(tools, systems.FFTW_TRANSPOSED, case, preset)
+    if auto[auto.index("--model") + 1] != "/m.txt" or auto[auto.index("--tune-budget") + 1] != "6":
+        fail(f"auto: {auto}")
+    if "--model" not in fixed or "--tune-budget" in fixed:
+        fail(f"a fixed method gets the model, not the budget: {fixed}")
+    if "--model" in fftw:
+        fail(f"FFTW-MPI got distfft's model: {fftw}")
+
+
+def check_binding():
+    tools = systems.Tools("/b", "mpiexec.openmpi", "/usr/bin/python3")
+    original = systems.threads_per_core
+    try:
+        systems.threads_per_core = lambda: 2
+        smt = systems.binding(tools, 1, 2)
+        systems.threads_per_core = lambda: 1
+        plain = systems.binding(tools, 1, 2)
+    finally:
+        systems.threads_per_core = original
+    if (os.cpu_count() or 1) >= 2:
+        if smt[:1] != ["--use-hwthread-cpus"] or smt[-1] != "hwthread":
+            fail(f"hyper-threaded binding {smt}")
+        if plain != ["--map-by", "slot:PE=2", "--bind-to", "core"]:
+            fail(f"binding {plain}")
+    if systems.binding(tools, 4, 1) != []:
+        fail("one thread per rank: Open MPI's own binding")
+    if systems.threads_per_core() < 1:
+        fail("threads_per_core below 1")
+
+
+def record(system, ranks, round_index, seconds):
+    return {"phase": "node", "system": system, "case_shape": [8, 8, 8], "case_kind": "c2c",
+            "case_ranks": ranks, "round": round_index, "pair_seconds": seconds,
+            "pair_seconds_median": seconds}
+
+
+def check_node_table():
+    # Round 1 is slow for everyone: the same-round ratio stays 0.5 while the
+    # ratio of fastest pairs (0.1 / 0.4) would say 0.25.
+    records = [record("serial FFTW threaded T=2", 1, 0, 0.4), record("serial FFTW threaded T=2", 1, 1, 2.0),
+               record("distfft auto T=1", 2, 0, 0.2), record("distfft auto T=1", 2, 1, 1.0),
+               record("FFTW-MPI transposed T=1", 2, 0, 0.4), record("FFTW-MPI transposed T=1", 2, 2, 9.0)]
+    lines = summary.node_table(summary.Results(records))
+    row = [line for line in lines if "2 = 2 × 1" in line]
+    if len(row) != 1:
+        fail(f"no row for 2 = 2 x 1 in {lines}")
+    cells = [cell.strip() for cell in row[0].strip("|").split("|")]
+    # shape, C = P x T, rounds, distfft, FFTW-MPI, serial, ours/serial, ours/FFTW-MPI, FFTW-MPI/serial
+    if cells[2] != "2" or cells[6] != "0.50 [0.50–0.50]":
+        fail(f"distfft / serial threaded: {cells}")
+    if cells[7] != "0.50":   # only round 0 has both
+        fail(f"distfft / FFTW-MPI over the rounds both ran: {cells}")
+    if cells[3] != "600.0 [200.0–1000.0]":
+        fail(f"distfft's median [range] in ms: {cells}")
+    if summary.median_range([]) != "–":
+        fail("no values")
+
+
+def main():
+    check_commands()
+    check_binding()
+    check_node_table()
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
