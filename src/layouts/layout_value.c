@@ -194,8 +194,10 @@ int layout_value_build(MPI_Comm user_comm, int ndims, const int64_t *global_shap
     *layout_out = NULL;
     int rc = DISTFFT_SUCCESS;
     struct distfft_layout_s *l = calloc(1, sizeof *l);
-    if (!l) return error_fail(DISTFFT_ERR_MEMORY, "%s: layout object", where); /* before any collective */
-    l->comm = MPI_COMM_NULL;
+    if (l) l->comm = MPI_COMM_NULL;
+    /* every rank learns of a failed allocation before the next collective */
+    TRY(error_agree(user_comm, l ? DISTFFT_SUCCESS
+                                 : error_fail(DISTFFT_ERR_MEMORY, "%s: layout object", where)));
     TRY_MPI(MPI_Comm_dup(user_comm, &l->comm));
     TRY_MPI(MPI_Comm_set_errhandler(l->comm, MPI_ERRORS_RETURN));
     TRY_MPI(MPI_Comm_size(l->comm, &l->size));

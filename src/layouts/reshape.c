@@ -134,8 +134,8 @@ int reshape_build(const struct distfft_layout_s *in, const struct distfft_layout
     int rc = DISTFFT_SUCCESS;
     *reshape_out = NULL;
     struct distfft_reshape_s *r = calloc(1, sizeof *r);
+    if (r) r->comm = MPI_COMM_NULL; /* what reshape_free frees if the agreement fails */
     TRY(error_agree(in->comm, r ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "distfft_reshape_create: object")));
-    r->comm = MPI_COMM_NULL;
     r->type = type;
     r->batch = batch;
     r->method = DISTFFT_METHOD_ALLTOALLW;

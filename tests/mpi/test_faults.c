@@ -4,7 +4,8 @@
  *
  * For each scenario (plan creation of several shapes and methods, plan
  * execution, redistribution and halo creation and execution, array file
- * write and read, and the destroy calls) a dry run counts this rank's calls of every function
+ * write and read, layouts from boxes, reshapes between layouts and a plan
+ * taking a caller's layout, and the destroy calls) a dry run counts this rank's calls of every function
  * that tests/support/mpi_fault.c can fail. Then, for each function and
  * each k (all of 1..n with --long, else up to --per-kind values spread
  * over 1..n), the scenario runs again with that call failing:
@@ -87,6 +88,8 @@ typedef struct {
     distfft_plan plan;
     distfft_redist redist;
     distfft_halo halo;
+    distfft_layout layout_in, layout_out;
+    distfft_reshape reshape;
     void *a, *b, *c;
     size_t bytes_a, bytes_b;
 } state;
@@ -102,7 +105,8 @@ typedef struct {
 } scenario;
 
 enum { PLAN_CREATE, PLAN_EXECUTE, REDIST_CREATE, REDIST_EXECUTE, HALO_CREATE, HALO_EXECUTE,
-       FILE_WRITE, FILE_READ, PLAN_DESTROY, REDIST_DESTROY, HALO_DESTROY };
+       FILE_WRITE, FILE_READ, LAYOUT_CREATE, RESHAPE_CREATE, RESHAPE_EXECUTE, PLAN_LAYOUTS_CREATE,
+       PLAN_DESTROY, REDIST_DESTROY, HALO_DESTROY, LAYOUT_DESTROY, RESHAPE_DESTROY };
 #define DESTROYS(what) ((what) >= PLAN_DESTROY)
 
 static const scenario scenarios[] = {
@@ -152,6 +156,15 @@ static const scenario scenarios[] = {
      PLAN_DESTROY},
     {"redistribution destroy alltoallw", DISTFFT_METHOD_ALLTOALLW, 0, 0, 2, 0, REDIST_DESTROY},
     {"halo destroy datatypes", 0, DISTFFT_HALO_DATATYPES, 0, 2, 0, HALO_DESTROY},
+    {"layout from box", 0, 0, 0, 1, 0, LAYOUT_CREATE},
+    {"reshape create alltoallw", DISTFFT_METHOD_ALLTOALLW, 0, 0, 2, 0, RESHAPE_CREATE},
+    {"reshape create isend-waitall", DISTFFT_METHOD_ISEND_WAITALL, 0, 0, 1, 0, RESHAPE_CREATE},
+    {"reshape execute alltoallv", DISTFFT_METHOD_ALLTOALLV, 0, 0, 2, 0, RESHAPE_EXECUTE},
+    {"reshape execute alltoallw", DISTFFT_METHOD_ALLTOALLW, 0, 0, 1, 0, RESHAPE_EXECUTE},
+    {"plan create with a caller's layout", DISTFFT_METHOD_ALLTOALLW, DISTFFT_C2C, 0, 1, 0,
+     PLAN_LAYOUTS_CREATE},
+    {"layout destroy", 0, 0, 0, 1, 0, LAYOUT_DESTROY},
+    {"reshape destroy alltoallv", DISTFFT_METHOD_ALLTOALLV, 0, 0, 1, 0, RESHAPE_DESTROY},
 };
 #define N_SCENARIOS (int)(sizeof scenarios / sizeof scenarios[0])
 
@@ -218,6 +231,45 @@ static int create_halo(const scenario *s, distfft_halo *halo)
                                (distfft_halo_variant)s->kind_last, halo);
 }
 
+/* Layouts of a 7x5x6 array: uneven boxes split along axis 0 (in) and along
+ * axis 2 (out); a reshape between them moves most of every box. */
+static const int64_t box_global[3] = {7, 5, 6};
+
+static int create_layout(int axis, distfft_layout *layout)
+{
+    int64_t start[3] = {0, 0, 0}, shape[3] = {7, 5, 6};
+    distfft_decompose(box_global[axis], P, me, &shape[axis], &start[axis]);
+    return distfft_layout_from_box(MPI_COMM_WORLD, 3, box_global, start, shape, layout);
+}
+
+static int create_layouts(state *st)
+{
+    int rc = create_layout(0, &st->layout_in);
+    return rc ? rc : create_layout(2, &st->layout_out);
+}
+
+static int create_reshape(const scenario *s, state *st)
+{
+    distfft_options o;
+    distfft_options_init(&o);
+    o.method = s->method;
+    return distfft_reshape_create(st->layout_in, st->layout_out, DISTFFT_COMPLEX_DOUBLE,
+                                  s->batch, &o, &st->reshape);
+}
+
+/* A plan of the 7x5x6 array whose input is in layout_in, an uneven split
+ * of axis 0 the plan's own blocks do not have on more than one rank. */
+static int create_plan_with_layout(const scenario *s, state *st)
+{
+    distfft_options o;
+    distfft_options_init(&o);
+    o.rigor = DISTFFT_ESTIMATE;
+    o.method = s->method;
+    o.grid_ndims = 1;
+    return distfft_plan_create_layouts(MPI_COMM_WORLD, 3, box_global, DISTFFT_DOUBLE, &o,
+                                       st->layout_in, NULL, &st->plan);
+}
+
 static const int64_t file_shape[2] = {10, 7};
 
 static int file_block(int64_t *local, int64_t *start)
@@ -242,6 +294,22 @@ static int setup(const scenario *s, state *st)
     if (s->what == PLAN_DESTROY) return create_plan(s, &st->plan);
     if (s->what == REDIST_DESTROY) return create_redist(s, &st->redist);
     if (s->what == HALO_DESTROY) return create_halo(s, &st->halo);
+    if (s->what == LAYOUT_DESTROY) return create_layout(1, &st->layout_in);
+    if (s->what == RESHAPE_CREATE || s->what == PLAN_LAYOUTS_CREATE) return create_layouts(st);
+    if (s->what == RESHAPE_DESTROY || s->what == RESHAPE_EXECUTE) {
+        rc = create_layouts(st);
+        if (!rc) rc = create_reshape(s, st);
+        if (rc || s->what == RESHAPE_DESTROY) return rc;
+        size_t element = distfft_type_size(DISTFFT_COMPLEX_DOUBLE);
+        st->bytes_a = (size_t)(s->batch * distfft_layout_count(st->layout_in, me)) * element;
+        st->bytes_b = (size_t)(s->batch * distfft_layout_count(st->layout_out, me)) * element;
+        st->a = zeros(st->bytes_a ? st->bytes_a : 1);
+        st->b = zeros(st->bytes_b ? st->bytes_b : 1);
+        st->c = zeros(st->bytes_a ? st->bytes_a : 1);
+        double *x = st->a;
+        for (size_t i = 0; i < st->bytes_a / sizeof(double); i++) x[i] = (double)(i + 100 * me);
+        return rc;
+    }
     if (s->what == PLAN_EXECUTE) {
         rc = create_plan(s, &st->plan);
         if (rc) return rc;
@@ -317,6 +385,21 @@ static int body(const scenario *s, state *st)
         if (rc == DISTFFT_SUCCESS && memcmp(st->a, st->b, st->bytes_a)) rc = -1;
         return rc;
     }
+    case LAYOUT_CREATE:
+        return create_layout(1, &st->layout_in);
+    case RESHAPE_CREATE:
+        return create_reshape(s, st);
+    case RESHAPE_EXECUTE:
+        rc = distfft_reshape_forward(st->reshape, st->a, st->b);
+        if (!rc) rc = distfft_reshape_backward(st->reshape, st->b, st->c);
+        if (rc == DISTFFT_SUCCESS && memcmp(st->a, st->c, st->bytes_a)) rc = -1;
+        return rc;
+    case PLAN_LAYOUTS_CREATE:
+        return create_plan_with_layout(s, st);
+    case LAYOUT_DESTROY:
+        return distfft_layout_destroy(&st->layout_in);
+    case RESHAPE_DESTROY:
+        return distfft_reshape_destroy(&st->reshape);
     case PLAN_DESTROY:
         return distfft_plan_destroy(&st->plan);
     case REDIST_DESTROY:
@@ -335,10 +418,17 @@ static int teardown(const scenario *s, state *st, int body_rc)
     if (body_rc && s->what == PLAN_CREATE) handles_ok = st->plan == NULL;
     if (body_rc && s->what == REDIST_CREATE) handles_ok = st->redist == NULL;
     if (body_rc && s->what == HALO_CREATE) handles_ok = st->halo == NULL;
-    if (DESTROYS(s->what)) handles_ok = !st->plan && !st->redist && !st->halo;
+    if (body_rc && s->what == LAYOUT_CREATE) handles_ok = st->layout_in == NULL;
+    if (body_rc && s->what == RESHAPE_CREATE) handles_ok = st->reshape == NULL;
+    if (body_rc && s->what == PLAN_LAYOUTS_CREATE) handles_ok = st->plan == NULL;
+    if (s->what == LAYOUT_DESTROY) handles_ok = !st->layout_in;
+    else if (DESTROYS(s->what)) handles_ok = !st->plan && !st->redist && !st->halo && !st->reshape;
     int rc = distfft_plan_destroy(&st->plan);
     if (!rc) rc = distfft_redist_destroy(&st->redist);
     if (!rc) rc = distfft_halo_destroy(&st->halo);
+    if (!rc) rc = distfft_reshape_destroy(&st->reshape);
+    if (!rc) rc = distfft_layout_destroy(&st->layout_in);
+    if (!rc) rc = distfft_layout_destroy(&st->layout_out);
     distfft_free(st->a);
     distfft_free(st->b);
     distfft_free(st->c);
