@@ -56,6 +56,8 @@ typedef struct {
     void *input;     /* local input blocks */
     void *output;    /* local output blocks */
     void *roundtrip; /* backward(forward(input)), input blocks */
+    void *scratch;   /* --destroy-input with --check/--save: what a checked
+                        transform reads (a copy), so input and output stay */
     double plan_seconds; /* distfft_plan_create, tuning included, slowest rank */
 } bench_arrays;
 
@@ -111,11 +113,14 @@ static void *allocate_elements(int64_t count, size_t element_size)
     return distfft_malloc((size_t)(count > 0 ? count : 1) * element_size);
 }
 
+static void fill_input(const bench_options *options, bench_arrays *arrays);
+
 static void free_arrays(bench_arrays *arrays)
 {
     distfft_free(arrays->input);
     distfft_free(arrays->output);
     distfft_free(arrays->roundtrip);
+    distfft_free(arrays->scratch);
     distfft_plan_destroy(&arrays->plan);
 }
 
@@ -140,6 +145,7 @@ static int create_arrays(MPI_Comm comm, const bench_options *options,
     plan_options.threads = options->threads;
     plan_options.overlap = options->overlap;
     plan_options.tune_budget = options->tune_budget;
+    plan_options.destroy_input = options->destroy_input;
 
     MPI_Barrier(comm);
     double plan_start = MPI_Wtime();
@@ -176,6 +182,12 @@ static int create_arrays(MPI_Comm comm, const bench_options *options,
     arrays->roundtrip = allocate_elements(arrays->batch * arrays->input_count,
                                           arrays->input_element_size);
     int failed = !arrays->input || !arrays->output || !arrays->roundtrip;
+    if (options->destroy_input && (options->check || options->save_prefix != NULL)) {
+        int64_t in = arrays->input_count * (int64_t)arrays->input_element_size;
+        int64_t out = arrays->output_count * (int64_t)arrays->output_element_size;
+        arrays->scratch = allocate_elements(arrays->batch * (in > out ? in : out), 1);
+        failed |= !arrays->scratch;
+    }
     if (any_rank(comm, failed)) {
         if (is_root(comm))
             fprintf(stderr, "distfft-bench: cannot allocate the local arrays "
@@ -183,13 +195,20 @@ static int create_arrays(MPI_Comm comm, const bench_options *options,
         free_arrays(arrays);
         return EXIT_STATUS_FAILED;
     }
+    if (!options->predict_only) fill_input(options, arrays);
+    return 0;
+}
+
+/* The deterministic input of every field (again after timing with
+ * --destroy-input, which may have overwritten it). */
+static void fill_input(const bench_options *options, bench_arrays *arrays)
+{
     int64_t field_bytes =
         arrays->input_count * (int64_t)arrays->input_element_size;
-    for (int64_t field = 0; field < arrays->batch && !options->predict_only; ++field)
+    for (int64_t field = 0; field < arrays->batch; ++field)
         bench_fill_input(arrays->input_type, options->ndims, options->shape,
                          arrays->input_shape, arrays->input_start, field,
                          (char *)arrays->input + field * field_bytes);
-    return 0;
 }
 
 /* Whether rank 0 can hold three global copies of `total` elements in
@@ -312,8 +331,11 @@ static int save_array(const char *prefix, const char *name,
 static int measure_roundtrip(MPI_Comm comm, const bench_options *options,
                              bench_arrays *arrays, bench_results *results)
 {
-    int status = distfft_plan_backward(arrays->plan, arrays->output,
-                                       arrays->roundtrip);
+    void *source = arrays->output;
+    if (arrays->scratch) /* the backward may overwrite what it reads */
+        source = memcpy(arrays->scratch, arrays->output,
+                        (size_t)(arrays->batch * arrays->output_count) * arrays->output_element_size);
+    int status = distfft_plan_backward(arrays->plan, source, arrays->roundtrip);
     if (status != DISTFFT_SUCCESS) {
         report_library_error(comm, "distfft_plan_backward", status);
         return EXIT_STATUS_FAILED;
@@ -408,7 +430,11 @@ static int plan_is_documented(MPI_Comm comm, const bench_options *options,
 static int check_and_save(MPI_Comm comm, const bench_options *options,
                           bench_arrays *arrays, bench_results *results)
 {
-    int status = distfft_plan_forward(arrays->plan, arrays->input, arrays->output);
+    void *source = arrays->input;
+    if (arrays->scratch) /* the forward may overwrite what it reads */
+        source = memcpy(arrays->scratch, arrays->input,
+                        (size_t)(arrays->batch * arrays->input_count) * arrays->input_element_size);
+    int status = distfft_plan_forward(arrays->plan, source, arrays->output);
     if (status != DISTFFT_SUCCESS) {
         report_library_error(comm, "distfft_plan_forward", status);
         return EXIT_STATUS_FAILED;
@@ -518,8 +544,10 @@ static int run_method(MPI_Comm comm, const bench_options *options,
     }
     results->steps = steps;
 
-    if (options->check || options->save_prefix != NULL)
+    if (options->check || options->save_prefix != NULL) {
+        if (options->destroy_input) fill_input(options, &arrays); /* timing overwrote it */
         exit_status = check_and_save(comm, options, &arrays, results);
+    }
     if (is_root(comm))
         results->plan_description = describe_plan(arrays.plan);
     free_arrays(&arrays);

@@ -339,6 +339,10 @@ static const option_row option_table[] = {
      "in flight while field k-1's FFTs run), fields runs each field through "
      "the whole transform in turn (one field's work memory), auto measures "
      "the three"},
+    {"--destroy-input", NULL, parse_flag, FIELD(destroy_input), NULL, NULL,
+     "let each transform overwrite its input (options.destroy_input; "
+     "FFTW's own default for c2r): one rank's r2c backward is then one "
+     "fused c2r plan; --check refills the input first"},
     {"--threads", "T", parse_non_negative, FIELD(threads), NULL, "1",
      "threads per rank (FFTW's threaded plans and OpenMP in distfft's own "
      "passes); compare P x T layouts of the same cores with 'mpiexec -n P "

@@ -64,6 +64,7 @@ typedef struct {
     int model_force;                    /* accept a model from another machine kind */
     int predict_only;                   /* --predict-only: plan and predict, run nothing */
     int tune_budget;                    /* options.tune_budget */
+    int destroy_input;                  /* options.destroy_input */
 } bench_options;
 
 /* What bench_options_parse() found. */
