@@ -9,6 +9,15 @@
  * the caller's order by default. The grid communicator is built on a copy
  * of the caller's reordered so that its rank order is the grid's row-major
  * order, and MPI_Cart_create itself never reorders.
+ *
+ * A plan's grid (grid_create_on) is made on the plan's own communicator,
+ * with no duplicate, no Cartesian communicator and no reordered copy: each
+ * sub-communicator is one MPI_Comm_split of the plan's communicator, the
+ * same group in the same order as MPI_Cart_sub's. Real MPIs implement
+ * MPI_Cart_sub as such a split, and this saves the Cartesian
+ * communicator's context id; SimGrid's SMPI charges MPI_Cart_create and
+ * MPI_Cart_sub 60-190 ms of simulated time each at 1,024 ranks, a split
+ * 0.1-0.2 ms (issue 24, docs/guide/scale.md).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +94,40 @@ static int check_create(int size, int ndims, const int *dims, distfft_placement 
     return grid_choose_dims(size, ndims, dims, chosen);
 }
 
+/* The checks (agreed with the arguments over comm) and the object, ready
+ * for grid_free before anything can fail. Collective on comm. */
+static int grid_start(MPI_Comm comm, int ndims, const int *dims, distfft_placement placement,
+                      int node_size, int busy_direction, const distfft_grid *grid_out,
+                      struct distfft_grid_s **grid_made)
+{
+    int rc = DISTFFT_SUCCESS, size;
+    struct distfft_grid_s *grid = NULL;
+    *grid_made = NULL;
+    TRY_MPI(MPI_Comm_size(comm, &size));
+    replicated_args args;
+    replicated_init(&args);
+    int chosen[DISTFFT_MAX_DIMS];
+    int local = check_create(size, ndims, dims, placement, node_size, busy_direction,
+                             grid_out, chosen, &args);
+    TRY(error_agree_replicated(comm, local, &args));
+
+    grid = calloc(1, sizeof *grid);
+    if (grid) {
+        grid->ndims = ndims;
+        grid->comm = MPI_COMM_NULL;
+        grid->placement = placement;
+        for (int i = 0; i < ndims; i++) {
+            grid->dims[i] = chosen[i];
+            grid->subcomms[i] = MPI_COMM_NULL;
+        }
+    }
+    TRY(error_agree(comm, grid ? DISTFFT_SUCCESS
+                               : error_fail(DISTFFT_ERR_MEMORY, "grid object")));
+    *grid_made = grid;
+fail:
+    return rc;
+}
+
 int distfft_grid_create_placed(MPI_Comm comm, int ndims, const int *dims,
                                distfft_placement placement, int node_size,
                                int busy_direction, distfft_grid *grid_out)
@@ -94,7 +137,7 @@ int distfft_grid_create_placed(MPI_Comm comm, int ndims, const int *dims,
     if (comm == MPI_COMM_NULL)
         return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_grid_create: comm is "
                           "MPI_COMM_NULL");
-    int rc = DISTFFT_SUCCESS, size, rank;
+    int rc = DISTFFT_SUCCESS, rank;
     MPI_Comm work = MPI_COMM_NULL, ordered = MPI_COMM_NULL;
     struct distfft_grid_s *grid = NULL;
 
@@ -102,31 +145,11 @@ int distfft_grid_create_placed(MPI_Comm comm, int ndims, const int *dims,
      * returned rather than aborting. */
     TRY_MPI(MPI_Comm_dup(comm, &work));
     TRY_MPI(MPI_Comm_set_errhandler(work, MPI_ERRORS_RETURN));
-    TRY_MPI(MPI_Comm_size(work, &size));
     TRY_MPI(MPI_Comm_rank(work, &rank));
-
-    replicated_args args;
-    replicated_init(&args);
-    int chosen[DISTFFT_MAX_DIMS];
-    int local = check_create(size, ndims, dims, placement, node_size, busy_direction,
-                             grid_out, chosen, &args);
-    TRY(error_agree_replicated(work, local, &args));
-
-    grid = calloc(1, sizeof *grid);
-    if (grid) { /* ready for grid_free before anything can fail */
-        grid->ndims = ndims;
-        grid->comm = MPI_COMM_NULL;
-        grid->placement = placement;
-        for (int i = 0; i < ndims; i++) {
-            grid->dims[i] = chosen[i];
-            grid->subcomms[i] = MPI_COMM_NULL;
-        }
-    }
-    TRY(error_agree(work, grid ? DISTFFT_SUCCESS
-                               : error_fail(DISTFFT_ERR_MEMORY, "grid object")));
+    TRY(grid_start(work, ndims, dims, placement, node_size, busy_direction, grid_out, &grid));
 
     int index;
-    TRY(placement_grid_index(work, ndims, grid->dims, placement, node_size, busy_direction, &index));
+    TRY(placement_grid_index(work, ndims, grid->dims, placement, node_size, 0, busy_direction, &index));
     if (index != rank || placement != DISTFFT_PLACEMENT_ROW) {
         TRY_MPI(MPI_Comm_split(work, 0, index, &ordered));
         TRY_MPI(MPI_Comm_set_errhandler(ordered, MPI_ERRORS_RETURN));
@@ -152,6 +175,36 @@ fail:
     KEEP(grid_free(grid));
     if (ordered != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&ordered));
     if (work != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&work));
+    return rc;
+}
+
+int grid_create_on(MPI_Comm comm, int ndims, const int *dims, distfft_placement placement, int node_size,
+                   int node, int busy_direction, struct distfft_grid_s **grid_out)
+{
+    int rc = DISTFFT_SUCCESS, index;
+    struct distfft_grid_s *grid = NULL;
+    TRY(grid_start(comm, ndims, dims, placement, node_size, busy_direction, grid_out, &grid));
+    TRY(placement_grid_index(comm, ndims, grid->dims, placement, node_size, node, busy_direction, &index));
+    /* The coordinates of grid position `index`, row-major as MPI_Cart_coords
+     * would give them on a communicator ordered by index. */
+    for (int i = ndims - 1, rest = index; i >= 0; i--) {
+        grid->coords[i] = rest % grid->dims[i];
+        rest /= grid->dims[i];
+    }
+    /* P_i: the ranks whose coordinates differ in i only (the same row-major
+     * index with coordinate i zeroed), ordered by coordinate i -- the group
+     * and order MPI_Cart_sub keeps, in one split each. */
+    for (int i = 0; i < ndims; i++) {
+        int line = 0;
+        for (int j = 0; j < ndims; j++) line = line * grid->dims[j] + (j == i ? 0 : grid->coords[j]);
+        TRY_MPI(MPI_Comm_split(comm, line, grid->coords[i], &grid->subcomms[i]));
+        TRY_MPI(MPI_Comm_set_errhandler(grid->subcomms[i], MPI_ERRORS_RETURN));
+    }
+    *grid_out = grid;
+    return DISTFFT_SUCCESS;
+
+fail:
+    KEEP(grid_free(grid));
     return rc;
 }
 

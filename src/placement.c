@@ -77,12 +77,20 @@ static int morton_index(int rank, int size, int ndims, const int *dims, int *ind
     return DISTFFT_SUCCESS;
 }
 
-/* This rank's node (the lowest rank in it) and its rank within the node. */
-static int find_node(MPI_Comm comm, int rank, int node_size, int *node, int *local)
+/* This rank's node (the lowest rank in it) and a key that orders the
+ * node's ranks as comm does (its rank within the node, or in comm). A
+ * known label (`known` > 0: the lowest rank + 1, plan_comms) spares the
+ * split. */
+static int find_node(MPI_Comm comm, int rank, int node_size, int known, int *node, int *local)
 {
     if (node_size > 0) {
         *node = rank / node_size;
         *local = rank % node_size;
+        return DISTFFT_SUCCESS;
+    }
+    if (known > 0) {
+        *node = known - 1;
+        *local = rank;
         return DISTFFT_SUCCESS;
     }
     int rc = DISTFFT_SUCCESS;
@@ -96,7 +104,7 @@ fail:
 }
 
 static int node_index(MPI_Comm comm, int rank, int size, int ndims, const int *dims,
-                      int node_size, int busy, int *index)
+                      int node_size, int known, int busy, int *index)
 {
     int rc = DISTFFT_SUCCESS, mine[2];
     int *all = malloc(2 * (size_t)size * sizeof *all);
@@ -104,7 +112,7 @@ static int node_index(MPI_Comm comm, int rank, int size, int ndims, const int *d
     /* Agree on the tables first: finding the nodes is collective. */
     TRY(error_agree(comm, all && ranks ? DISTFFT_SUCCESS
                                        : error_fail(DISTFFT_ERR_MEMORY, "node placement table")));
-    TRY(error_agree(comm, find_node(comm, rank, node_size, &mine[0], &mine[1])));
+    TRY(error_agree(comm, find_node(comm, rank, node_size, known, &mine[0], &mine[1])));
     TRY_MPI(MPI_Allgather(mine, 2, MPI_INT, all, 2, MPI_INT, comm));
     for (int p = 0; p < size; p++)
         ranks[p] = (keyed){((uint64_t)all[2 * p] << 32) | (uint32_t)all[2 * p + 1], p};
@@ -129,7 +137,7 @@ fail:
 }
 
 int placement_grid_index(MPI_Comm comm, int ndims, const int *dims,
-                         distfft_placement placement, int node_size,
+                         distfft_placement placement, int node_size, int node,
                          int busy_direction, int *index)
 {
     int rc = DISTFFT_SUCCESS, rank, size;
@@ -139,7 +147,7 @@ int placement_grid_index(MPI_Comm comm, int ndims, const int *dims,
     case DISTFFT_PLACEMENT_MORTON:
         return error_agree(comm, morton_index(rank, size, ndims, dims, index));
     case DISTFFT_PLACEMENT_NODE:
-        return node_index(comm, rank, size, ndims, dims, node_size, busy_direction, index);
+        return node_index(comm, rank, size, ndims, dims, node_size, node, busy_direction, index);
     default:
         *index = rank;
         return DISTFFT_SUCCESS;

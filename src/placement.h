@@ -11,11 +11,13 @@
 /* This rank's position on an r-dimensional grid of `dims` (row-major index
  * of its coordinates) under `placement`. node_size > 0 pretends that nodes
  * hold node_size consecutive ranks of comm; 0 finds the nodes with
- * MPI_Comm_split_type(MPI_COMM_TYPE_SHARED). busy_direction is the grid
- * direction whose sub-communicator should stay inside a node. Collective on
- * comm (failures are agreed); the arguments are valid and agreed. */
+ * MPI_Comm_split_type(MPI_COMM_TYPE_SHARED), unless `node` > 0 gives this
+ * rank's node already (the lowest rank of comm on it, plus one: a plan's
+ * plan_comms.node). busy_direction is the grid direction whose
+ * sub-communicator should stay inside a node. Collective on comm (failures
+ * are agreed); the arguments are valid and agreed. */
 int placement_grid_index(MPI_Comm comm, int ndims, const int *dims,
-                         distfft_placement placement, int node_size,
+                         distfft_placement placement, int node_size, int node,
                          int busy_direction, int *index);
 
 #endif

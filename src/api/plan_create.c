@@ -202,9 +202,9 @@ static int check_create(int ndims, const int64_t *shape,
     return DISTFFT_SUCCESS;
 }
 
-/* The request as every rank passed it, checked and agreed; then tune/. */
-/* The end of a plan's creation: free the work communicator; after a
- * failure (that free's included) no plan is handed out. */
+/* The end of a plan's creation: free the work communicator unless the
+ * plan adopted it (a plan is handed out only with it); after a failure
+ * (that free's included) no plan is handed out. */
 static int finish_create(int rc, MPI_Comm *work_comm, distfft_plan *plan_out)
 {
     if (*work_comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(work_comm));
@@ -212,6 +212,41 @@ static int finish_create(int rc, MPI_Comm *work_comm, distfft_plan *plan_out)
         KEEP(plan_free(*plan_out)); /* rc is set: its error stays */
         *plan_out = NULL;
     }
+    return rc;
+}
+
+/* The request as every rank passed it, checked and agreed; then tune/,
+ * every candidate on *work_comm -- the creation's one duplicate of the
+ * caller's communicator, errors returned -- which the plan kept adopts
+ * (*work_comm becomes MPI_COMM_NULL). On failure *work_comm is the
+ * caller's to free. Collective on *work_comm. */
+static int create_on(MPI_Comm *work_comm, int ndims, const int64_t *shape, distfft_precision precision,
+                     const distfft_options *options, distfft_plan *plan_out)
+{
+    plan_request request = {.ndims = ndims, .precision = precision, .options = *options};
+    int rc = DISTFFT_SUCCESS;
+    /* FFTW's planner and the wisdom serve one thread at a time: a second
+     * thread of this process is refused (agreed below, so every rank of
+     * comm returns it) rather than racing. */
+    int concurrent = plan_planner_enter() > 0;
+    replicated_args args;
+    replicated_init(&args);
+    int local = concurrent
+        ? error_fail(DISTFFT_ERR_UNSUPPORTED, "distfft_plan_create: another thread of this "
+                     "process is creating or destroying a plan; plans are created and destroyed "
+                     "by one thread at a time (FFTW's planner is not thread-safe)")
+        : check_create(ndims, shape, precision, &request.options, plan_out, &args);
+    TRY(error_agree_replicated(*work_comm, local, &args));
+
+    /* From here on the arguments are valid and identical on every rank. */
+    memcpy(request.shape, shape, ndims * sizeof *shape);
+    plan_comms comms = {.comm = *work_comm, .node = 0};
+    TRY(tune_plan(&comms, &request, plan_out));
+    (*plan_out)->owns_comm = true; /* nothing fails after this */
+    (*plan_out)->node = comms.node;
+    *work_comm = MPI_COMM_NULL;
+fail:
+    plan_planner_leave();
     return rc;
 }
 
@@ -223,34 +258,17 @@ int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
     if (plan_out) *plan_out = NULL;
     if (comm == MPI_COMM_NULL)
         return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_plan_create: comm is MPI_COMM_NULL");
-    plan_request request = {.ndims = ndims, .precision = precision};
-    if (options_in) request.options = *options_in;
-    else distfft_options_init(&request.options);
+    distfft_options options;
+    if (options_in) options = *options_in;
+    else distfft_options_init(&options);
 
     int rc = DISTFFT_SUCCESS;
-    /* FFTW's planner and the wisdom serve one thread at a time: a second
-     * thread of this process is refused (agreed below, so every rank of
-     * comm returns it) rather than racing. */
-    int concurrent = plan_planner_enter() > 0;
-    MPI_Comm work_comm = MPI_COMM_NULL;
+    MPI_Comm work_comm = MPI_COMM_NULL; /* the plan's own, made once (issue 24) */
     TRY_MPI(MPI_Comm_dup(comm, &work_comm));
     TRY_MPI(MPI_Comm_set_errhandler(work_comm, MPI_ERRORS_RETURN));
-    replicated_args args;
-    replicated_init(&args);
-    int local = concurrent
-        ? error_fail(DISTFFT_ERR_UNSUPPORTED, "distfft_plan_create: another thread of this "
-                     "process is creating or destroying a plan; plans are created and destroyed "
-                     "by one thread at a time (FFTW's planner is not thread-safe)")
-        : check_create(ndims, shape, precision, &request.options, plan_out, &args);
-    TRY(error_agree_replicated(work_comm, local, &args));
-
-    /* From here on the arguments are valid and identical on every rank. */
-    memcpy(request.shape, shape, ndims * sizeof *shape);
-    TRY(tune_plan(work_comm, &request, plan_out));
+    TRY(create_on(&work_comm, ndims, shape, precision, &options, plan_out));
 fail:
-    rc = finish_create(rc, &work_comm, plan_out);
-    plan_planner_leave();
-    return rc;
+    return finish_create(rc, &work_comm, plan_out);
 }
 
 /* ---- plans in the caller's layouts ------------------------------------------ */
@@ -284,8 +302,9 @@ static int attach_layouts(struct distfft_plan_s *plan, const struct distfft_layo
     const struct distfft_layout_s *given[2] = {given_in, given_out};
     struct distfft_layout_s *own[2] = {NULL, NULL}, *kept[2] = {NULL, NULL};
     struct distfft_reshape_s *reshapes[2] = {NULL, NULL};
-    TRY(distfft_plan_input_layout(plan, &own[PLAN_END_INPUT]));
-    TRY(distfft_plan_output_layout(plan, &own[PLAN_END_OUTPUT]));
+    /* only where a layout is given (agreed): a layout value is a communicator */
+    if (given_in) TRY(distfft_plan_input_layout(plan, &own[PLAN_END_INPUT]));
+    if (given_out) TRY(distfft_plan_output_layout(plan, &own[PLAN_END_OUTPUT]));
     int local = check_end_layout(given_in, own[PLAN_END_INPUT], "layout_in");
     if (local == DISTFFT_SUCCESS) local = check_end_layout(given_out, own[PLAN_END_OUTPUT], "layout_out");
     TRY(error_agree(plan->comm, local));
@@ -347,7 +366,7 @@ int distfft_plan_create_layouts(MPI_Comm comm, int ndims, const int64_t *shape, 
     int size = 1;
     TRY_MPI(MPI_Comm_size(work_comm, &size));
     layout_grid_choose(size, ndims, shape, precision, layout_in, layout_out, &chosen); /* alike everywhere */
-    TRY(distfft_plan_create(work_comm, ndims, shape, precision, &chosen, plan_out));
+    TRY(create_on(&work_comm, ndims, shape, precision, &chosen, plan_out)); /* the plan adopts work_comm */
     rc = attach_layouts(*plan_out, layout_in, layout_out);
 fail:
     return finish_create(rc, &work_comm, plan_out);

@@ -107,7 +107,7 @@ fail:
  * (options.node_size) are runs of consecutive ranks of the plan's
  * communicator, as placement.c lays them; the node-aware methods get each
  * rank's node as a label. */
-static int make_exchange_steps(struct distfft_plan_s *plan, const exchange_maker *maker)
+static int make_exchange_steps(struct distfft_plan_s *plan, plan_comms *comms, const exchange_maker *maker)
 {
     int rc = DISTFFT_SUCCESS, exchange = 0, plan_rank;
     TRY_MPI(MPI_Comm_rank(plan->comm, &plan_rank));
@@ -127,7 +127,7 @@ static int make_exchange_steps(struct distfft_plan_s *plan, const exchange_maker
             memcpy(geometry.out_shape, spec->out_shape, sizeof geometry.out_shape);
             distfft_redist redist = NULL;
             TRY(maker->make(maker->context, exchange++, plan->grid->subcomms[spec->grid_direction],
-                            plan->comm, &geometry, &redist));
+                            comms, &geometry, &redist));
             /* After the agreement every rank frees this exchange first (in
              * its step, or alone), then plan_free the others in the same
              * order everywhere: a shm window's free is collective. */
@@ -172,26 +172,45 @@ static void fold_scales(struct distfft_plan_s *plan)
     }
 }
 
-int plan_build(MPI_Comm comm, const plan_request *request, const exchange_maker *maker,
+int plan_comms_node(plan_comms *comms, int *node)
+{
+    int rc = DISTFFT_SUCCESS, rank, label = 0;
+    MPI_Comm shared = MPI_COMM_NULL;
+    if (comms->node > 0) {
+        *node = comms->node;
+        return DISTFFT_SUCCESS;
+    }
+    TRY_MPI(MPI_Comm_rank(comms->comm, &rank));
+    TRY_MPI(MPI_Comm_split_type(comms->comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared));
+    TRY_MPI(MPI_Allreduce(&rank, &label, 1, MPI_INT, MPI_MIN, shared)); /* the node's lowest rank */
+fail:
+    if (shared != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&shared));
+    /* agreed, and kept only then: every rank asks again, or none does */
+    rc = error_agree(comms->comm, rc);
+    if (rc == DISTFFT_SUCCESS) *node = comms->node = label + 1;
+    return rc;
+}
+
+int plan_build(plan_comms *comms, const plan_request *request, const exchange_maker *maker,
                struct distfft_plan_s **plan_out)
 {
     int rc = DISTFFT_SUCCESS;
     struct distfft_plan_s *plan = calloc(1, sizeof *plan);
     if (plan) plan->comm = MPI_COMM_NULL; /* ready for plan_free */
-    TRY(error_agree(comm, plan ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "plan object")));
+    TRY(error_agree(comms->comm, plan ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "plan object")));
     plan->request = *request;
-    TRY_MPI(MPI_Comm_dup(comm, &plan->comm));
-    TRY_MPI(MPI_Comm_set_errhandler(plan->comm, MPI_ERRORS_RETURN));
+    plan->comm = comms->comm; /* borrowed: no duplicate per candidate */
     TRY_MPI(MPI_Comm_size(plan->comm, &plan->comm_size));
 
     const distfft_options *options = &request->options;
-    int order[DISTFFT_MAX_DIMS];
+    int order[DISTFFT_MAX_DIMS], node = 0;
     int untransformed = algebra_working_order(request->ndims, options->kinds, order);
-    TRY(distfft_grid_create_placed(plan->comm, options->grid_ndims, options->grid_dims,
-                                   options->placement, options->node_size,
-                                   algebra_busy_direction(options->grid_ndims, options->grid_dims,
-                                                          untransformed),
-                                   &plan->grid));
+    if (options->placement == DISTFFT_PLACEMENT_NODE && options->node_size == 0)
+        TRY(plan_comms_node(comms, &node));
+    TRY(grid_create_on(plan->comm, options->grid_ndims, options->grid_dims, options->placement,
+                       options->node_size, node,
+                       algebra_busy_direction(options->grid_ndims, options->grid_dims, untransformed),
+                       &plan->grid));
     algebra_input input = algebra_input_of(plan);
     plan->fields = 1;
     bool by_field = options->overlap == DISTFFT_OVERLAP_ON || options->overlap == DISTFFT_OVERLAP_FIELDS;
@@ -211,8 +230,9 @@ int plan_build(MPI_Comm comm, const plan_request *request, const exchange_maker 
     int local = allocate_work(plan);
     if (local == DISTFFT_SUCCESS) local = make_local_steps(plan);
     TRY(error_agree(plan->comm, local));
-    TRY(make_exchange_steps(plan, maker));
+    TRY(make_exchange_steps(plan, comms, maker));
     fold_scales(plan);
+    plan->node = comms->node;
     *plan_out = plan;
     return DISTFFT_SUCCESS;
 fail:
@@ -230,7 +250,7 @@ int plan_free(struct distfft_plan_s *plan)
     for (int b = 0; b < 2; b++) distfft_free(plan->work[b]);
     distfft_free(plan->scratch);
     KEEP(grid_free(plan->grid));
-    if (plan->comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&plan->comm));
+    if (plan->owns_comm && plan->comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&plan->comm));
     free(plan);
     return rc;
 }

@@ -15,12 +15,35 @@
 #include "../redist/redist.h"
 #include "algebra.h"
 
+/* What one plan creation derives from the caller's communicator once and
+ * shares with every candidate plan tuning builds (issue 24: each new
+ * communicator costs an agreement on a context id, and SimGrid's SMPI
+ * charges MPI_Comm_dup about P^2):
+ *   comm  the creation's private duplicate of the caller's communicator
+ *         (errors returned). Candidates borrow it one after the other --
+ *         each is built, timed and freed before the next, so no message of
+ *         one can meet another's -- and the plan that is kept adopts it
+ *         (owns_comm), so every plan still talks on its own duplicate.
+ *   node  this rank's shared-memory node: the lowest rank of comm on it,
+ *         plus one; 0 until plan_comms_node finds it, the first time a
+ *         candidate needs it (node placement, node-aware methods, the
+ *         cost model's topology). */
+typedef struct {
+    MPI_Comm comm;
+    int node;
+} plan_comms;
+
+/* comms->node, found (one MPI_Comm_split_type on comms->comm, agreed) the
+ * first time. Collective on comms->comm: every rank asks at the same
+ * point, as what asks (placement, methods, options) is agreed. */
+int plan_comms_node(plan_comms *comms, int *node);
+
 /* How the plan gets the redistribution of each exchange (tune/ decides:
  * a fixed method, a measured one, or wisdom's). `exchange` counts the
- * exchanges of the plan, forward then backward. Collective on plan_comm
- * (which contains subcomm); the result is agreed over plan_comm. */
+ * exchanges of the plan, forward then backward. Collective on comms->comm
+ * (which contains subcomm); the result is agreed over it. */
 typedef struct {
-    int (*make)(void *context, int exchange, MPI_Comm subcomm, MPI_Comm plan_comm,
+    int (*make)(void *context, int exchange, MPI_Comm subcomm, plan_comms *comms,
                 const redist_geometry *geometry, distfft_redist *redist);
     void *context;
 } exchange_maker;
@@ -36,7 +59,10 @@ typedef struct {
 enum { PLAN_FORWARD = 0, PLAN_BACKWARD = 1 };
 
 struct distfft_plan_s {
-    MPI_Comm comm;                    /* our duplicate of the caller's */
+    MPI_Comm comm;                    /* its creation's duplicate of the caller's (plan_comms) */
+    bool owns_comm;                   /* comm is this plan's to free: the plan kept, not a
+                                       * candidate that borrows its creation's */
+    int node;                         /* plan_comms.node as its creation left it (0: not found) */
     distfft_grid grid;
     plan_request request;
     algebra_steps algebra;            /* what every step does, as data */
@@ -64,9 +90,11 @@ struct distfft_plan_s {
     struct plan_ends *ends;           /* the caller's layouts at the ends (ends.c), or NULL */
 };
 
-/* Build a plan for the request (its grid given) on a duplicate of comm;
- * the exchanges' redistributions come from `maker`. Collective on comm. */
-int plan_build(MPI_Comm comm, const plan_request *request, const exchange_maker *maker,
+/* Build a plan for the request (its grid given) on comms->comm, borrowed
+ * (the plan does not free it unless its creator sets owns_comm); the grid
+ * is built on it without a duplicate; the exchanges' redistributions come
+ * from `maker`. Collective on comms->comm. */
+int plan_build(plan_comms *comms, const plan_request *request, const exchange_maker *maker,
                struct distfft_plan_s **plan);
 
 /* The algebra's input for a request on a grid (dims and this rank's

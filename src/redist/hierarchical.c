@@ -415,4 +415,5 @@ const redist_method redist_hierarchical = {
     .create = hierarchical_create,
     .execute = hierarchical_execute,
     .destroy = hierarchical_destroy,
+    .node_aware = true,
 };

@@ -30,6 +30,8 @@ int node_label(MPI_Comm comm, const redist_geometry *g, int *label)
         *label = g->node;
     } else if (size > 0) {
         *label = rank / size + 1;
+    } else if (g->shared_node > 0) { /* found once by the plan (its communicator's labels) */
+        *label = g->shared_node;
     } else {
         /* the lowest rank of the group on this rank's node, plus one */
         TRY_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared));
@@ -39,6 +41,11 @@ int node_label(MPI_Comm comm, const redist_geometry *g, int *label)
 fail:
     if (shared != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&shared));
     return rc;
+}
+
+bool node_label_is_shared(const redist_geometry *g)
+{
+    return g->node == 0 && environment_node_size() == 0;
 }
 
 void node_map_free(node_map *map)

@@ -8,7 +8,9 @@
  *   2. the environment variable DISTFFT_NODE_SIZE = n > 0 (a testing knob
  *      for distfft_redist_create, which has no options): runs of n
  *      consecutive ranks of the group's own communicator;
- *   3. the real node: MPI_Comm_split_type(MPI_COMM_TYPE_SHARED).
+ *   3. the real node: the geometry's shared_node when the caller found it
+ *      (a plan: once per creation, for all its exchanges and candidates),
+ *      else MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) on the group.
  * A pretended node need not share memory; shm.c splits it further into
  * the ranks that do.
  */
@@ -30,6 +32,10 @@ typedef struct {
 /* This rank's node label (> 0; equal labels, one node) by the rules
  * above. Collective on comm. */
 int node_label(MPI_Comm comm, const redist_geometry *g, int *label);
+
+/* Whether node_label gives the real shared-memory node (rule 3), not a
+ * pretended one: the ranks of one label then share memory. Local. */
+bool node_label_is_shared(const redist_geometry *g);
 
 /* The map of the nodes given each rank's label (one MPI_Allgather).
  * Collective on comm; on failure everything is freed. */

@@ -32,6 +32,12 @@ typedef struct {
      * options.node_size) that the ranks of the group labelled k form one
      * node. Other methods ignore it. */
     int node;
+    /* The real shared-memory node of this rank when the caller has found
+     * it already (a plan finds it once per creation, plan_comms_node):
+     * k > 0, equal labels on one node; 0: the node-aware methods find it
+     * themselves (MPI_Comm_split_type). Below `node` and
+     * DISTFFT_NODE_SIZE in precedence (nodes.h). */
+    int shared_node;
 } redist_geometry;
 
 typedef struct {
@@ -56,6 +62,9 @@ typedef struct {
      * *request is (MPI_Wait). Several may be in flight at once (pipelined
      * batched plans). Collective on comm. */
     int (*start)(void *state, MPI_Comm comm, const void *in, void *out, MPI_Request *request);
+    /* Whether create finds the ranks' nodes (nodes.h): a plan then finds
+     * them once, for every exchange and candidate (geometry.shared_node). */
+    bool node_aware;
 } redist_method;
 
 struct distfft_redist_s {

@@ -79,8 +79,12 @@ static int find_domain(MPI_Comm comm, const redist_geometry *g, shm_state *state
     MPI_Comm node = MPI_COMM_NULL;
     TRY_MPI(MPI_Comm_rank(comm, &rank));
     TRY(node_label(comm, g, &label));
-    TRY_MPI(MPI_Comm_split(comm, label, rank, &node));
-    TRY_MPI(MPI_Comm_split_type(node, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &state->shared));
+    if (node_label_is_shared(g)) { /* the label's ranks share memory: one split is the domain */
+        TRY_MPI(MPI_Comm_split(comm, label, rank, &state->shared));
+    } else { /* a pretended node: the part of it that shares this rank's memory */
+        TRY_MPI(MPI_Comm_split(comm, label, rank, &node));
+        TRY_MPI(MPI_Comm_split_type(node, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &state->shared));
+    }
     TRY_MPI(MPI_Allreduce(&rank, &label, 1, MPI_INT, MPI_MIN, state->shared));
     TRY(node_map_create(comm, label + 1, "shm", &state->domains));
 fail:
@@ -278,4 +282,5 @@ const redist_method redist_shm = {
     .create = shm_create,
     .execute = shm_execute,
     .destroy = shm_destroy,
+    .node_aware = true,
 };

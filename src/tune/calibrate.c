@@ -357,7 +357,7 @@ static int layout_create(MPI_Comm comm, int node_size, node_layout *layout)
     memset(layout, 0, sizeof *layout);
     int rc = mpi_rank_size(comm, &layout->rank, &layout->size), label;
     if (rc != DISTFFT_SUCCESS) return rc;
-    rc = model_node_label(comm, node_size, &label);
+    rc = model_node_label(comm, node_size, 0, &label);
     int *labels = malloc((size_t)layout->size * sizeof *labels);
     rc = error_agree(comm, rc != DISTFFT_SUCCESS ? rc
                            : labels ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "calibration"));

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "../error.h"
+#include "../redist/nodes.h"
 #include "../types.h"
 #include "progress.h"
 #include "timer.h"
@@ -91,20 +92,39 @@ int tune_exchange(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *ge
     return DISTFFT_SUCCESS;
 }
 
-/* The exchange_maker of a plan (see exchange_policy). */
-static int make_exchange(void *context, int exchange, MPI_Comm subcomm, MPI_Comm plan_comm,
-                         const redist_geometry *geometry, distfft_redist *redist)
+/* Whether making `method` (AUTO: every method of the table) finds the
+ * ranks' nodes. */
+static bool finds_nodes(distfft_method method)
+{
+    if (method != DISTFFT_METHOD_AUTO) return redist_method_row(method)->node_aware;
+    for (int m = 0; m < redist_method_count(); m++)
+        if (redist_method_row((distfft_method)m)->node_aware) return true;
+    return false;
+}
+
+/* The exchange_maker of a plan (see exchange_policy). The node-aware
+ * methods get the real nodes the plan's creation found once
+ * (plan_comms_node), not a split of their own per exchange and candidate. */
+static int make_exchange(void *context, int exchange, MPI_Comm subcomm, plan_comms *comms,
+                         const redist_geometry *geometry_in, distfft_redist *redist)
 {
     const exchange_policy *policy = context;
+    MPI_Comm plan_comm = comms->comm;
+    redist_geometry geometry = *geometry_in;
     distfft_method method = policy->forced ? policy->forced->methods[exchange] : policy->method;
     if (method == DISTFFT_METHOD_AUTO && policy->rigor == DISTFFT_ESTIMATE)
         method = DISTFFT_METHOD_ALLTOALLW; /* estimate mode never measures */
+    /* alike on every rank: the method, the pretended nodes (options, DISTFFT_NODE_SIZE) */
+    if (node_label_is_shared(&geometry) && finds_nodes(method)) {
+        int rc = plan_comms_node(comms, &geometry.shared_node);
+        if (rc != DISTFFT_SUCCESS) return rc;
+    }
     if (method == DISTFFT_METHOD_AUTO) {
         if (policy->progress) policy->progress->exchange = exchange;
-        return tune_exchange(subcomm, plan_comm, geometry, policy->progress, redist);
+        return tune_exchange(subcomm, plan_comm, &geometry, policy->progress, redist);
     }
     /* a rank whose create succeeded frees it when another's failed */
-    int rc = error_agree(plan_comm, redist_create(subcomm, geometry, method, redist));
+    int rc = error_agree(plan_comm, redist_create(subcomm, &geometry, method, redist));
     if (rc != DISTFFT_SUCCESS) {
         KEEP(redist_free(*redist));
         *redist = NULL;

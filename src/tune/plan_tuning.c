@@ -109,14 +109,14 @@ static int agreed_wisdom(MPI_Comm comm, int size, const plan_request *request, c
 /* ---- the choice ---------------------------------------------------------------- */
 
 /* Build a plan on `grid` with the exchanges' methods from `policy`. */
-static int build_on(MPI_Comm comm, const plan_request *request, const grid_candidate *grid,
+static int build_on(plan_comms *comms, const plan_request *request, const grid_candidate *grid,
                     const exchange_policy *policy, struct distfft_plan_s **plan)
 {
     plan_request on_grid = *request;
     on_grid.options.grid_ndims = grid->ndims;
     memcpy(on_grid.options.grid_dims, grid->dims, sizeof on_grid.options.grid_dims);
     exchange_maker maker = tune_exchange_maker(policy);
-    return plan_build(comm, &on_grid, &maker, plan);
+    return plan_build(comms, &on_grid, &maker, plan);
 }
 
 /* Keep *candidate if it is the first or faster than *best (times are
@@ -137,17 +137,18 @@ static int keep_faster(MPI_Comm comm, struct distfft_plan_s **best, double *best
 
 /* Build every candidate (timing them when there are several), keep the
  * fastest. */
-static int fastest_plan(MPI_Comm comm, const plan_request *request, const grid_candidate *grids,
+static int fastest_plan(plan_comms *comms, const plan_request *request, const grid_candidate *grids,
                         int count, const exchange_policy *policy, struct distfft_plan_s **best_out)
 {
     int rc = DISTFFT_SUCCESS;
+    MPI_Comm comm = comms->comm;
     struct distfft_plan_s *best = NULL, *candidate = NULL;
     double best_seconds = INFINITY;
     for (int g = 0; g < count; g++) {
         if (policy->progress)
             progress_grid(policy->progress, g, count, grids[g].ndims, grids[g].dims,
                           exchange_count(request, grids[g].ndims, grids[g].dims));
-        TRY(build_on(comm, request, &grids[g], policy, &candidate));
+        TRY(build_on(comms, request, &grids[g], policy, &candidate));
         double seconds = 0.0;
         if (count > 1) {
             TRY(time_pair(candidate, &seconds));
@@ -179,14 +180,17 @@ static int by_prediction(const void *a, const void *b)
 
 /* Predicted pair seconds of every method on `grid`, this rank's, into
  * predicted[methods]. Collective on comm (the placement, the topology). */
-static int predict_grid(MPI_Comm comm, const plan_request *request, const cost_model *model,
+static int predict_grid(plan_comms *comms, const plan_request *request, const cost_model *model,
                         const grid_candidate *grid, algebra_steps *algebra, double *predicted)
 {
-    int order[DISTFFT_MAX_DIMS], index, rc = DISTFFT_SUCCESS;
+    int order[DISTFFT_MAX_DIMS], index, rc = DISTFFT_SUCCESS, node = 0;
+    MPI_Comm comm = comms->comm;
     int untransformed = algebra_working_order(request->ndims, request->options.kinds, order);
-    TRY(model_grid_index(comm, grid->ndims, grid->dims, &request->options, untransformed, &index));
+    if (request->options.node_size == 0) TRY(plan_comms_node(comms, &node)); /* once for every grid */
+    TRY(model_grid_index(comm, grid->ndims, grid->dims, &request->options, node, untransformed, &index));
     model_topology topology;
-    TRY(model_topology_create(comm, request->options.node_size, grid->ndims, grid->dims, index, &topology));
+    TRY(model_topology_create(comm, request->options.node_size, node, grid->ndims, grid->dims, index,
+                              &topology));
     int coords[DISTFFT_MAX_DIMS] = {0};
     for (int d = grid->ndims - 1, rest = index; d >= 0; d--) {
         coords[d] = rest % grid->dims[d];
@@ -208,10 +212,11 @@ fail:
 /* Rank every grid x method by the model, build and time the `budget`
  * best that can be built, keep the fastest measured. *plan_out stays NULL
  * (on every rank) when none could be built. Collective. */
-static int ranked_plan(MPI_Comm comm, const plan_request *request, const cost_model *model,
+static int ranked_plan(plan_comms *comms, const plan_request *request, const cost_model *model,
                        const grid_candidate *grids, int count, const exchange_policy *policy_in,
                        struct distfft_plan_s **plan_out, int *timed_out)
 {
+    MPI_Comm comm = comms->comm;
     int methods = redist_method_count(), total = count * methods, rc = DISTFFT_SUCCESS, timed = 0;
     struct distfft_plan_s *best = NULL, *candidate = NULL;
     double *predicted = malloc((size_t)total * sizeof *predicted);
@@ -219,7 +224,8 @@ static int ranked_plan(MPI_Comm comm, const plan_request *request, const cost_mo
     algebra_steps *algebra = malloc(sizeof *algebra);
     TRY(error_agree(comm, predicted && list && algebra ? DISTFFT_SUCCESS
                                                        : error_fail(DISTFFT_ERR_MEMORY, "ranking candidates")));
-    for (int g = 0; g < count; g++) TRY(predict_grid(comm, request, model, &grids[g], algebra, predicted + g * methods));
+    for (int g = 0; g < count; g++)
+        TRY(predict_grid(comms, request, model, &grids[g], algebra, predicted + g * methods));
     TRY_MPI(MPI_Allreduce(MPI_IN_PLACE, predicted, total, MPI_DOUBLE, MPI_MAX, comm));
     for (int i = 0; i < total; i++) list[i] = (ranked_candidate){i / methods, i % methods, predicted[i]};
     qsort(list, (size_t)total, sizeof *list, by_prediction);
@@ -234,7 +240,7 @@ static int ranked_plan(MPI_Comm comm, const plan_request *request, const cost_mo
         const grid_candidate *grid = &grids[list[i].grid];
         char name[64];
         progress_grid_name(name, sizeof name, grid->ndims, grid->dims);
-        rc = build_on(comm, request, grid, &policy, &candidate);
+        rc = build_on(comms, request, grid, &policy, &candidate);
         if (rc == DISTFFT_ERR_UNSUPPORTED) { /* agreed: this method cannot serve this grid */
             progress_say(policy.progress, "grid %s %s: not applicable", name,
                          distfft_method_name(policy.method));
@@ -267,9 +273,10 @@ fail:
  * measured for one field; the pairs of the three timed, the fastest kept.
  * A candidate that cannot be built field by field (on any rank: agreed)
  * leaves the plan as it is. Collective. */
-static int choose_overlap(MPI_Comm comm, const plan_request *request, const exchange_policy *policy,
+static int choose_overlap(plan_comms *comms, const plan_request *request, const exchange_policy *policy,
                           struct distfft_plan_s **plan)
 {
+    MPI_Comm comm = comms->comm;
     static const distfft_overlap modes[] = {DISTFFT_OVERLAP_ON, DISTFFT_OVERLAP_FIELDS};
     grid_candidate grid = {.ndims = (*plan)->grid->ndims};
     memcpy(grid.dims, (*plan)->grid->dims, sizeof grid.dims);
@@ -280,7 +287,7 @@ static int choose_overlap(MPI_Comm comm, const plan_request *request, const exch
         by_field.options.overlap = modes[i];
         struct distfft_plan_s *candidate = NULL;
         double seconds;
-        if (build_on(comm, &by_field, &grid, policy, &candidate) != DISTFFT_SUCCESS ||
+        if (build_on(comms, &by_field, &grid, policy, &candidate) != DISTFFT_SUCCESS ||
             candidate->fields == 1) { /* not run field by field: keep what we have */
             error_clear();
             return error_agree(comm, plan_free(candidate));
@@ -317,20 +324,21 @@ static int remember(MPI_Comm comm, struct distfft_plan_s *plan, const char *key,
 /* With a cost model, the plan of the best of the model's ranking (only
  * tune_budget candidates timed); without one, *plan stays NULL (every
  * candidate is then measured). Collective on comm. */
-static int model_ranked_plan(MPI_Comm comm, const plan_request *request, grid_candidate *grids, int count,
+static int model_ranked_plan(plan_comms *comms, const plan_request *request, grid_candidate *grids, int count,
                              exchange_policy *policy, struct distfft_plan_s **plan, int *timed)
 {
     int rc;
-    const cost_model *model = model_for_tuning(comm, &rc);
+    const cost_model *model = model_for_tuning(comms->comm, &rc);
     if (rc != DISTFFT_SUCCESS) return rc;
-    if (model) return ranked_plan(comm, request, model, grids, count, policy, plan, timed);
+    if (model) return ranked_plan(comms, request, model, grids, count, policy, plan, timed);
     progress_say(policy->progress, "tune_budget %d without a cost model: every candidate is measured",
                  request->options.tune_budget);
     return DISTFFT_SUCCESS;
 }
 
-int tune_plan(MPI_Comm comm, const plan_request *request_in, struct distfft_plan_s **plan_out)
+int tune_plan(plan_comms *comms, const plan_request *request_in, struct distfft_plan_s **plan_out)
 {
+    MPI_Comm comm = comms->comm;
     /* overlap AUTO is measured at the end (choose_overlap) or means OFF. */
     plan_request resolved = *request_in;
     const plan_request *request = &resolved;
@@ -357,7 +365,7 @@ int tune_plan(MPI_Comm comm, const plan_request *request_in, struct distfft_plan
         memcpy(grids[0].dims, choice.grid_dims, sizeof grids[0].dims);
         policy.forced = &choice;
         if (request_in->options.overlap == DISTFFT_OVERLAP_AUTO) resolved.options.overlap = choice.overlap;
-        TRY(build_on(comm, request, &grids[0], &policy, &plan));
+        TRY(build_on(comms, request, &grids[0], &policy, &plan));
         plan->from_wisdom = true;
         progress_say(&progress, "wisdom holds this configuration: nothing measured");
         *plan_out = plan;
@@ -372,7 +380,7 @@ int tune_plan(MPI_Comm comm, const plan_request *request_in, struct distfft_plan
     int timed = count > 1 ? count : 0;
     bool ranked = false;
     if (measuring && options->tune_budget > 0 && size > 1) { /* the model ranks, a few are timed */
-        TRY(model_ranked_plan(comm, request, grids, count, &policy, &plan, &timed));
+        TRY(model_ranked_plan(comms, request, grids, count, &policy, &plan, &timed));
         ranked = plan != NULL;
         if (ranked) { /* overlap AUTO below keeps the ranked methods */
             plan_choice(plan, &choice);
@@ -380,12 +388,12 @@ int tune_plan(MPI_Comm comm, const plan_request *request_in, struct distfft_plan
         }
     }
     if (!plan) {
-        TRY(fastest_plan(comm, request, grids, count, &policy, &plan));
+        TRY(fastest_plan(comms, request, grids, count, &policy, &plan));
         timed = count > 1 ? count : 0;
     }
     if (measuring && request_in->options.overlap == DISTFFT_OVERLAP_AUTO && options->batch > 1 &&
         !options->in_place) /* in-place plans are never pipelined */
-        TRY(choose_overlap(comm, request, &policy, &plan));
+        TRY(choose_overlap(comms, request, &policy, &plan));
     if (measuring) {
         plan->grids_measured = timed;
         plan->model_ranked = ranked;

@@ -157,13 +157,17 @@ const cost_model *model_for_tuning(MPI_Comm comm, int *rc)
 
 /* ---- nodes and peers ---------------------------------------------------------- */
 
-int model_node_label(MPI_Comm comm, int node_size, int *label)
+int model_node_label(MPI_Comm comm, int node_size, int known, int *label)
 {
     int rank, rc = DISTFFT_SUCCESS;
     MPI_Comm shared = MPI_COMM_NULL;
     TRY_MPI(MPI_Comm_rank(comm, &rank));
     if (node_size > 0) {
         *label = rank / node_size;
+        return DISTFFT_SUCCESS;
+    }
+    if (known > 0) {
+        *label = known - 1;
         return DISTFFT_SUCCESS;
     }
     TRY_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared));
@@ -187,15 +191,15 @@ static int distinct(int *values, int count)
     return n;
 }
 
-int model_topology_create(MPI_Comm comm, int node_size, int grid_ndims, const int *dims, int grid_index,
-                          model_topology *topology)
+int model_topology_create(MPI_Comm comm, int node_size, int node, int grid_ndims, const int *dims,
+                          int grid_index, model_topology *topology)
 {
     int size, rank, rc = mpi_rank_size(comm, &rank, &size), label = 0;
     if (rc != DISTFFT_SUCCESS) return rc;
     memset(topology, 0, sizeof *topology);
     int *index_of = malloc(2 * (size_t)size * sizeof *index_of), *labels = index_of ? index_of + size : NULL;
     int *rank_at = malloc((size_t)size * sizeof *rank_at), *scratch = malloc((size_t)size * sizeof *scratch);
-    int local = index_of && rank_at && scratch ? model_node_label(comm, node_size, &label)
+    int local = index_of && rank_at && scratch ? model_node_label(comm, node_size, node, &label)
                                                : error_fail(DISTFFT_ERR_MEMORY, "model topology");
     TRY(error_agree(comm, local));
     TRY_MPI(MPI_Allgather(&grid_index, 1, MPI_INT, index_of, 1, MPI_INT, comm));
@@ -273,9 +277,9 @@ double model_step_seconds(const cost_model *model, const model_topology *topolog
 }
 
 int model_grid_index(MPI_Comm comm, int grid_ndims, const int *dims, const distfft_options *options,
-                     int untransformed, int *index)
+                     int node, int untransformed, int *index)
 {
-    return placement_grid_index(comm, grid_ndims, dims, options->placement, options->node_size,
+    return placement_grid_index(comm, grid_ndims, dims, options->placement, options->node_size, node,
                                 algebra_busy_direction(grid_ndims, dims, untransformed), index);
 }
 
@@ -299,8 +303,8 @@ int distfft_plan_predict(const struct distfft_plan_s *plan, int direction, doubl
     int index = 0;
     for (int d = 0; d < grid->ndims; d++) index = index * grid->dims[d] + grid->coords[d];
     model_topology topology;
-    TRY(model_topology_create(plan->comm, plan->request.options.node_size, grid->ndims, grid->dims, index,
-                              &topology));
+    TRY(model_topology_create(plan->comm, plan->request.options.node_size, plan->node, grid->ndims,
+                              grid->dims, index, &topology));
     int list = direction == DISTFFT_FORWARD ? PLAN_FORWARD : PLAN_BACKWARD;
     for (int s = 0; s < steps; s++) {
         distfft_step info;

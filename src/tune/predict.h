@@ -20,18 +20,21 @@ typedef struct {
 } model_topology;
 
 /* This rank's node label: rank / node_size (node_size > 0), else the
- * lowest rank of its MPI_COMM_TYPE_SHARED node. Collective on comm. */
-int model_node_label(MPI_Comm comm, int node_size, int *label);
+ * lowest rank of its MPI_COMM_TYPE_SHARED node -- known - 1 when `known`
+ * > 0 gives it (a plan's plan_comms.node on comm), found otherwise.
+ * Collective on comm. */
+int model_node_label(MPI_Comm comm, int node_size, int known, int *label);
 
 /* The topology of a grid of dims[grid_ndims] on which this rank sits at
- * row-major `grid_index`. Collective on comm (two MPI_Allgather). */
-int model_topology_create(MPI_Comm comm, int node_size, int grid_ndims, const int *dims, int grid_index,
-                          model_topology *topology);
+ * row-major `grid_index`; `node` as model_node_label's `known`. Collective
+ * on comm (two MPI_Allgather). */
+int model_topology_create(MPI_Comm comm, int node_size, int node, int grid_ndims, const int *dims,
+                          int grid_index, model_topology *topology);
 
-/* This rank's grid index on a candidate grid, as plan_build places it.
- * Collective on comm. */
+/* This rank's grid index on a candidate grid, as plan_build places it;
+ * `node` as placement_grid_index's. Collective on comm. */
 int model_grid_index(MPI_Comm comm, int grid_ndims, const int *dims, const distfft_options *options,
-                     int untransformed, int *index);
+                     int node, int untransformed, int *index);
 
 /* Predicted seconds of one step on this rank (an exchange by `method`). */
 double model_step_seconds(const cost_model *model, const model_topology *topology, const step_spec *spec,

@@ -76,7 +76,9 @@ int grid_default(int size, int ndims, const int64_t *shape, const distfft_option
 
 /* The plan of an agreed request (options.grid_ndims 0 or a grid):
  * wisdom's choice when every rank holds it, else measured when method is
- * AUTO and rigor measures, else built as asked. Collective on comm. */
-int tune_plan(MPI_Comm comm, const plan_request *request, struct distfft_plan_s **plan);
+ * AUTO and rigor measures, else built as asked. Every candidate borrows
+ * comms->comm and shares comms->node; the plan returned borrows it too
+ * (its creator hands it over: owns_comm). Collective on comms->comm. */
+int tune_plan(plan_comms *comms, const plan_request *request, struct distfft_plan_s **plan);
 
 #endif
