@@ -54,13 +54,36 @@ static int check_blocks(MPI_Comm comm, distfft_type type, int ndims,
     return DISTFFT_SUCCESS;
 }
 
+/* On the root: one subarray datatype of the global array per non-empty
+ * box (types[p], MPI_DATATYPE_NULL elsewhere). Local; returns this rank's
+ * outcome, the types made so far left for the caller to free. */
+static int block_types(const struct distfft_layout_s *layout, distfft_type type, MPI_Datatype *types)
+{
+    int rc = DISTFFT_SUCCESS, ndims = layout->ndims;
+    int sizes[DISTFFT_MAX_DIMS], subsizes[DISTFFT_MAX_DIMS], starts[DISTFFT_MAX_DIMS];
+    for (int p = 0; p < layout->size; p++) {
+        if (layout_box_count(layout, p) == 0) continue;
+        for (int i = 0; i < ndims; i++) {
+            sizes[i] = (int)layout->global_shape[i];
+            subsizes[i] = (int)layout_shape(layout, p)[i];
+            starts[i] = (int)layout_start(layout, p)[i];
+        }
+        TRY_MPI(MPI_Type_create_subarray(ndims, sizes, subsizes, starts, MPI_ORDER_C, type_mpi(type), &types[p]));
+        TRY_MPI(MPI_Type_commit(&types[p]));
+    }
+fail:
+    return rc;
+}
+
 /* Move every block between the ranks and the root's global array:
- * to_root = 1 gathers, 0 scatters. One field; arguments agreed. Returns
- * this rank's outcome (the caller agrees). Collective on layout->comm. */
+ * to_root = 1 gathers, 0 scatters. One field; arguments agreed. Every
+ * datatype is made and agreed on before the first message, so a failure
+ * leaves none in flight. Returns this rank's outcome (the caller agrees).
+ * Collective on layout->comm. */
 static int move_blocks(const struct distfft_layout_s *layout, distfft_type type, void *local, int root,
                        void *global, int to_root)
 {
-    int rc = DISTFFT_SUCCESS, size = layout->size, rank = layout->rank, ndims = layout->ndims;
+    int rc = DISTFFT_SUCCESS, size = layout->size, rank = layout->rank;
     MPI_Comm comm = layout->comm;
     MPI_Request *requests = NULL;
     MPI_Status *statuses = NULL; /* not MPI_STATUSES_IGNORE: GCC misreads MPICH's */
@@ -73,33 +96,24 @@ static int move_blocks(const struct distfft_layout_s *layout, distfft_type type,
         types = malloc((size_t)size * sizeof(MPI_Datatype));
         for (int p = 0; types && p < size; p++) types[p] = MPI_DATATYPE_NULL;
         if (!requests || !statuses || !types) local_code = error_fail(DISTFFT_ERR_MEMORY, "gather tables");
+        else local_code = block_types(layout, type, types);
     }
+    int64_t count = layout_box_count(layout, rank);
+    /* A block of any size: beyond an int count, one derived type. */
+    if (local_code == DISTFFT_SUCCESS && count > 0)
+        local_code = CHECK_MPI(big_message_create(count, type_mpi(type), big_count_limit(), &own_message));
     TRY(error_agree(comm, local_code));
 
     int pending = 0;
     MPI_Request own = MPI_REQUEST_NULL;
-    int64_t count = layout_box_count(layout, rank);
     if (count > 0) {
-        /* A block of any size: beyond an int count, one derived type. */
-        TRY_MPI(big_message_create(count, type_mpi(type), big_count_limit(), &own_message));
         if (to_root) TRY_MPI(MPI_Isend(local, own_message.count, own_message.type, root, BLOCK_TAG, comm, &own));
         else TRY_MPI(MPI_Irecv(local, own_message.count, own_message.type, root, BLOCK_TAG, comm, &own));
     }
-    if (rank == root) {
-        int sizes[DISTFFT_MAX_DIMS], subsizes[DISTFFT_MAX_DIMS], starts[DISTFFT_MAX_DIMS];
-        for (int p = 0; p < size; p++) {
-            if (layout_box_count(layout, p) == 0) continue;
-            for (int i = 0; i < ndims; i++) {
-                sizes[i] = (int)layout->global_shape[i];
-                subsizes[i] = (int)layout_shape(layout, p)[i];
-                starts[i] = (int)layout_start(layout, p)[i];
-            }
-            TRY_MPI(MPI_Type_create_subarray(ndims, sizes, subsizes, starts, MPI_ORDER_C,
-                                             type_mpi(type), &types[p]));
-            TRY_MPI(MPI_Type_commit(&types[p]));
-            if (to_root) TRY_MPI(MPI_Irecv(global, 1, types[p], p, BLOCK_TAG, comm, &requests[pending++]));
-            else TRY_MPI(MPI_Isend(global, 1, types[p], p, BLOCK_TAG, comm, &requests[pending++]));
-        }
+    for (int p = 0; rank == root && p < size; p++) {
+        if (types[p] == MPI_DATATYPE_NULL) continue;
+        if (to_root) TRY_MPI(MPI_Irecv(global, 1, types[p], p, BLOCK_TAG, comm, &requests[pending++]));
+        else TRY_MPI(MPI_Isend(global, 1, types[p], p, BLOCK_TAG, comm, &requests[pending++]));
     }
     if (rank == root && pending) TRY_MPI(MPI_Waitall(pending, requests, statuses));
     TRY_MPI(MPI_Wait(&own, MPI_STATUS_IGNORE));

@@ -4,7 +4,8 @@
  *
  * For each scenario (plan creation of several shapes and methods, plan
  * execution, redistribution and halo creation and execution, array file
- * write and read, and the destroy calls) a dry run counts this rank's calls of every function
+ * write and read, gather and scatter with triplets and with a layout, and
+ * the destroy calls) a dry run counts this rank's calls of every function
  * that tests/support/mpi_fault.c can fail. Then, for each function and
  * each k (all of 1..n with --long, else up to --per-kind values spread
  * over 1..n), the scenario runs again with that call failing:
@@ -87,6 +88,7 @@ typedef struct {
     distfft_plan plan;
     distfft_redist redist;
     distfft_halo halo;
+    distfft_layout layout;
     void *a, *b, *c;
     size_t bytes_a, bytes_b;
 } state;
@@ -102,7 +104,7 @@ typedef struct {
 } scenario;
 
 enum { PLAN_CREATE, PLAN_EXECUTE, REDIST_CREATE, REDIST_EXECUTE, HALO_CREATE, HALO_EXECUTE,
-       FILE_WRITE, FILE_READ, PLAN_DESTROY, REDIST_DESTROY, HALO_DESTROY };
+       FILE_WRITE, FILE_READ, GATHER, LAYOUT_GATHER, PLAN_DESTROY, REDIST_DESTROY, HALO_DESTROY };
 #define DESTROYS(what) ((what) >= PLAN_DESTROY)
 
 static const scenario scenarios[] = {
@@ -142,6 +144,8 @@ static const scenario scenarios[] = {
     {"halo execute pack", 0, DISTFFT_HALO_PACK, 0, 2, 0, HALO_EXECUTE},
     {"array file write", 0, 0, 0, 2, 0, FILE_WRITE},
     {"array file read", 0, 0, 0, 2, 0, FILE_READ},
+    {"gather and scatter", 0, 0, 0, 1, 0, GATHER},
+    {"layout gather and scatter", 0, 0, 0, 2, 0, LAYOUT_GATHER},
     {"plan destroy c2c pencil alltoallw", DISTFFT_METHOD_ALLTOALLW, DISTFFT_C2C, 2, 1,
      DISTFFT_OVERLAP_OFF, PLAN_DESTROY},
     {"plan destroy r2c slab alltoallv", DISTFFT_METHOD_ALLTOALLV, DISTFFT_R2C, 1, 1,
@@ -267,9 +271,13 @@ static int setup(const scenario *s, state *st)
         rc = create_halo(s, &st->halo);
         if (rc) return rc;
         st->a = zeros((size_t)distfft_halo_padded_block(st->halo, NULL, NULL) * sizeof(double));
-    } else if (s->what == FILE_WRITE || s->what == FILE_READ) {
+    } else if (s->what == FILE_WRITE || s->what == FILE_READ || s->what == GATHER || s->what == LAYOUT_GATHER) {
         int64_t local[2], start[2];
         file_block(local, start);
+        if (s->what == GATHER || s->what == LAYOUT_GATHER)
+            st->c = zeros((size_t)(s->batch * product(2, file_shape)) * sizeof(float));
+        if (s->what == LAYOUT_GATHER)
+            rc = distfft_layout_from_box(MPI_COMM_WORLD, 2, file_shape, start, local, &st->layout);
         st->bytes_a = (size_t)(s->batch * product(2, local)) * sizeof(float);
         st->a = zeros(st->bytes_a);
         st->b = zeros(st->bytes_a);
@@ -317,6 +325,22 @@ static int body(const scenario *s, state *st)
         if (rc == DISTFFT_SUCCESS && memcmp(st->a, st->b, st->bytes_a)) rc = -1;
         return rc;
     }
+    case GATHER:
+    case LAYOUT_GATHER: {
+        int64_t local[2], start[2];
+        file_block(local, start);
+        if (s->what == GATHER) {
+            rc = distfft_gather(MPI_COMM_WORLD, DISTFFT_REAL_FLOAT, 2, file_shape, local, start, st->a, 0, st->c);
+            if (!rc)
+                rc = distfft_scatter(MPI_COMM_WORLD, DISTFFT_REAL_FLOAT, 2, file_shape, local, start, st->c, 0,
+                                     st->b);
+        } else {
+            rc = distfft_layout_gather(st->layout, DISTFFT_REAL_FLOAT, s->batch, st->a, 0, st->c);
+            if (!rc) rc = distfft_layout_scatter(st->layout, DISTFFT_REAL_FLOAT, s->batch, st->c, 0, st->b);
+        }
+        if (rc == DISTFFT_SUCCESS && memcmp(st->a, st->b, st->bytes_a)) rc = -1;
+        return rc;
+    }
     case PLAN_DESTROY:
         return distfft_plan_destroy(&st->plan);
     case REDIST_DESTROY:
@@ -339,6 +363,7 @@ static int teardown(const scenario *s, state *st, int body_rc)
     int rc = distfft_plan_destroy(&st->plan);
     if (!rc) rc = distfft_redist_destroy(&st->redist);
     if (!rc) rc = distfft_halo_destroy(&st->halo);
+    if (!rc) rc = distfft_layout_destroy(&st->layout);
     distfft_free(st->a);
     distfft_free(st->b);
     distfft_free(st->c);
