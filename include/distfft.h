@@ -301,7 +301,14 @@ typedef struct distfft_redist_s *distfft_redist;
  * Blocks are those of distfft_decompose(). Both arrays may carry a leading
  * batch dimension of `batch` >= 1 fields (shape batch x in_shape, C order):
  * all fields move in the same single exchange. The datatypes are built here,
- * once. Collective on subcomm. */
+ * once. Collective on subcomm.
+ *
+ * Between any two layouts, distfft_reshape_create is the layout call. This
+ * one is not deprecated and not a wrapper over it: it is the exchange of a
+ * plan step (aligned pencils of one grid direction), with every method of
+ * the table -- vector, shm, hierarchical and the rest, which need that
+ * structure and which a reshape between boxes does not take -- and "auto"
+ * timing all of them; a reshape times three. */
 int distfft_redist_create(MPI_Comm subcomm, distfft_type type, int ndims,
                           const int64_t *in_shape, int axis_in,
                           const int64_t *out_shape, int axis_out,
@@ -858,11 +865,18 @@ int distfft_plan_create_layouts(MPI_Comm comm, int ndims, const int64_t *shape,
                                 const struct distfft_layout_s *layout_out, distfft_plan *plan);
 
 /* Gather a distributed array into `global` (C-ordered, global shape) on
- * rank `root` of the layout, or scatter it from there: as distfft_gather /
- * distfft_scatter, the blocks being the layout's boxes (its tiling already
- * checked), `batch` >= 1 fields of local blocks one after the other
- * becoming `batch` global arrays one after the other. Collective on the
- * layout's communicator. */
+ * rank `root` of the layout, or scatter it from there: the blocks are the
+ * layout's boxes (its tiling already checked; the root knows every box,
+ * so nothing is exchanged but the data), `batch` >= 1 fields of local
+ * blocks one after the other becoming `batch` global arrays one after the
+ * other. Each block travels as one message into (out of) a subarray
+ * datatype of the global array. local may be NULL for an empty box,
+ * global off the root. Errors, on every rank alike: DISTFFT_ERR_ARGUMENT
+ * for a NULL layout (on that rank only), a bad type, batch or root, a NULL
+ * buffer where data is due; DISTFFT_ERR_MISMATCH for type, batch or root
+ * differing between ranks; DISTFFT_ERR_UNSUPPORTED for a global axis
+ * beyond INT_MAX. Collective on the layout's communicator (no duplicate
+ * of it is made). */
 int distfft_layout_gather(const struct distfft_layout_s *layout, distfft_type type, int64_t batch,
                           const void *local, int root, void *global);
 int distfft_layout_scatter(const struct distfft_layout_s *layout, distfft_type type, int64_t batch,
@@ -947,7 +961,16 @@ int distfft_plan_predict(const struct distfft_plan_s *plan, int direction,
  * global array of global_shape; blocks tile the global array. gather
  * assembles the whole array, C-ordered, in `global` on rank `root` (global
  * is ignored on other ranks); scatter does the reverse. local may be NULL for
- * an empty block. Collective on comm. */
+ * an empty block. Collective on comm.
+ *
+ * Deprecated: use distfft_layout_gather / distfft_layout_scatter. These
+ * are thin wrappers over them: they check their arguments as they always
+ * did (same errors and messages), make the layout of the blocks and run
+ * the layout call's code. As before, the blocks are not checked to tile
+ * the array (scatter may hand every rank the whole array; a gather whose
+ * blocks leave a gap leaves those entries of `global` as they were). The
+ * layout costs one MPI_Allgather of the blocks where these used an
+ * MPI_Gather. */
 int distfft_gather(MPI_Comm comm, distfft_type type, int ndims,
                    const int64_t *global_shape, const int64_t *local_shape,
                    const int64_t *global_start, const void *local, int root,
@@ -989,7 +1012,14 @@ int distfft_scatter(MPI_Comm comm, distfft_type type, int ndims,
  * DISTFFT_ERR_SHAPE for a file of another shape or blocks that do not fit;
  * DISTFFT_ERR_MISMATCH when ranks pass different type, ndims, shape, batch
  * or path; DISTFFT_ERR_MPI when MPI-IO fails later. local may be NULL for
- * an empty block. Collective on comm. */
+ * an empty block. Collective on comm.
+ *
+ * Deprecated: use distfft_layout_array_write / distfft_layout_array_read.
+ * These are thin wrappers over them: the same checks and messages as
+ * before (write still refuses blocks whose element counts do not add up
+ * to the array; read takes any blocks inside it, overlapping or not), then
+ * the layout of the blocks and the layout call's code -- one MPI_Allgather
+ * of the blocks more than these calls made before. */
 int distfft_array_write(MPI_Comm comm, const char *path, distfft_type type,
                         int ndims, const int64_t *global_shape,
                         const int64_t *local_shape,
@@ -1010,10 +1040,10 @@ int distfft_array_read(MPI_Comm comm, const char *path, distfft_type type,
 int distfft_array_file_info(MPI_Comm comm, const char *path,
                             distfft_type *type, int *naxes, int64_t *shape);
 
-/* distfft_array_write / distfft_array_read with the blocks of a layout
- * (its boxes already checked to tile the array): the layout's global shape
- * and this rank's box, `batch` fields as there. Collective on the layout's
- * communicator. */
+/* Write / read a .npy file (format, batch, temporary file and errors as
+ * described above) with the blocks of a layout (its boxes already checked
+ * to tile the array): the layout's global shape and this rank's box,
+ * `batch` fields. Collective on the layout's communicator. */
 int distfft_layout_array_write(const struct distfft_layout_s *layout, const char *path,
                                distfft_type type, int64_t batch, const void *local);
 int distfft_layout_array_read(const struct distfft_layout_s *layout, const char *path,
@@ -1086,7 +1116,12 @@ typedef struct distfft_halo_s *distfft_halo;
  * shapes, blocks outside the array or that do not tile it, arguments that
  * differ between ranks (type, ndims, global_shape, widths, periodic, batch,
  * variant), and with DATATYPES a padded extent (or batch) beyond INT_MAX
- * (DISTFFT_ERR_UNSUPPORTED; PACK has no such limit). Collective on comm. */
+ * (DISTFFT_ERR_UNSUPPORTED; PACK has no such limit). Collective on comm.
+ *
+ * Deprecated: use distfft_layout_halo_create. This is a thin wrapper over
+ * it: the same checks and messages as before, then the layout of the
+ * blocks (its MPI_Allgather is the one the halo always made) and the
+ * layout call's code. */
 int distfft_halo_create(MPI_Comm comm, distfft_type type, int ndims,
                         const int64_t *global_shape,
                         const int64_t *local_shape,
@@ -1125,9 +1160,11 @@ int distfft_halo_unpad(const struct distfft_halo_s *halo, const void *padded,
  * MPI free failed (the rest freed; see "Destroy calls" at the top). */
 int distfft_halo_destroy(distfft_halo *halo);
 
-/* distfft_halo_create with the blocks of a layout: its global shape and
- * this rank's box (the halo's own rule still applies: every line of boxes
- * along each axis tiles it, as grid and brick layouts do). Collective on
+/* The halo exchange described above (padded block, widths, periodic,
+ * batch, variant, errors) with the blocks of a layout: its global shape
+ * and this rank's box (the halo's own rule still applies: every line of
+ * boxes along each axis tiles it, as grid and brick layouts do). The halo
+ * works on its own duplicate of the layout's communicator. Collective on
  * the layout's communicator. */
 int distfft_layout_halo_create(const struct distfft_layout_s *layout, distfft_type type,
                                const int64_t *widths_low, const int64_t *widths_high,

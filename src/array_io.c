@@ -12,6 +12,12 @@
  * open every rank runs the same sequence (view, transfer, size, close)
  * whatever happened, and the outcome is agreed after the close; only then
  * does rank 0 rename the temporary file into place (or delete it).
+ *
+ * One implementation, on a layout (its global shape and this rank's box):
+ * distfft_layout_array_write / _read. The deprecated triplet calls
+ * distfft_array_write / _read keep their own checks and messages, build
+ * the layout of their blocks (layout_value_blocks: not required to tile,
+ * as they never were; write still counts elements) and run the same code.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -21,6 +27,7 @@
 #include "array_header.h"
 #include "error.h"
 #include "big_count.h"
+#include "layouts/layout_value.h"
 #include "types.h"
 
 #define TEMPORARY_SUFFIX ".distfft-tmp"
@@ -97,27 +104,6 @@ static int check_request(io_request *request, const char *path, distfft_type typ
     replicated_add(args, hash_text(path), "path");
     for (int i = 0; i < ndims; i++) replicated_add(args, global_shape[i], "global_shape[%d]", i);
     return DISTFFT_SUCCESS;
-}
-
-/* Duplicate comm (MPI_ERRORS_RETURN) and agree on the local checks. */
-static int begin(MPI_Comm user_comm, MPI_Comm *comm, io_request *request, const char *path,
-                 distfft_type type, int ndims, const int64_t *global_shape,
-                 const int64_t *local_shape, const int64_t *global_start, int64_t batch,
-                 const void *local)
-{
-    error_clear();
-    if (user_comm == MPI_COMM_NULL)
-        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: comm is MPI_COMM_NULL", request->where);
-    int rc = DISTFFT_SUCCESS;
-    TRY_MPI(MPI_Comm_dup(user_comm, comm));
-    TRY_MPI(MPI_Comm_set_errhandler(*comm, MPI_ERRORS_RETURN));
-    replicated_args args;
-    replicated_init(&args);
-    int local_code = check_request(request, path, type, ndims, global_shape, local_shape,
-                                   global_start, batch, local, &args);
-    TRY(error_agree_replicated(*comm, local_code, &args));
-fail:
-    return rc;
 }
 
 /* Record a failed MPI-IO call on `name` (keeps the first failure). */
@@ -261,33 +247,16 @@ fail:
     return rc;
 }
 
-int distfft_array_write(MPI_Comm user_comm, const char *path, distfft_type type, int ndims,
-                        const int64_t *global_shape, const int64_t *local_shape,
-                        const int64_t *global_start, int64_t batch, const void *local)
+/* Write this rank's block of a checked, agreed request on comm. */
+static int write_array(MPI_Comm comm, const io_request *request, const void *local)
 {
-    io_request request = {.where = "distfft_array_write"};
-    MPI_Comm comm = MPI_COMM_NULL;
-    char *temporary = NULL;
-    int rc = begin(user_comm, &comm, &request, path, type, ndims, global_shape, local_shape,
-                   global_start, batch, local);
-    if (rc != DISTFFT_SUCCESS) goto fail;
-    /* The blocks must tile the array: no holes left as zeros. */
-    int64_t total = request.local_count;
-    TRY_MPI(MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_INT64_T, MPI_SUM, comm));
-    int rank, local_code = DISTFFT_SUCCESS;
-    TRY_MPI(MPI_Comm_rank(comm, &rank));
-    if (rank == 0 && total != shape_product(request.naxes, request.file_shape))
-        local_code = error_fail(DISTFFT_ERR_SHAPE, "%s: the blocks hold %lld elements in all, the global array"
-                                " %lld: they do not tile it", request.where, (long long)total,
-                                (long long)shape_product(request.naxes, request.file_shape));
-    TRY(error_agree(comm, local_code));
-    temporary = malloc(strlen(path) + sizeof TEMPORARY_SUFFIX);
+    int rc = DISTFFT_SUCCESS;
+    char *temporary = malloc(strlen(request->path) + sizeof TEMPORARY_SUFFIX);
     TRY(error_agree(comm, temporary ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "file name")));
-    sprintf(temporary, "%s%s", path, TEMPORARY_SUFFIX);
-    TRY(write_file(comm, &request, temporary, local));
+    sprintf(temporary, "%s%s", request->path, TEMPORARY_SUFFIX);
+    TRY(write_file(comm, request, temporary, local));
 fail:
     free(temporary);
-    if (comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&comm));
     return rc;
 }
 
@@ -349,27 +318,106 @@ fail:
     return rc;
 }
 
-int distfft_array_read(MPI_Comm user_comm, const char *path, distfft_type type, int ndims,
+/* Read this rank's block of a checked, agreed request on comm. */
+static int read_array(MPI_Comm comm, const io_request *request, void *local)
+{
+    int rc = DISTFFT_SUCCESS;
+    MPI_File file = MPI_FILE_NULL;
+    TRY(open_agreed(comm, request, request->path, MPI_MODE_RDONLY, &file));
+    array_header header;
+    int local_code = read_header(comm, request, file, &header);
+    if (local_code == DISTFFT_SUCCESS)
+        local_code = transfer_and_close(request, &file, request->path, header.data_offset, local, 0);
+    else
+        local_code = io_fail(local_code, MPI_File_close(&file), "MPI_File_close", request->path);
+    TRY(error_agree(comm, local_code));
+fail:
+    return rc;
+}
+
+/* The one implementation: checks from the layout's global shape and this
+ * rank's box (its tiling is known), one agreement, the transfer. */
+static int layout_io(const struct distfft_layout_s *layout, const char *path, distfft_type type, int64_t batch,
+                     void *local, int writing, const char *where)
+{
+    error_clear();
+    if (!layout) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: layout is NULL", where);
+    io_request request = {.where = where};
+    replicated_args args;
+    replicated_init(&args);
+    int local_code = check_request(&request, path, type, layout->ndims, layout->global_shape,
+                                   layout_shape(layout, layout->rank), layout_start(layout, layout->rank), batch,
+                                   local, &args);
+    int rc = error_agree_replicated(layout->comm, local_code, &args);
+    if (rc != DISTFFT_SUCCESS) return rc;
+    return writing ? write_array(layout->comm, &request, local) : read_array(layout->comm, &request, local);
+}
+
+int distfft_layout_array_write(const struct distfft_layout_s *layout, const char *path, distfft_type type,
+                               int64_t batch, const void *local)
+{
+    return layout_io(layout, path, type, batch, (void *)local, 1, "distfft_layout_array_write");
+}
+
+int distfft_layout_array_read(const struct distfft_layout_s *layout, const char *path, distfft_type type,
+                              int64_t batch, void *local)
+{
+    return layout_io(layout, path, type, batch, local, 0, "distfft_layout_array_read");
+}
+
+/* The deprecated triplet calls: their checks, in the layout's one
+ * agreement, then the layout implementation. Building the layout costs an
+ * MPI_Allgather of the boxes (2 x ndims int64_t per rank) that the old
+ * calls did not make: one collective more than before (write counts the
+ * elements from the boxes instead of its old MPI_Allreduce of the counts,
+ * but still agrees on the verdict). */
+static int triplet_io(MPI_Comm user_comm, const char *path, distfft_type type, int ndims,
+                      const int64_t *global_shape, const int64_t *local_shape, const int64_t *global_start,
+                      int64_t batch, void *local, int writing, const char *where)
+{
+    error_clear();
+    if (user_comm == MPI_COMM_NULL) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: comm is MPI_COMM_NULL", where);
+    io_request request = {.where = where};
+    struct distfft_layout_s *layout = NULL;
+    int rc = DISTFFT_SUCCESS;
+    replicated_args args;
+    replicated_init(&args);
+    int local_code = check_request(&request, path, type, ndims, global_shape, local_shape, global_start, batch,
+                                   local, &args);
+    TRY(layout_value_blocks(user_comm, ndims, global_shape, global_start, local_shape, where, local_code, &args,
+                            &layout));
+    if (writing) {
+        /* The blocks must tile the array: no holes left as zeros. Every
+         * rank counts the same boxes; the agreement gives rank 0's words. */
+        int64_t total = 0, expected = shape_product(request.naxes, request.file_shape);
+        for (int r = 0; r < layout->size; r++) total += batch * layout_box_count(layout, r);
+        TRY(error_agree(layout->comm, total == expected ? DISTFFT_SUCCESS
+                        : error_fail(DISTFFT_ERR_SHAPE, "%s: the blocks hold %lld elements in all, the global "
+                                     "array %lld: they do not tile it", where, (long long)total,
+                                     (long long)expected)));
+        TRY(write_array(layout->comm, &request, local));
+    } else {
+        TRY(read_array(layout->comm, &request, local));
+    }
+fail:
+    KEEP(layout_value_free(layout));
+    return rc;
+}
+
+int distfft_array_write(MPI_Comm comm, const char *path, distfft_type type, int ndims,
+                        const int64_t *global_shape, const int64_t *local_shape,
+                        const int64_t *global_start, int64_t batch, const void *local)
+{
+    return triplet_io(comm, path, type, ndims, global_shape, local_shape, global_start, batch, (void *)local, 1,
+                      "distfft_array_write");
+}
+
+int distfft_array_read(MPI_Comm comm, const char *path, distfft_type type, int ndims,
                        const int64_t *global_shape, const int64_t *local_shape,
                        const int64_t *global_start, int64_t batch, void *local)
 {
-    io_request request = {.where = "distfft_array_read"};
-    MPI_Comm comm = MPI_COMM_NULL;
-    MPI_File file = MPI_FILE_NULL;
-    int rc = begin(user_comm, &comm, &request, path, type, ndims, global_shape, local_shape,
-                   global_start, batch, local);
-    if (rc != DISTFFT_SUCCESS) goto fail;
-    TRY(open_agreed(comm, &request, path, MPI_MODE_RDONLY, &file));
-    array_header header;
-    int local_code = read_header(comm, &request, file, &header);
-    if (local_code == DISTFFT_SUCCESS)
-        local_code = transfer_and_close(&request, &file, path, header.data_offset, local, 0);
-    else
-        local_code = io_fail(local_code, MPI_File_close(&file), "MPI_File_close", path);
-    TRY(error_agree(comm, local_code));
-fail:
-    if (comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&comm));
-    return rc;
+    return triplet_io(comm, path, type, ndims, global_shape, local_shape, global_start, batch, local, 0,
+                      "distfft_array_read");
 }
 
 int distfft_array_file_info(MPI_Comm user_comm, const char *path, distfft_type *type, int *naxes,

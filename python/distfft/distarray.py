@@ -19,7 +19,7 @@ from ._arrays import empty_aligned, zeros_aligned
 from ._collective import agree
 
 
-_METADATA = ("global_shape", "local_slice", "alignment", "comm", "kinds", "space", "layout")
+_METADATA = ("global_shape", "local_slice", "alignment", "comm", "kinds", "space", "_layout")
 
 
 class DistArray(numpy.ndarray):
@@ -30,7 +30,9 @@ class DistArray(numpy.ndarray):
     given by `local_slice` (a tuple of slices with explicit start and stop,
     one per axis). `space` is "input" (real space) or "output" (spectral)
     for a plan's arrays, None otherwise. `layout` is the distfft.Layout the
-    block belongs to (every rank's box; without a batch axis), when known.
+    block belongs to (every rank's box; without a batch axis), when known;
+    a plan's arrays ask the plan for it when it is first read (collective
+    then, as the plan's layouts are made when first asked for).
     Plans hand them out: Plan.input_array(), Plan.output_array(), and
     layouts: Layout.array()."""
 
@@ -52,8 +54,20 @@ class DistArray(numpy.ndarray):
         array.comm = comm
         array.kinds = tuple(kinds) if kinds is not None else None
         array.space = space
-        array.layout = layout
+        array._layout = layout
         return array
+
+    @property
+    def layout(self):
+        """The distfft.Layout of the block (None when not known)."""
+        layout = getattr(self, "_layout", None)
+        if callable(layout):   # a plan's, made when first asked for
+            layout = self._layout = layout()
+        return layout
+
+    @layout.setter
+    def layout(self, value):
+        self._layout = value
 
     def __array_finalize__(self, obj):
         same = obj is not None and getattr(obj, "shape", None) == self.shape

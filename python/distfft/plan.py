@@ -19,6 +19,7 @@ agreement carry it), so a bad argument raises the same exception on every
 rank instead of leaving the others in a collective.
 """
 import ctypes
+import weakref
 
 import numpy
 
@@ -170,7 +171,11 @@ class Plan(_lifetime.Handle):
             inplace.
 
     The plan's layouts, given or its own, are plan.input_layout and
-    plan.output_layout (distfft.Layout); its arrays carry them.
+    plan.output_layout (distfft.Layout); its arrays carry them
+    (DistArray.layout). Each is made when first asked for (each holds a
+    duplicate communicator, which a plan that never uses it need not pay
+    for): the first access, on the plan or one of its arrays, is
+    collective on comm -- every rank must make it.
     tune_budget  with method "auto", a measuring rigor and a cost model
             (`model`, distfft.model.import_file or DISTFFT_MODEL): the
             model ranks every candidate (grid x method) and only this many
@@ -200,7 +205,7 @@ class Plan(_lifetime.Handle):
                  verbose=False, threads=1, overlap="auto", padding=None, inplace=False,
                  input_layout=None, output_layout=None, tune_budget=None, model=None):
         from .layout import Layout
-        self.input_layout = self.output_layout = None
+        self._layouts = {}   # "input" / "output" -> Layout, made when first asked for
         self._adopt(comm)
         self._agree = Agreement(self._comm)
         try:
@@ -229,8 +234,6 @@ class Plan(_lifetime.Handle):
             raise
         self._handle = handle
         _lifetime.register(self)
-        self.input_layout = Layout.from_plan(self, "input")
-        self.output_layout = Layout.from_plan(self, "output")
         self._given_layouts = layouts is not None
         self._query()
         if self.dtype != numpy.dtype(dtype):
@@ -255,11 +258,43 @@ class Plan(_lifetime.Handle):
             handles.append(None if layout is None else layout._handle)
         return handles
 
+    @property
+    def input_layout(self):
+        """The distfft.Layout of the input array (the one given, else the
+        plan's own blocks); collective the first time it is asked for."""
+        return self._layout("input")
+
+    @property
+    def output_layout(self):
+        """The distfft.Layout of the output array; collective the first
+        time it is asked for."""
+        return self._layout("output")
+
+    def _layout(self, side):
+        layout = self._layouts.get(side)
+        if layout is None:
+            from .layout import Layout
+            layout = self._layouts[side] = Layout.from_plan(self, side)
+        return layout
+
+    def _layout_of(self, side):
+        """For the plan's arrays: a callable giving the plan's layout of
+        `side` when first called (None once the plan is destroyed without
+        it), holding no reference to the plan."""
+        plan = weakref.ref(self)
+
+        def resolve():
+            owner = plan()
+            if owner is None or (owner._handle is None and side not in owner._layouts):
+                return None
+            return owner._layout(side)
+        return resolve
+
     def destroy(self):
-        """Free the plan, its layouts and its communicator. Collective; idempotent."""
-        for layout in (getattr(self, "input_layout", None), getattr(self, "output_layout", None)):
-            if layout is not None:
-                layout.destroy()
+        """Free the plan, the layouts asked for and its communicator.
+        Collective; idempotent."""
+        for layout in getattr(self, "_layouts", {}).values():
+            layout.destroy()
         super().destroy()
 
     def _options(self, shape, dtype, kinds, axes, grid, method, norm, batch, rigor,
@@ -373,13 +408,13 @@ class Plan(_lifetime.Handle):
         """A zeroed DistArray for this rank's input (real-space) block."""
         return DistArray(self.global_input_shape, self.input_slice, self.dtype, self._user_comm,
                          alignment=self.input_alignment, kinds=self.kinds, space="input",
-                         layout=self.input_layout)
+                         layout=self._layout_of("input"))
 
     def output_array(self):
         """A zeroed DistArray for this rank's output (spectral) block."""
         return DistArray(self.global_output_shape, self.output_slice, self.output_dtype,
                          self._user_comm, alignment=self.output_alignment, kinds=self.kinds,
-                         space="output", layout=self.output_layout)
+                         space="output", layout=self._layout_of("output"))
 
     def inplace_arrays(self):
         """For an in-place plan: (u, u_hat), DistArrays of the input and
@@ -400,7 +435,7 @@ class Plan(_lifetime.Handle):
             glob = self.global_input_shape if space == "input" else self.global_output_shape
             views.append(DistArray(glob, slices, dtype, self._user_comm, alignment=alignment,
                                    kinds=self.kinds, space=space, buffer=view,
-                                   layout=self.input_layout if space == "input" else self.output_layout))
+                                   layout=self._layout_of(space)))
         return tuple(views)
 
     # ---- transforms --------------------------------------------------------------------

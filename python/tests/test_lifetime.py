@@ -27,10 +27,11 @@ def watchdog():
     faulthandler.dump_traceback_later(120, exit=True)   # conftest's, back
 
 
-# Handles a released plan files: the plan and its two layouts
-# (plan.input_layout, plan.output_layout, each a distfft.Layout with its own
-# communicator); a redistribution or a halo files one.
-PLAN = 3
+# Handles a released plan files: the plan alone (its layouts,
+# plan.input_layout and plan.output_layout, each a distfft.Layout with its
+# own communicator, are made only when asked for); a redistribution or a
+# halo files one.
+PLAN = 1
 
 
 def handles(what):
@@ -69,6 +70,22 @@ def test_drop_on_one_rank_while_the_others_wait_in_a_barrier(comm, what, method)
     assert _lifetime.pending_count(comm) == before + handles(what)
     assert distfft.collect(comm) == before + handles(what)   # every rank released it: freed
     assert _lifetime.pending_count(comm) == 0
+
+
+def test_a_plan_makes_its_layouts_when_asked_for(comm):
+    """A plan's layouts (each with a duplicate communicator) are made on
+    first use, by the plan or by one of its arrays, and released with it."""
+    before = _lifetime.pending_count(comm)
+    plan = make(comm, "plan", "alltoallw")
+    u = plan.input_array()                      # local: no layout made
+    assert plan._layouts == {}
+    assert u.layout is plan.input_layout        # collective, on every rank
+    assert set(plan._layouts) == {"input"}
+    assert u.layout.local_slice == plan.input_slice
+    del u, plan
+    gc.collect()
+    assert _lifetime.pending_count(comm) == before + 2   # the plan and its input layout
+    assert distfft.collect(comm) == before + 2
 
 
 def test_released_on_some_ranks_only_waits(comm):

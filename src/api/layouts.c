@@ -1,10 +1,10 @@
 /*
  * layouts.c -- the public layout calls: making layouts (from a box, from a
- * grid and an alignment, from a plan's side), asking them, and the calls
+ * grid and an alignment, from a plan's side) and asking them. The calls
  * that take a layout instead of (global shape, local shape, start)
- * triplets -- gather, scatter, array files, halo. Those run the same code
- * as the triplet calls, with the layout's communicator and this rank's box:
- * one implementation, one vocabulary.
+ * triplets -- gather, scatter, array files, halo -- live with their one
+ * implementation (gather.c, array_io.c, halo/halo.c), which the deprecated
+ * triplet calls wrap: one implementation, one vocabulary.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -60,6 +60,8 @@ module distfft
     DISTFFT_PATIENT = 2, DISTFFT_EXHAUSTIVE = 3
   integer, parameter, public :: DISTFFT_PLACEMENT_ROW = 0, DISTFFT_PLACEMENT_MORTON = 1, &
     DISTFFT_PLACEMENT_NODE = 2
+  ! Halo variants: ghost regions as datatypes of the padded array, or packed
+  integer, parameter, public :: DISTFFT_HALO_DATATYPES = 0, DISTFFT_HALO_PACK = 1
 
   ! distfft_options of distfft.h, field for field (distfft_options_layout_matches
   ! checks the layout against the C compiler's).
@@ -119,6 +121,17 @@ module distfft
     integer(c_int64_t) :: input_count = 0, output_count = 0
   end type distfft_reshape
 
+  ! A halo (ghost-cell) exchange of a layout's boxes: made by
+  ! distfft_layout_halo_create, run by distfft_halo_execute on the padded
+  ! block (distfft_halo_padded_block), freed by distfft_halo_destroy.
+  type, public :: distfft_halo
+    type(c_ptr) :: handle = c_null_ptr
+    integer :: comm = 0
+    integer :: ndims = 0
+    integer :: element_type = -1
+    integer(c_int64_t) :: padded_count = 0   ! elements of the padded block, batch included
+  end type distfft_halo
+
   public :: distfft_options_init, distfft_options_layout_matches
   public :: distfft_plan_create, distfft_plan_forward, distfft_plan_backward, distfft_plan_destroy
   public :: distfft_plan_input_block, distfft_plan_output_block, distfft_plan_output_shape
@@ -130,6 +143,8 @@ module distfft
   public :: distfft_layout_from_grid, distfft_plan_layout, distfft_layout_describe
   public :: distfft_reshape_create, distfft_reshape_forward, distfft_reshape_backward, distfft_reshape_destroy
   public :: distfft_plan_create_layouts
+  public :: distfft_layout_gather, distfft_layout_scatter, distfft_layout_array_write, distfft_layout_array_read
+  public :: distfft_layout_halo_create, distfft_halo_execute, distfft_halo_padded_block, distfft_halo_destroy
 
   interface distfft_plan_create
     module procedure plan_create_i8, plan_create_i4
@@ -177,6 +192,33 @@ module distfft
     module procedure reshape_backward_c16, reshape_backward_c8, reshape_backward_f8, reshape_backward_f4
   end interface distfft_reshape_backward
 
+  ! Gather this rank's box of a layout (local) into the whole array (global,
+  ! on rank root; any array elsewhere), or scatter it from there: arrays of
+  ! the same kind, contiguous, local of the box's size and global of the
+  ! global array's (batch included), checked and agreed on every rank.
+  interface distfft_layout_gather
+    module procedure layout_gather_c16, layout_gather_c8, layout_gather_f8, layout_gather_f4
+  end interface distfft_layout_gather
+  ! The reverse: the whole array (global, on rank root) into the boxes.
+  interface distfft_layout_scatter
+    module procedure layout_scatter_c16, layout_scatter_c8, layout_scatter_f8, layout_scatter_f4
+  end interface distfft_layout_scatter
+  ! Write this rank's box of a layout into a .npy file holding the global
+  ! array (as distfft_array_write), or read it from one.
+  interface distfft_layout_array_write
+    module procedure layout_write_c16, layout_write_c8, layout_write_f8, layout_write_f4
+  end interface distfft_layout_array_write
+  ! Read this rank's box of a layout from a .npy file of the global array.
+  interface distfft_layout_array_read
+    module procedure layout_read_c16, layout_read_c8, layout_read_f8, layout_read_f4
+  end interface distfft_layout_array_read
+  ! Fill the ghost entries of the padded block from their owners: an array
+  ! of the halo's element kind and of the padded block's size (batch
+  ! included), checked and agreed on every rank.
+  interface distfft_halo_execute
+    module procedure halo_execute_c16, halo_execute_c8, halo_execute_f8, halo_execute_f4
+  end interface distfft_halo_execute
+
   include 'distfft_c.inc'
 
 contains
@@ -184,6 +226,7 @@ contains
   include 'distfft_plan.inc'
   include 'distfft_array.inc'
   include 'distfft_layout.inc'
+  include 'distfft_layout_calls.inc'
 
   ! --- errors -------------------------------------------------------------
 

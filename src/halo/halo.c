@@ -5,16 +5,25 @@
  * execute, destroy, the padded-block queries and pad/unpad copies.
  *
  * create: local checks -> ONE agreement (with every argument that must be
- * equal across ranks) -> one MPI_Allgather of the blocks and the message
- * plan (halo_plan.c) -> agreement -> datatypes or buffers
- * (halo_transfer.c) -> agreement. Nothing is written to the caller's
- * out-handle before the last agreement succeeded.
+ * equal across ranks) -> the message plan from the layout's boxes
+ * (halo_plan.c) -> agreement -> datatypes or buffers (halo_transfer.c) ->
+ * agreement. Nothing is written to the caller's out-handle before the last
+ * agreement succeeded.
+ *
+ * One implementation, on a layout (distfft_layout_halo_create). The
+ * deprecated triplet call distfft_halo_create keeps its own checks and
+ * messages, builds the layout of its blocks (layout_value_blocks: the
+ * MPI_Allgather of the blocks the halo always made, now made there; the
+ * halo's own rule on lines, not the layout's tiling check) and runs the
+ * same code on the layout's communicator, which the halo keeps: no extra
+ * collective.
  */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../error.h"
+#include "../layouts/layout_value.h"
 #include "../types.h"
 #include "halo.h"
 
@@ -103,6 +112,23 @@ static void replicate(const struct distfft_halo_s *h, replicated_args *args)
     }
 }
 
+/* A new halo object (*h; NULL when out of memory) with the arguments
+ * copied and checked; the values every rank must share into args. Local. */
+static int halo_new(struct distfft_halo_s **h, const char *where, distfft_type type, int ndims,
+                    const int64_t *global_shape, const int64_t *local_shape, const int64_t *global_start,
+                    const int64_t *widths_low, const int64_t *widths_high, const int *periodic, int64_t batch,
+                    distfft_halo_variant variant, const distfft_halo *out, replicated_args *args)
+{
+    replicated_init(args);
+    *h = calloc(1, sizeof **h);
+    if (!*h) return error_fail(DISTFFT_ERR_MEMORY, "%s: halo object", where);
+    (*h)->comm = MPI_COMM_NULL; /* ready for halo_free */
+    int local = check_create(*h, type, ndims, global_shape, local_shape, global_start, widths_low, widths_high,
+                             periodic, batch, variant, out);
+    if (local == DISTFFT_SUCCESS) replicate(*h, args);
+    return local;
+}
+
 static int halo_free(struct distfft_halo_s *h)
 {
     int rc = DISTFFT_SUCCESS;
@@ -110,6 +136,43 @@ static int halo_free(struct distfft_halo_s *h)
     KEEP(halo_transfer_free(h));
     if (h->comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&h->comm));
     free(h);
+    return rc;
+}
+
+/* The arguments and the layout agreed, h->comm set (the halo's own): the
+ * messages and what carries them. Collective on h->comm; agreed. */
+static int halo_build(struct distfft_halo_s *h, const struct distfft_layout_s *layout)
+{
+    int rc = DISTFFT_SUCCESS;
+    h->rank = layout->rank;
+    h->size = layout->size;
+    TRY(error_agree(h->comm, halo_plan_messages(h, layout->boxes)));
+    TRY(error_agree(h->comm, halo_transfer_prepare(h)));
+fail:
+    return rc;
+}
+
+int distfft_layout_halo_create(const struct distfft_layout_s *layout, distfft_type type,
+                               const int64_t *widths_low, const int64_t *widths_high, const int *periodic,
+                               int64_t batch, distfft_halo_variant variant, distfft_halo *halo)
+{
+    error_clear();
+    if (halo) *halo = NULL;
+    if (!layout) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_layout_halo_create: layout is NULL");
+    int rc = DISTFFT_SUCCESS;
+    struct distfft_halo_s *h;
+    replicated_args args;
+    int local = halo_new(&h, "distfft_layout_halo_create", type, layout->ndims, layout->global_shape,
+                         layout_shape(layout, layout->rank), layout_start(layout, layout->rank), widths_low,
+                         widths_high, periodic, batch, variant, halo, &args);
+    TRY(error_agree_replicated(layout->comm, local, &args));
+    TRY_MPI(MPI_Comm_dup(layout->comm, &h->comm));
+    TRY_MPI(MPI_Comm_set_errhandler(h->comm, MPI_ERRORS_RETURN));
+    TRY(halo_build(h, layout));
+    *halo = h;
+    return DISTFFT_SUCCESS;
+fail:
+    KEEP(halo_free(h));
     return rc;
 }
 
@@ -123,32 +186,21 @@ int distfft_halo_create(MPI_Comm comm, distfft_type type, int ndims,
     if (halo) *halo = NULL;
     if (comm == MPI_COMM_NULL)
         return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_halo_create: comm is MPI_COMM_NULL");
-    int rc = DISTFFT_SUCCESS, local;
-    struct distfft_halo_s *h = calloc(1, sizeof *h);
-    MPI_Comm own = MPI_COMM_NULL;
-    if (h) h->comm = MPI_COMM_NULL; /* ready for halo_free */
-    TRY_MPI(MPI_Comm_dup(comm, &own));
-    TRY_MPI(MPI_Comm_set_errhandler(own, MPI_ERRORS_RETURN));
+    int rc = DISTFFT_SUCCESS;
+    struct distfft_halo_s *h;
+    struct distfft_layout_s *layout = NULL;
     replicated_args args;
-    replicated_init(&args);
-    if (!h) {
-        local = error_fail(DISTFFT_ERR_MEMORY, "distfft_halo_create: halo object");
-    } else {
-        h->comm = own;
-        own = MPI_COMM_NULL;
-        local = mpi_rank_size(h->comm, &h->rank, &h->size);
-        if (local == DISTFFT_SUCCESS)
-            local = check_create(h, type, ndims, global_shape, local_shape, global_start,
-                                 widths_low, widths_high, periodic, batch, variant, halo);
-        if (local == DISTFFT_SUCCESS) replicate(h, &args);
-    }
-    TRY(error_agree_replicated(h ? h->comm : own, local, &args));
-    TRY(error_agree(h->comm, halo_plan_messages(h)));   /* collective inside */
-    TRY(error_agree(h->comm, halo_transfer_prepare(h)));
+    int local = halo_new(&h, "distfft_halo_create", type, ndims, global_shape, local_shape, global_start,
+                         widths_low, widths_high, periodic, batch, variant, halo, &args);
+    TRY(layout_value_blocks(comm, ndims, global_shape, global_start, local_shape, "distfft_halo_create", local,
+                            &args, &layout));
+    h->comm = layout->comm; /* the halo keeps the layout's duplicate */
+    layout->comm = MPI_COMM_NULL;
+    TRY(halo_build(h, layout));
     *halo = h;
-    return DISTFFT_SUCCESS;
+    h = NULL;
 fail:
-    if (own != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&own));
+    KEEP(layout_value_free(layout)); /* its table only: the halo has its communicator */
     KEEP(halo_free(h));
     return rc;
 }

@@ -68,10 +68,11 @@ struct distfft_halo_s {
     void *send_buffer, *receive_buffer; /* PACK: the largest stage's */
 };
 
-/* halo_plan.c: gather every rank's block, check that each line tiles the
- * array, and fill every stage's messages and boxes. Local failures are
- * returned (the caller agrees on them). Collective on halo->comm. */
-int halo_plan_messages(struct distfft_halo_s *halo);
+/* halo_plan.c: from every rank's block (`blocks`: a layout's table,
+ * start[ndims] then shape[ndims] per rank), check that each line tiles the
+ * array, and fill every stage's messages and boxes. Local: the caller
+ * agrees on the outcome. */
+int halo_plan_messages(struct distfft_halo_s *halo, const int64_t *blocks);
 
 /* halo_transfer.c: build what the variant needs (datatypes, or buffer
  * offsets, messages and the buffers); local. */

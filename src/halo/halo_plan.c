@@ -2,7 +2,8 @@
  * halo_plan.c -- who sends which boxes to whom (see halo.h): the
  * neighbours of the halo exchange, found from the blocks themselves.
  *
- * Every rank's (global_start, local_shape) is gathered once. Along axis a,
+ * Every rank's (global_start, local_shape) is known: the boxes of the
+ * layout the halo is made from (gathered once, when it was made). Along axis a,
  * this rank's LINE is the set of ranks whose blocks have the same ranges on
  * every other axis (the row of a Cartesian grid through it, however the
  * ranks are laid out). A line's OWNERS are its members with points along
@@ -215,23 +216,18 @@ static int check_volume(const struct distfft_halo_s *h, const int64_t *blocks)
                       (long long)total);
 }
 
-int halo_plan_messages(struct distfft_halo_s *h)
+int halo_plan_messages(struct distfft_halo_s *h, const int64_t *blocks)
 {
-    int rc = DISTFFT_SUCCESS, nd = h->ndims;
-    int64_t *blocks = malloc((size_t)h->size * 2 * (size_t)nd * sizeof *blocks);
+    int rc = DISTFFT_SUCCESS;
     int *members = malloc((size_t)h->size * sizeof *members);
     int *owners = malloc((size_t)h->size * sizeof *owners);
-    int64_t mine[2 * DISTFFT_MAX_DIMS];
-    memcpy(mine, h->global_start, (size_t)nd * sizeof *mine);
-    memcpy(mine + nd, h->local_shape, (size_t)nd * sizeof *mine);
-    rc = error_agree(h->comm, blocks && members && owners ? DISTFFT_SUCCESS
-                     : error_fail(DISTFFT_ERR_MEMORY, "halo: block table of %d ranks", h->size));
-    if (rc != DISTFFT_SUCCESS) goto fail;
-    TRY_MPI(MPI_Allgather(mine, 2 * nd, MPI_INT64_T, blocks, 2 * nd, MPI_INT64_T, h->comm));
+    if (!members || !owners) {
+        rc = error_fail(DISTFFT_ERR_MEMORY, "halo: line tables of %d ranks", h->size);
+        goto fail;
+    }
     TRY(check_volume(h, blocks));
     for (int i = 0; i < h->stages; i++) TRY(plan_stage(h, blocks, members, owners, &h->stage[i]));
 fail:
-    free(blocks);
     free(members);
     free(owners);
     return rc;

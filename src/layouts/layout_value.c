@@ -187,43 +187,62 @@ static int check_cover(const struct distfft_layout_s *l, const char *where)
                       (long long)expected, message);
 }
 
-int layout_value_build(MPI_Comm user_comm, int ndims, const int64_t *global_shape,
-                       const int64_t *start, const int64_t *shape, const char *where, int prior,
-                       replicated_args *caller_args, struct distfft_layout_s **layout_out)
+static int build(MPI_Comm user_comm, int ndims, const int64_t *global_shape, const int64_t *start,
+                 const int64_t *shape, const char *where, int prior, replicated_args *caller_args,
+                 int check_tiling, struct distfft_layout_s **layout_out)
 {
     *layout_out = NULL;
-    int rc = DISTFFT_SUCCESS;
-    struct distfft_layout_s *l = calloc(1, sizeof *l);
+    int rc = DISTFFT_SUCCESS, size = 0, rank = 0;
+    MPI_Comm comm = MPI_COMM_NULL;
+    struct distfft_layout_s *l = calloc(1, sizeof *l); /* a failure is agreed below */
     if (l) l->comm = MPI_COMM_NULL;
-    /* every rank learns of a failed allocation before the next collective */
-    TRY(error_agree(user_comm, l ? DISTFFT_SUCCESS
-                                 : error_fail(DISTFFT_ERR_MEMORY, "%s: layout object", where)));
-    TRY_MPI(MPI_Comm_dup(user_comm, &l->comm));
-    TRY_MPI(MPI_Comm_set_errhandler(l->comm, MPI_ERRORS_RETURN));
-    TRY_MPI(MPI_Comm_size(l->comm, &l->size));
-    TRY_MPI(MPI_Comm_rank(l->comm, &l->rank));
+    TRY_MPI(MPI_Comm_dup(user_comm, &comm));
+    if (l) l->comm = comm; /* freed with l from here on */
+    TRY_MPI(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
+    TRY_MPI(MPI_Comm_size(comm, &size));
+    TRY_MPI(MPI_Comm_rank(comm, &rank));
     replicated_args own_args, *args = caller_args ? caller_args : &own_args;
     if (!caller_args) replicated_init(&own_args);
     int local = prior != DISTFFT_SUCCESS ? prior : check_own_box(ndims, global_shape, start, shape, where, args);
+    if (local == DISTFFT_SUCCESS && !l) local = error_fail(DISTFFT_ERR_MEMORY, "%s: layout object", where);
     if (local == DISTFFT_SUCCESS) {
+        l->size = size;
+        l->rank = rank;
         l->ndims = ndims;
         memcpy(l->global_shape, global_shape, ndims * sizeof(int64_t));
-        l->boxes = malloc((size_t)l->size * 2 * ndims * sizeof(int64_t));
-        if (!l->boxes) local = error_fail(DISTFFT_ERR_MEMORY, "%s: table of %d boxes", where, l->size);
+        l->boxes = malloc((size_t)size * 2 * ndims * sizeof(int64_t));
+        if (!l->boxes) local = error_fail(DISTFFT_ERR_MEMORY, "%s: table of %d boxes", where, size);
     }
-    TRY(error_agree_replicated(l->comm, local, args));
+    TRY(error_agree_replicated(comm, local, args));
     int64_t mine[2 * DISTFFT_MAX_DIMS];
     memcpy(mine, start, ndims * sizeof(int64_t));
     memcpy(mine + ndims, shape, ndims * sizeof(int64_t));
     TRY_MPI(MPI_Allgather(mine, 2 * ndims, MPI_INT64_T, l->boxes, 2 * ndims, MPI_INT64_T, l->comm));
-    local = check_overlaps(l, where);
-    if (local == DISTFFT_SUCCESS) local = check_cover(l, where);
-    TRY(error_agree(l->comm, local)); /* the same verdict everywhere; rank 0's words */
+    if (check_tiling) {
+        local = check_overlaps(l, where);
+        if (local == DISTFFT_SUCCESS) local = check_cover(l, where);
+        TRY(error_agree(l->comm, local)); /* the same verdict everywhere; rank 0's words */
+    }
     *layout_out = l;
     return DISTFFT_SUCCESS;
 fail:
+    if (!l && comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&comm));
     KEEP(layout_value_free(l));
     return rc;
+}
+
+int layout_value_build(MPI_Comm comm, int ndims, const int64_t *global_shape, const int64_t *start,
+                       const int64_t *shape, const char *where, int prior, replicated_args *args,
+                       struct distfft_layout_s **layout)
+{
+    return build(comm, ndims, global_shape, start, shape, where, prior, args, 1, layout);
+}
+
+int layout_value_blocks(MPI_Comm comm, int ndims, const int64_t *global_shape, const int64_t *start,
+                        const int64_t *shape, const char *where, int prior, replicated_args *args,
+                        struct distfft_layout_s **layout)
+{
+    return build(comm, ndims, global_shape, start, shape, where, prior, args, 0, layout);
 }
 
 int layout_value_copy(const struct distfft_layout_s *layout, struct distfft_layout_s **copy)

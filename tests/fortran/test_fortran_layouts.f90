@@ -7,7 +7,16 @@
 ! a(i, j, k) = its 1-based Fortran linear index exactly, both ways; a c2c
 ! plan with those layouts returns the input after forward and backward,
 ! and its (0, 0, 0) mode is the sum of the input; overlapping boxes give
-! the same error on every rank. The verdict is reduced over all ranks.
+! the same error on every rank.
+!
+! The calls that take a layout (layout_calls): the array scattered from
+! rank 0 into the axis-2 blocks, doubled, gathered on the last rank: twice
+! the array. That gathered array, broadcast, is the reference for the
+! rest: a batch of two fields written from the axis-2 blocks and read into
+! the axis-1 blocks; a periodic halo of width 1 on the axis-2 blocks,
+! where every padded entry must hold the gathered value at its wrapped
+! global index; a local array of the wrong size on rank 0 gives the same
+! error on every rank. The verdict is reduced over all ranks.
 program test_fortran_layouts
   use, intrinsic :: iso_c_binding
   use mpi
@@ -89,6 +98,7 @@ program test_fortran_layouts
                'overlapping boxes: DISTFFT_ERR_SHAPE on every rank')
   end if
 
+  call layout_calls(split2, start2, shape2, split1, start1, shape1)
   call distfft_layout_destroy(split1)
   call distfft_layout_destroy(split2)
   values(1) = failures
@@ -99,6 +109,86 @@ program test_fortran_layouts
   if (values(1) /= 0) error stop 1
 
 contains
+
+  ! Scatter, gather, array files and a halo from layouts (see the top).
+  subroutine layout_calls(slabs, start_s, shape_s, rows, start_r, shape_r)
+    type(distfft_layout), intent(in) :: slabs, rows
+    integer(c_int64_t), intent(in) :: start_s(3), shape_s(3), start_r(3), shape_r(3)
+    real(c_double), allocatable :: whole(:, :, :), gathered(:, :, :), x(:, :, :), fields(:, :, :, :)
+    real(c_double), allocatable :: back(:, :, :, :), padded(:, :, :), wrong(:)
+    type(distfft_halo) :: halo
+    integer(c_int64_t) :: padded_shape(3), padded_start(3), g(3)
+    integer :: i, j, k, last, codes(2)
+    character(len=64) :: path
+    logical :: ok
+    last = ranks - 1
+    allocate(whole(n(1), n(2), n(3)), gathered(n(1), n(2), n(3)), x(shape_s(1), shape_s(2), shape_s(3)))
+    call fill(whole, [0_c_int64_t, 0_c_int64_t, 0_c_int64_t])
+    call distfft_layout_scatter(slabs, whole, 0, x, ierr)
+    call check(ierr == DISTFFT_SUCCESS .and. matches(x, start_s), 'layout scatter: every element at its place')
+    x = 2 * x
+    gathered = -1
+    call distfft_layout_gather(slabs, x, last, gathered, ierr)
+    call check(ierr == DISTFFT_SUCCESS .and. all(gathered == merge(2 * whole, gathered * 0 - 1, rank == last)), &
+               'layout gather: twice the array on the last rank, nothing written elsewhere')
+    call MPI_Bcast(gathered, size(gathered), MPI_DOUBLE_PRECISION, last, MPI_COMM_WORLD, ierr)
+
+    ! Two fields written from the slabs, read into the rows.
+    allocate(fields(shape_s(1), shape_s(2), shape_s(3), 2), back(shape_r(1), shape_r(2), shape_r(3), 2))
+    fields(:, :, :, 1) = x
+    fields(:, :, :, 2) = -x
+    write (path, '(a, i0, a)') 'test_fortran_layouts_np', ranks, '.npy'
+    call distfft_layout_array_write(slabs, trim(path), fields, ierr, batch=2_c_int64_t)
+    call check(ierr == DISTFFT_SUCCESS, 'layout array write, batch 2')
+    back = 0
+    call distfft_layout_array_read(rows, trim(path), back, ierr, batch=2_c_int64_t)
+    ok = ierr == DISTFFT_SUCCESS
+    do k = 1, int(shape_r(3))
+      do j = 1, int(shape_r(2))
+        do i = 1, int(shape_r(1))
+          g = start_r + [i, j, k]
+          ok = ok .and. back(i, j, k, 1) == gathered(g(1), g(2), g(3)) .and. &
+               back(i, j, k, 2) == -gathered(g(1), g(2), g(3))
+        end do
+      end do
+    end do
+    call check(ok, 'layout array read into other boxes: the gathered array, both fields')
+    if (rank == 0) then
+      open (unit=11, file=trim(path), status='old', iostat=ierr)
+      if (ierr == 0) close (11, status='delete')
+    end if
+
+    ! A periodic halo of width 1 on the slabs.
+    call distfft_layout_halo_create(halo, slabs, DISTFFT_REAL_DOUBLE, [1_c_int64_t, 1_c_int64_t, 1_c_int64_t], &
+                                    ierr, periodic=[.true., .true., .true.])
+    call check(ierr == DISTFFT_SUCCESS, 'layout halo create')
+    call distfft_halo_padded_block(halo, padded_shape, padded_start)
+    call check(all(padded_shape == shape_s + 2) .and. all(padded_start == start_s - 1), 'halo: the padded block')
+    allocate(padded(padded_shape(1), padded_shape(2), padded_shape(3)))
+    padded = -7
+    padded(2:shape_s(1) + 1, 2:shape_s(2) + 1, 2:shape_s(3) + 1) = x
+    call distfft_halo_execute(halo, padded, ierr)
+    ok = ierr == DISTFFT_SUCCESS
+    do k = 1, int(padded_shape(3))
+      do j = 1, int(padded_shape(2))
+        do i = 1, int(padded_shape(1))
+          g = modulo(padded_start + [i, j, k] - 1, n) + 1
+          ok = ok .and. padded(i, j, k) == gathered(g(1), g(2), g(3))
+        end do
+      end do
+    end do
+    call check(ok, 'halo execute: every padded entry holds the gathered value at its wrapped index')
+    call distfft_halo_destroy(halo)
+
+    ! A local array of the wrong size on rank 0 only: the same error everywhere.
+    allocate(wrong(merge(size(x) + 1, size(x), rank == 0)))
+    wrong = 0
+    call distfft_layout_gather(slabs, wrong, 0, gathered, ierr)
+    codes = [ierr, -ierr]
+    call MPI_Allreduce(MPI_IN_PLACE, codes, 2, MPI_INTEGER, MPI_MAX, MPI_COMM_WORLD, ierr)
+    call check(codes(1) /= DISTFFT_SUCCESS .and. codes(1) == -codes(2), &
+               'layout gather: a wrong local size on rank 0 fails on every rank alike')
+  end subroutine layout_calls
 
   ! Balanced block of m points for this rank (Alg. 1: the first m mod P one more).
   subroutine block(m, length, first)

@@ -4,8 +4,9 @@
  *
  * For each scenario (plan creation of several shapes and methods, plan
  * execution, redistribution and halo creation and execution, array file
- * write and read, layouts from boxes, reshapes between layouts and a plan
- * taking a caller's layout, and the destroy calls) a dry run counts this rank's calls of every function
+ * write and read, gather and scatter with triplets and with a layout,
+ * layouts from boxes, reshapes between layouts and a plan taking a
+ * caller's layout, and the destroy calls) a dry run counts this rank's calls of every function
  * that tests/support/mpi_fault.c can fail. Then, for each function and
  * each k (all of 1..n with --long, else up to --per-kind values spread
  * over 1..n), the scenario runs again with that call failing:
@@ -90,6 +91,7 @@ typedef struct {
     distfft_halo halo;
     distfft_layout layout_in, layout_out;
     distfft_reshape reshape;
+    distfft_layout layout;
     void *a, *b, *c;
     size_t bytes_a, bytes_b;
 } state;
@@ -105,8 +107,9 @@ typedef struct {
 } scenario;
 
 enum { PLAN_CREATE, PLAN_EXECUTE, REDIST_CREATE, REDIST_EXECUTE, HALO_CREATE, HALO_EXECUTE,
-       FILE_WRITE, FILE_READ, LAYOUT_CREATE, RESHAPE_CREATE, RESHAPE_EXECUTE, PLAN_LAYOUTS_CREATE,
-       PLAN_DESTROY, REDIST_DESTROY, HALO_DESTROY, LAYOUT_DESTROY, RESHAPE_DESTROY };
+       FILE_WRITE, FILE_READ, GATHER, LAYOUT_GATHER, LAYOUT_CREATE, RESHAPE_CREATE,
+       RESHAPE_EXECUTE, PLAN_LAYOUTS_CREATE, PLAN_DESTROY, REDIST_DESTROY, HALO_DESTROY,
+       LAYOUT_DESTROY, RESHAPE_DESTROY };
 #define DESTROYS(what) ((what) >= PLAN_DESTROY)
 
 static const scenario scenarios[] = {
@@ -146,6 +149,8 @@ static const scenario scenarios[] = {
     {"halo execute pack", 0, DISTFFT_HALO_PACK, 0, 2, 0, HALO_EXECUTE},
     {"array file write", 0, 0, 0, 2, 0, FILE_WRITE},
     {"array file read", 0, 0, 0, 2, 0, FILE_READ},
+    {"gather and scatter", 0, 0, 0, 1, 0, GATHER},
+    {"layout gather and scatter", 0, 0, 0, 2, 0, LAYOUT_GATHER},
     {"plan destroy c2c pencil alltoallw", DISTFFT_METHOD_ALLTOALLW, DISTFFT_C2C, 2, 1,
      DISTFFT_OVERLAP_OFF, PLAN_DESTROY},
     {"plan destroy r2c slab alltoallv", DISTFFT_METHOD_ALLTOALLV, DISTFFT_R2C, 1, 1,
@@ -335,9 +340,13 @@ static int setup(const scenario *s, state *st)
         rc = create_halo(s, &st->halo);
         if (rc) return rc;
         st->a = zeros((size_t)distfft_halo_padded_block(st->halo, NULL, NULL) * sizeof(double));
-    } else if (s->what == FILE_WRITE || s->what == FILE_READ) {
+    } else if (s->what == FILE_WRITE || s->what == FILE_READ || s->what == GATHER || s->what == LAYOUT_GATHER) {
         int64_t local[2], start[2];
         file_block(local, start);
+        if (s->what == GATHER || s->what == LAYOUT_GATHER)
+            st->c = zeros((size_t)(s->batch * product(2, file_shape)) * sizeof(float));
+        if (s->what == LAYOUT_GATHER)
+            rc = distfft_layout_from_box(MPI_COMM_WORLD, 2, file_shape, start, local, &st->layout);
         st->bytes_a = (size_t)(s->batch * product(2, local)) * sizeof(float);
         st->a = zeros(st->bytes_a);
         st->b = zeros(st->bytes_a);
@@ -385,6 +394,22 @@ static int body(const scenario *s, state *st)
         if (rc == DISTFFT_SUCCESS && memcmp(st->a, st->b, st->bytes_a)) rc = -1;
         return rc;
     }
+    case GATHER:
+    case LAYOUT_GATHER: {
+        int64_t local[2], start[2];
+        file_block(local, start);
+        if (s->what == GATHER) {
+            rc = distfft_gather(MPI_COMM_WORLD, DISTFFT_REAL_FLOAT, 2, file_shape, local, start, st->a, 0, st->c);
+            if (!rc)
+                rc = distfft_scatter(MPI_COMM_WORLD, DISTFFT_REAL_FLOAT, 2, file_shape, local, start, st->c, 0,
+                                     st->b);
+        } else {
+            rc = distfft_layout_gather(st->layout, DISTFFT_REAL_FLOAT, s->batch, st->a, 0, st->c);
+            if (!rc) rc = distfft_layout_scatter(st->layout, DISTFFT_REAL_FLOAT, s->batch, st->c, 0, st->b);
+        }
+        if (rc == DISTFFT_SUCCESS && memcmp(st->a, st->b, st->bytes_a)) rc = -1;
+        return rc;
+    }
     case LAYOUT_CREATE:
         return create_layout(1, &st->layout_in);
     case RESHAPE_CREATE:
@@ -429,6 +454,7 @@ static int teardown(const scenario *s, state *st, int body_rc)
     if (!rc) rc = distfft_reshape_destroy(&st->reshape);
     if (!rc) rc = distfft_layout_destroy(&st->layout_in);
     if (!rc) rc = distfft_layout_destroy(&st->layout_out);
+    if (!rc) rc = distfft_layout_destroy(&st->layout);
     distfft_free(st->a);
     distfft_free(st->b);
     distfft_free(st->c);

@@ -25,6 +25,8 @@ LAYERS = [
     (r"^(grid|placement|gather)\.[ch]$", ("grid", 1)),
     (r"^array_(io|header)\.[ch]$", ("io", 1)),
     (r"^halo/", ("halo", 1)),
+    # the layout value is vocabulary: gather, array files and halos take one
+    (r"^layouts/layout_value\.[ch]$", ("base", 0)),
     (r"^layouts/", ("layouts", 1)),
     (r"^(error|types|vocabulary|decomp|big_count|text|layout|parallel|simulation)\.[ch]$", ("base", 0)),
 ]
