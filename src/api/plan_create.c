@@ -221,14 +221,10 @@ static int finish_create(int rc, MPI_Comm *work_comm, distfft_plan *plan_out)
  * (*work_comm becomes MPI_COMM_NULL). On failure *work_comm is the
  * caller's to free. Collective on *work_comm. */
 static int create_on(MPI_Comm *work_comm, int ndims, const int64_t *shape, distfft_precision precision,
-                     const distfft_options *options, distfft_plan *plan_out)
+                     const distfft_options *options, int concurrent, distfft_plan *plan_out)
 {
     plan_request request = {.ndims = ndims, .precision = precision, .options = *options};
     int rc = DISTFFT_SUCCESS;
-    /* FFTW's planner and the wisdom serve one thread at a time: a second
-     * thread of this process is refused (agreed below, so every rank of
-     * comm returns it) rather than racing. */
-    int concurrent = plan_planner_enter() > 0;
     replicated_args args;
     replicated_init(&args);
     int local = concurrent
@@ -246,8 +242,17 @@ static int create_on(MPI_Comm *work_comm, int ndims, const int64_t *shape, distf
     (*plan_out)->node = comms.node;
     *work_comm = MPI_COMM_NULL;
 fail:
-    plan_planner_leave();
     return rc;
+}
+
+/* FFTW's planner and the wisdom serve one thread at a time: a creation
+ * enters the planner before its first collective (so a thread waiting in
+ * the communicator's duplication already holds it), and a second thread of
+ * this process is refused -- agreed in create_on, so every rank of comm
+ * returns it -- rather than racing. Nonzero: another thread is inside. */
+static int enter_planner(void)
+{
+    return plan_planner_enter() > 0;
 }
 
 int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
@@ -263,12 +268,15 @@ int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
     else distfft_options_init(&options);
 
     int rc = DISTFFT_SUCCESS;
+    int concurrent = enter_planner();
     MPI_Comm work_comm = MPI_COMM_NULL; /* the plan's own, made once (issue 24) */
     TRY_MPI(MPI_Comm_dup(comm, &work_comm));
     TRY_MPI(MPI_Comm_set_errhandler(work_comm, MPI_ERRORS_RETURN));
-    TRY(create_on(&work_comm, ndims, shape, precision, &options, plan_out));
+    TRY(create_on(&work_comm, ndims, shape, precision, &options, concurrent, plan_out));
 fail:
-    return finish_create(rc, &work_comm, plan_out);
+    rc = finish_create(rc, &work_comm, plan_out);
+    plan_planner_leave();
+    return rc;
 }
 
 /* ---- plans in the caller's layouts ------------------------------------------ */
@@ -354,6 +362,7 @@ int distfft_plan_create_layouts(MPI_Comm comm, int ndims, const int64_t *shape, 
     distfft_options chosen;
     if (options) chosen = *options;
     else distfft_options_init(&chosen);
+    int concurrent = enter_planner();
     MPI_Comm work_comm = MPI_COMM_NULL;
     TRY_MPI(MPI_Comm_dup(comm, &work_comm));
     TRY_MPI(MPI_Comm_set_errhandler(work_comm, MPI_ERRORS_RETURN));
@@ -366,8 +375,10 @@ int distfft_plan_create_layouts(MPI_Comm comm, int ndims, const int64_t *shape, 
     int size = 1;
     TRY_MPI(MPI_Comm_size(work_comm, &size));
     layout_grid_choose(size, ndims, shape, precision, layout_in, layout_out, &chosen); /* alike everywhere */
-    TRY(create_on(&work_comm, ndims, shape, precision, &chosen, plan_out)); /* the plan adopts work_comm */
+    TRY(create_on(&work_comm, ndims, shape, precision, &chosen, concurrent, plan_out)); /* adopts work_comm */
     rc = attach_layouts(*plan_out, layout_in, layout_out);
 fail:
-    return finish_create(rc, &work_comm, plan_out);
+    rc = finish_create(rc, &work_comm, plan_out);
+    plan_planner_leave();
+    return rc;
 }
