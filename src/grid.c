@@ -124,7 +124,9 @@ static int grid_start(MPI_Comm comm, int ndims, const int *dims, distfft_placeme
     TRY(error_agree(comm, grid ? DISTFFT_SUCCESS
                                : error_fail(DISTFFT_ERR_MEMORY, "grid object")));
     *grid_made = grid;
+    return DISTFFT_SUCCESS;
 fail:
+    free(grid); /* made here but failed on another rank: nothing in it yet */
     return rc;
 }
 
