@@ -113,7 +113,17 @@ static void *allocate_elements(int64_t count, size_t element_size)
     return distfft_malloc((size_t)(count > 0 ? count : 1) * element_size);
 }
 
-static void fill_input(const bench_options *options, bench_arrays *arrays);
+/* The deterministic input of every field (again after timing with
+ * --destroy-input, which may have overwritten it). */
+static void fill_input(const bench_options *options, bench_arrays *arrays)
+{
+    int64_t field_bytes =
+        arrays->input_count * (int64_t)arrays->input_element_size;
+    for (int64_t field = 0; field < arrays->batch; ++field)
+        bench_fill_input(arrays->input_type, options->ndims, options->shape,
+                         arrays->input_shape, arrays->input_start, field,
+                         (char *)arrays->input + field * field_bytes);
+}
 
 static void free_arrays(bench_arrays *arrays)
 {
@@ -199,17 +209,6 @@ static int create_arrays(MPI_Comm comm, const bench_options *options,
     return 0;
 }
 
-/* The deterministic input of every field (again after timing with
- * --destroy-input, which may have overwritten it). */
-static void fill_input(const bench_options *options, bench_arrays *arrays)
-{
-    int64_t field_bytes =
-        arrays->input_count * (int64_t)arrays->input_element_size;
-    for (int64_t field = 0; field < arrays->batch; ++field)
-        bench_fill_input(arrays->input_type, options->ndims, options->shape,
-                         arrays->input_shape, arrays->input_start, field,
-                         (char *)arrays->input + field * field_bytes);
-}
 
 /* Whether rank 0 can hold three global copies of `total` elements in
  * complex double (gathered input and output of every field, and the serial

@@ -245,14 +245,21 @@ fail:
     return rc;
 }
 
-/* FFTW's planner and the wisdom serve one thread at a time: a creation
- * enters the planner before its first collective (so a thread waiting in
- * the communicator's duplication already holds it), and a second thread of
- * this process is refused -- agreed in create_on, so every rank of comm
- * returns it -- rather than racing. Nonzero: another thread is inside. */
-static int enter_planner(void)
+/* The start of a creation. FFTW's planner and the wisdom serve one thread
+ * at a time: the creation enters the planner before its first collective
+ * (so a thread waiting in the communicator's duplication already holds
+ * it), and *concurrent says another thread was inside -- refused in
+ * create_on, agreed so every rank of comm returns it, rather than racing.
+ * Then the creation's one duplicate of comm, errors returned. The caller
+ * leaves the planner (plan_planner_leave) whatever this returns. */
+static int start_create(MPI_Comm comm, MPI_Comm *work_comm, int *concurrent)
 {
-    return plan_planner_enter() > 0;
+    int rc = DISTFFT_SUCCESS;
+    *concurrent = plan_planner_enter() > 0;
+    TRY_MPI(MPI_Comm_dup(comm, work_comm));
+    TRY_MPI(MPI_Comm_set_errhandler(*work_comm, MPI_ERRORS_RETURN));
+fail:
+    return rc;
 }
 
 int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
@@ -268,10 +275,9 @@ int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
     else distfft_options_init(&options);
 
     int rc = DISTFFT_SUCCESS;
-    int concurrent = enter_planner();
+    int concurrent;
     MPI_Comm work_comm = MPI_COMM_NULL; /* the plan's own, made once (issue 24) */
-    TRY_MPI(MPI_Comm_dup(comm, &work_comm));
-    TRY_MPI(MPI_Comm_set_errhandler(work_comm, MPI_ERRORS_RETURN));
+    TRY(start_create(comm, &work_comm, &concurrent));
     TRY(create_on(&work_comm, ndims, shape, precision, &options, concurrent, plan_out));
 fail:
     rc = finish_create(rc, &work_comm, plan_out);
@@ -362,10 +368,9 @@ int distfft_plan_create_layouts(MPI_Comm comm, int ndims, const int64_t *shape, 
     distfft_options chosen;
     if (options) chosen = *options;
     else distfft_options_init(&chosen);
-    int concurrent = enter_planner();
+    int concurrent;
     MPI_Comm work_comm = MPI_COMM_NULL;
-    TRY_MPI(MPI_Comm_dup(comm, &work_comm));
-    TRY_MPI(MPI_Comm_set_errhandler(work_comm, MPI_ERRORS_RETURN));
+    TRY(start_create(comm, &work_comm, &concurrent));
     replicated_args args;
     replicated_init(&args);
     replicated_add(&args, layout_in != NULL, "layout_in given");
