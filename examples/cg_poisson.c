@@ -11,8 +11,8 @@
  *
  * CG: each iteration exchanges the ghost layers (width 1, every axis
  * periodic) of the search direction p, kept as a padded array, and applies
- * the stencil to the interior. The blocks are those of an r2c plan's input,
- * handed to distfft_halo_create as the plan reports them.
+ * the stencil to the interior. The blocks are those of an r2c plan's input:
+ * the halo is made on the plan's input layout.
  *
  * Check: the FFT diagonalises the periodic stencil, -L e_k = lambda_k e_k
  * with lambda_k = sum_j (2 - 2 cos(2 pi k_j / N_j)) / h_j^2, so the exact
@@ -187,8 +187,13 @@ static int setup(distfft_plan plan, const settings *s, domain *d)
         d->global[a] = s->shape[a];
         d->inverse_h2[a] = (double)(s->shape[a] * s->shape[a]);
     }
-    int rc = distfft_halo_create(MPI_COMM_WORLD, DISTFFT_REAL_DOUBLE, 3, s->shape, d->n,
-                                 d->start, ones, ones, periodic, 1, s->variant, &d->halo);
+    distfft_layout input = NULL;
+    int rc = distfft_plan_input_layout(plan, &input);
+    if (rc == DISTFFT_SUCCESS)
+        rc = distfft_layout_halo_create(input, DISTFFT_REAL_DOUBLE, ones, ones, periodic, 1,
+                                        s->variant, &d->halo);
+    int freed = distfft_layout_destroy(&input); /* the halo keeps what it needs */
+    if (rc == DISTFFT_SUCCESS) rc = freed;
     if (rc != DISTFFT_SUCCESS) return rc;
     distfft_halo_padded_block(d->halo, d->padded, NULL);
     d->count = d->n[0] * d->n[1] * d->n[2];

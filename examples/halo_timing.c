@@ -99,9 +99,11 @@ int main(int argc, char **argv)
     void *array[2] = {NULL, NULL};
     double *seconds[2] = {NULL, NULL};
     int first = s.first_variant, last = s.first_variant + s.variants - 1;
+    distfft_layout blocks = NULL; /* this rank's block of the grid */
+    rc = distfft_layout_from_box(MPI_COMM_WORLD, 3, s.shape, start, local, &blocks);
     for (int v = first; v <= last && rc == 0; v++) {
-        rc = distfft_halo_create(MPI_COMM_WORLD, s.type, 3, s.shape, local, start, widths,
-                                 NULL, periodic, 1, (distfft_halo_variant)v, &halo[v]);
+        rc = distfft_layout_halo_create(blocks, s.type, widths, NULL, periodic, 1,
+                                        (distfft_halo_variant)v, &halo[v]);
         if (rc) break;
         int64_t count = distfft_halo_padded_block(halo[v], NULL, NULL);
         array[v] = distfft_malloc((size_t)count * distfft_type_size(s.type));
@@ -136,6 +138,7 @@ int main(int argc, char **argv)
         free(seconds[v]);
         distfft_halo_destroy(&halo[v]);
     }
+    distfft_layout_destroy(&blocks);
     distfft_grid_destroy(&grid);
     MPI_Finalize();
     return rc ? 1 : 0;

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 
 #include "error.h"
+#include "node.h"
 #include "placement.h"
 
 static int row_major_index(int ndims, const int *dims, const int *coords)
@@ -77,32 +78,6 @@ static int morton_index(int rank, int size, int ndims, const int *dims, int *ind
     return DISTFFT_SUCCESS;
 }
 
-/* This rank's node (the lowest rank in it) and a key that orders the
- * node's ranks as comm does (its rank within the node, or in comm). A
- * known label (`known` > 0: the lowest rank + 1, plan_comms) spares the
- * split. */
-static int find_node(MPI_Comm comm, int rank, int node_size, int known, int *node, int *local)
-{
-    if (node_size > 0) {
-        *node = rank / node_size;
-        *local = rank % node_size;
-        return DISTFFT_SUCCESS;
-    }
-    if (known > 0) {
-        *node = known - 1;
-        *local = rank;
-        return DISTFFT_SUCCESS;
-    }
-    int rc = DISTFFT_SUCCESS;
-    MPI_Comm shared = MPI_COMM_NULL;
-    TRY_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared));
-    TRY_MPI(MPI_Comm_rank(shared, local));
-    TRY_MPI(MPI_Allreduce(&rank, node, 1, MPI_INT, MPI_MIN, shared));
-fail:
-    if (shared != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&shared));
-    return rc;
-}
-
 static int node_index(MPI_Comm comm, int rank, int size, int ndims, const int *dims,
                       int node_size, int known, int busy, int *index)
 {
@@ -112,7 +87,10 @@ static int node_index(MPI_Comm comm, int rank, int size, int ndims, const int *d
     /* Agree on the tables first: finding the nodes is collective. */
     TRY(error_agree(comm, all && ranks ? DISTFFT_SUCCESS
                                        : error_fail(DISTFFT_ERR_MEMORY, "node placement table")));
-    TRY(error_agree(comm, find_node(comm, rank, node_size, known, &mine[0], &mine[1])));
+    /* (node, rank): a node's ranks in comm's order (node.h; a known label,
+     * plan_comms, spares the split) */
+    mine[1] = rank;
+    TRY(error_agree(comm, node_label_find(comm, node_size, known, &mine[0])));
     TRY_MPI(MPI_Allgather(mine, 2, MPI_INT, all, 2, MPI_INT, comm));
     for (int p = 0; p < size; p++)
         ranks[p] = (keyed){((uint64_t)all[2 * p] << 32) | (uint32_t)all[2 * p + 1], p};

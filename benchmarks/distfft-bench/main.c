@@ -227,26 +227,19 @@ static int global_copies_fit(MPI_Comm comm, int64_t total)
     return from_root(comm, fits);
 }
 
-/* Gather every field of `local` (blocks of `type`, local_shape at
- * global_start, local_count elements each) into `global` on rank 0. */
-static int gather_fields(MPI_Comm comm, const bench_options *options,
-                         int64_t batch, distfft_type type,
-                         const int64_t *global_shape,
-                         const int64_t *local_shape,
-                         const int64_t *global_start, int64_t local_count,
-                         const void *local, void *global)
+/* Gather every field of one side of the plan (`local`, this rank's blocks
+ * of `type`) into `global` on rank 0: one distfft_layout_gather on the
+ * plan's layout of that side (the caller's layout, if it gave one). */
+static int gather_side(const bench_arrays *arrays, int output, distfft_type type,
+                       const void *local, void *global)
 {
-    size_t element_size = distfft_type_size(type);
-    int64_t global_count = element_count(options->ndims, global_shape);
-    int status = DISTFFT_SUCCESS;
-    for (int64_t field = 0; field < batch && status == DISTFFT_SUCCESS; ++field)
-        status = distfft_gather(
-            comm, type, options->ndims, global_shape, local_shape,
-            global_start,
-            (const char *)local + field * local_count * (int64_t)element_size, 0,
-            global ? (char *)global + field * global_count * (int64_t)element_size
-                   : NULL);
-    return status;
+    distfft_layout layout = NULL;
+    int status = output ? distfft_plan_output_layout(arrays->plan, &layout)
+                        : distfft_plan_input_layout(arrays->plan, &layout);
+    if (status == DISTFFT_SUCCESS)
+        status = distfft_layout_gather(layout, type, arrays->batch, local, 0, global);
+    int freed = distfft_layout_destroy(&layout);
+    return status != DISTFFT_SUCCESS ? status : freed;
 }
 
 /* Gather input and output on rank 0. Returns 0, or -1 (on every rank) if
@@ -274,20 +267,12 @@ static int gather_global(MPI_Comm comm, const bench_options *options,
     }
     int status = DISTFFT_ERR_MEMORY;
     if (from_root(comm, allocated)) {
-        status = gather_fields(comm, options, arrays->batch,
-                               arrays->input_type, options->shape,
-                               arrays->input_shape, arrays->input_start,
-                               arrays->input_count, arrays->input,
-                               global->input);
+        status = gather_side(arrays, 0, arrays->input_type, arrays->input, global->input);
         if (status == DISTFFT_SUCCESS)
-            status = gather_fields(comm, options, arrays->batch,
-                                   arrays->output_type,
-                                   arrays->global_output_shape,
-                                   arrays->output_shape, arrays->output_start,
-                                   arrays->output_count, arrays->output,
-                                   global->output);
+            status = gather_side(arrays, 1, arrays->output_type, arrays->output,
+                                 global->output);
         if (status != DISTFFT_SUCCESS)
-            report_library_error(comm, "distfft_gather", status);
+            report_library_error(comm, "distfft_layout_gather", status);
     }
     if (status != DISTFFT_SUCCESS) {
         distfft_free(global->input);

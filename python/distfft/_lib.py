@@ -240,10 +240,6 @@ _declare("distfft_redist_create", _int, MPI_Comm, _int, _int, c_int64_p, _int,
          c_int64_p, _int, ctypes.c_int64, _int, c_handle_p)
 _declare("distfft_redist_execute", _int, c_handle, _void_p, _void_p)
 _declare("distfft_redist_destroy", _int, c_handle_p)
-_declare("distfft_gather", _int, MPI_Comm, _int, _int, c_int64_p, c_int64_p,
-         c_int64_p, _void_p, _int, _void_p)
-_declare("distfft_scatter", _int, MPI_Comm, _int, _int, c_int64_p, c_int64_p,
-         c_int64_p, _void_p, _int, _void_p)
 
 # ---- helpers ------------------------------------------------------------------
 

@@ -6,16 +6,17 @@ global shape, where its block sits in the global array (`local_slice`,
 `substart`), the axis along which every rank holds the whole extent
 (`alignment`), its communicator and, for transform data, the transform kinds
 per axis. `gather` assembles the global array on one rank (or every rank),
-`scatter` fills the blocks from one; both go through distfft_gather/scatter,
-each block one message into a subarray datatype of the global array.
+`scatter` fills the blocks from one; both go through the array's
+distfft.Layout (distfft_layout_gather/scatter: each block one message into a
+subarray datatype of the global array).
 
 Views and ufunc results of the same shape keep the metadata; reshaping or
 slicing drops it (the block would no longer describe the global array).
 """
 import numpy
 
-from . import _lib
-from ._arrays import empty_aligned, zeros_aligned
+from . import _blocks, _lib
+from ._arrays import empty_aligned, pointer, zeros_aligned
 from ._collective import agree
 
 
@@ -104,16 +105,14 @@ class DistArray(numpy.ndarray):
             if not 0 <= root < comm.Get_size():
                 raise ValueError(f"distfft: root {root} is not a rank of the communicator")
             return _lib.element_type(self.dtype)
-
         ctype = agree(comm, prepare)
+        local = numpy.ascontiguousarray(self)
         result = empty_aligned(self.global_shape, self.dtype) \
             if everyone or comm.Get_rank() == root else None
-        local = numpy.ascontiguousarray(self)
-        _lib.check(_lib.lib.distfft_gather(
-            _lib.comm_handle(comm), ctype, len(self.global_shape),
-            _lib.int64_array(self.global_shape), _lib.int64_array(self.shape),
-            _lib.int64_array(self.substart), local.ctypes.data if local.size else None,
-            root, result.ctypes.data if result is not None and result.size else None))
+        with _blocks.layout_of_array(self) as (layout, fields):
+            _lib.check(_lib.lib.distfft_layout_gather(layout, ctype, fields, pointer(local), root,
+                                                      pointer(result) if comm.Get_rank() == root
+                                                      else None))
         if everyone and comm.Get_size() > 1:
             comm.Bcast(result, root=0)
         return result
@@ -138,12 +137,10 @@ class DistArray(numpy.ndarray):
             return numpy.ascontiguousarray(source, dtype=self.dtype)
 
         source = agree(comm, prepare)
-        _lib.check(_lib.lib.distfft_scatter(
-            _lib.comm_handle(comm), _lib.element_type(self.dtype), len(self.global_shape),
-            _lib.int64_array(self.global_shape), _lib.int64_array(self.shape),
-            _lib.int64_array(self.substart),
-            source.ctypes.data if source is not None and source.size else None,
-            root, self.ctypes.data if self.size else None))
+        with _blocks.layout_of_array(self) as (layout, fields):
+            _lib.check(_lib.lib.distfft_layout_scatter(
+                layout, _lib.element_type(self.dtype), fields,
+                pointer(source) if source is not None else None, root, pointer(self)))
         return self
 
     # ---- files ------------------------------------------------------------------------

@@ -19,7 +19,7 @@ import ctypes
 
 import numpy
 
-from . import _lib, _lifetime
+from . import _blocks, _lib, _lifetime
 from ._arrays import check_array, zeros_aligned
 from ._collective import Agreement
 
@@ -31,8 +31,8 @@ _declare = _lib._declare
 
 
 _declare("distfft_halo_variant_from_name", _int, ctypes.c_char_p, _lib.c_int_p)
-_declare("distfft_halo_create", _int, _lib.MPI_Comm, _int, _int, _i64p, _i64p, _i64p,
-         _i64p, _i64p, _lib.c_int_p, ctypes.c_int64, _int, _lib.c_handle_p)
+_declare("distfft_layout_halo_create", _int, _lib.c_handle, _int, _i64p, _i64p, _lib.c_int_p,
+         ctypes.c_int64, _int, _lib.c_handle_p)
 _declare("distfft_halo_execute", _int, _lib.c_handle, ctypes.c_void_p)
 _declare("distfft_halo_padded_block", ctypes.c_int64, _lib.c_handle, _i64p, _i64p)
 _declare("distfft_halo_destroy", _int, _lib.c_handle_p)
@@ -50,7 +50,8 @@ def _per_axis(value, ndim, what):
 
 class Halo(_lifetime.Handle):
     """Halo(comm, global_shape, local_slice, widths, periodic=True,
-            dtype=numpy.float64, batch=None, variant="datatypes", widths_high=None)
+            dtype=numpy.float64, batch=None, variant="datatypes", widths_high=None,
+            layout=None)
 
     The ghost-cell exchange of a global array of `global_shape` whose block
     on this rank is `local_slice` (one slice per axis, e.g. a DistArray's or
@@ -60,21 +61,36 @@ class Halo(_lifetime.Handle):
     the neighbours' blocks. `periodic`: a bool or one per axis. With `batch`
     (an int) arrays have a leading axis of that many fields. `variant`:
     "datatypes" (zero-copy MPI datatypes) or "pack" (buffers).
+    With `layout` (a distfft.Layout; Layout.halo() passes it) the blocks
+    are the layout's and comm, global_shape, local_slice may be None; else
+    a layout of the blocks is made for distfft_layout_halo_create and
+    destroyed once the halo is made (see _blocks.py).
     Collective on comm; free with destroy() or a with-block.
     """
 
     _destroy_call = "distfft_halo_destroy"
 
     def __init__(self, comm, global_shape, local_slice, widths, periodic=True,
-                 dtype=numpy.float64, batch=None, variant="datatypes", widths_high=None):
+                 dtype=numpy.float64, batch=None, variant="datatypes", widths_high=None,
+                 layout=None):
+        if layout is not None:
+            layout._require_live()
+            comm, global_shape, local_slice = layout.comm, layout.global_shape, layout.local_slice
         self._adopt(comm)
         self._agree = Agreement(self._comm)
         try:
             args = self._agree(self._parse, global_shape, local_slice, widths, widths_high,
                                periodic, dtype, batch, variant)
             handle = _lib.c_handle()
-            _lib.check(_lib.lib.distfft_halo_create(_lib.comm_handle(self._comm), *args,
-                                                    ctypes.byref(handle)))
+            if layout is not None:
+                _lib.check(_lib.lib.distfft_layout_halo_create(layout._handle, *args,
+                                                               ctypes.byref(handle)))
+            else:
+                with _blocks.layout_of_boxes(self._comm, self.global_shape,
+                                             [s.start for s in self.local_slice],
+                                             [s.stop - s.start for s in self.local_slice]) as boxes:
+                    _lib.check(_lib.lib.distfft_layout_halo_create(boxes, *args,
+                                                                   ctypes.byref(handle)))
         except BaseException:
             self._comm.Free()
             raise
@@ -106,13 +122,9 @@ class Halo(_lifetime.Handle):
         _lib.check(_lib.lib.distfft_halo_variant_from_name(str(variant).encode(),
                                                            ctypes.byref(code)))
         self.variant = str(variant)
-        local = [s.stop - s.start for s in self.local_slice]
-        start = [s.start for s in self.local_slice]
-        return (_lib.element_type(self.dtype), ndim, _lib.int64_array(self.global_shape),
-                _lib.int64_array(local), _lib.int64_array(start),
-                _lib.int64_array(self.widths_low), _lib.int64_array(self.widths_high),
-                (ctypes.c_int * ndim)(*self.periodic), 1 if self.batch is None else self.batch,
-                code.value)
+        return (_lib.element_type(self.dtype), _lib.int64_array(self.widths_low),
+                _lib.int64_array(self.widths_high), (ctypes.c_int * ndim)(*self.periodic),
+                1 if self.batch is None else self.batch, code.value)
 
     @property
     def interior_slice(self):
@@ -147,7 +159,11 @@ class Halo(_lifetime.Handle):
 
 
 def halo_for(array, widths, periodic=True, variant="datatypes", widths_high=None):
-    """A Halo for a DistArray's block (all of its axes; no batch)."""
+    """A Halo for a DistArray's block (all of its axes; no batch), on its
+    layout when it carries one of all its axes."""
     array._require_metadata()
+    layout = array.layout
+    if layout is not None and layout.ndim != len(array.global_shape):
+        layout = None
     return Halo(array.comm, array.global_shape, array.local_slice, widths, periodic,
-                array.dtype, None, variant, widths_high)
+                array.dtype, None, variant, widths_high, layout=layout)

@@ -24,13 +24,12 @@ import ctypes
 
 import numpy
 
-from . import _lib, _lifetime
-from ._arrays import check_array, pointer, zeros_aligned
+from . import _blocks, _lib, _lifetime  # _blocks declares the C calls it shares
+from ._arrays import check_array, empty_aligned, pointer, zeros_aligned
 from ._collective import Agreement
 from .distarray import DistArray
 
 _h, _i64, _int = _lib.c_handle, _lib.c_int64_p, ctypes.c_int
-_lib._declare("distfft_layout_from_box", _int, _lib.MPI_Comm, _int, _i64, _i64, _i64, _lib.c_handle_p)
 _lib._declare("distfft_layout_from_grid", _int, _lib.MPI_Comm, _int, _i64, _int, _lib.c_int_p,
               _lib.c_int_p, _lib.c_handle_p)
 _lib._declare("distfft_plan_input_layout", _int, _h, _lib.c_handle_p)
@@ -42,11 +41,6 @@ _lib._declare("distfft_layout_global_shape", _int, _h, _i64)
 _lib._declare("distfft_layout_box", _int, _h, _int, _i64, _i64)
 _lib._declare("distfft_layout_equal", _int, _h, _h)
 _lib._declare("distfft_layout_describe", _int, _h, ctypes.c_char_p, ctypes.c_size_t)
-_lib._declare("distfft_layout_destroy", _int, _lib.c_handle_p)
-_lib._declare("distfft_layout_gather", _int, _h, _int, ctypes.c_int64, ctypes.c_void_p, _int,
-              ctypes.c_void_p)
-_lib._declare("distfft_layout_scatter", _int, _h, _int, ctypes.c_int64, ctypes.c_void_p, _int,
-              ctypes.c_void_p)
 _lib._declare("distfft_reshape_create", _int, _h, _h, _int, ctypes.c_int64, ctypes.c_void_p,
               _lib.c_handle_p)
 _lib._declare("distfft_reshape_forward", _int, _h, ctypes.c_void_p, ctypes.c_void_p)
@@ -218,35 +212,45 @@ class Layout(_lifetime.Handle):
             return batch, _lib.element_type(a.dtype)
         batch, ctype = Agreement(self._comm)(prepare)
         lead = () if a.ndim == self.ndim else (batch,)
-        result = numpy.empty(lead + self.global_shape, a.dtype) if self.rank == root else None
+        result = empty_aligned(lead + self.global_shape, a.dtype) if self.rank == root else None
         _lib.check(_lib.lib.distfft_layout_gather(self._handle, ctype, batch, a.ctypes.data if a.size else None,
                                                   root, result.ctypes.data if result is not None and
                                                   result.size else None))
         return result
 
-    def scatter(self, global_array, root=0, dtype=None, batch=None):
+    def scatter(self, global_array, root=0, dtype=None, batch=None, out=None):
         """A DistArray of this rank's box filled from `global_array` on rank
         `root` (ignored elsewhere). dtype and batch must be given on every
-        rank when they differ from complex128 / None. Collective."""
+        rank when they differ from complex128 / None. With `out` (this
+        rank's box, with or without a leading batch axis, C-contiguous,
+        writable) the box is filled into it instead, and its dtype and batch
+        are used. Returns the filled array. Collective."""
         self._require_live()
-        out = self.array(numpy.complex128 if dtype is None else dtype, batch)
 
         def prepare():
             if not 0 <= root < self.size:
                 raise ValueError(f"distfft: root {root} is not a rank of the layout")
+            if out is None:
+                target = self.array(numpy.complex128 if dtype is None else dtype, batch)
+                fields = 1 if batch is None else int(batch)
+            else:
+                if not isinstance(out, numpy.ndarray) or not out.flags.c_contiguous \
+                        or not out.flags.writeable:
+                    raise ValueError("distfft: scatter's out must be a writable C-contiguous array")
+                target, fields = out, self._batch_of(out.shape, "scatter")
             if self.rank != root:
-                return None
-            source = numpy.ascontiguousarray(global_array, dtype=out.dtype)
-            if source.shape != out.global_shape:
+                return target, fields, None
+            lead = () if target.ndim == self.ndim else (fields,)
+            source = numpy.ascontiguousarray(global_array, dtype=target.dtype)
+            if source.shape != lead + self.global_shape:
                 raise ValueError(f"distfft: scatter: the global array has shape {source.shape}, "
-                                 f"expected {out.global_shape}")
-            return source
-        source = Agreement(self._comm)(prepare)
+                                 f"expected {lead + self.global_shape}")
+            return target, fields, source
+        target, fields, source = Agreement(self._comm)(prepare)
         _lib.check(_lib.lib.distfft_layout_scatter(
-            self._handle, _lib.element_type(out.dtype), 1 if batch is None else int(batch),
-            source.ctypes.data if source is not None and source.size else None, root,
-            out.ctypes.data if out.size else None))
-        return out
+            self._handle, _lib.element_type(target.dtype), fields, pointer(source) if source is not None
+            else None, root, pointer(target)))
+        return target
 
     def halo(self, widths, dtype=numpy.complex128, periodic=True, batch=None, variant="datatypes",
              widths_high=None):
@@ -254,8 +258,7 @@ class Layout(_lifetime.Handle):
         distfft.Halo; every line of boxes along each axis must tile it, as
         grids and bricks do). Collective."""
         from .halo import Halo
-        return Halo(self._user_comm, self.global_shape, self.local_slice, widths, periodic, dtype, batch,
-                    variant, widths_high)
+        return Halo(None, None, None, widths, periodic, dtype, batch, variant, widths_high, layout=self)
 
     def _batch_of(self, shape, what):
         if tuple(shape) == self.shape:

@@ -205,3 +205,36 @@ def test_halo_on_bricks(comm):
         index = numpy.ix_(*[(start + numpy.arange(n)) % g for start, n, g in
                             zip(halo.padded_start, halo.padded_shape, shape)])
         assert numpy.array_equal(padded, whole[index])
+
+
+@pytest.mark.parametrize("fields", [None, 3])
+def test_distarray_without_layout(comm, fields):
+    """A DistArray made from (global_shape, local_slice) alone gathers,
+    scatters and makes a halo through a layout of its blocks made for the
+    call (leading axes every rank holds whole are fields: mpi4py-fft's
+    vector components)."""
+    shape = (7, 5, 3)
+    lead = () if fields is None else (fields,)
+    n, start = distfft.decompose(shape[0], comm.size, comm.rank)
+    local_slice = tuple(slice(0, f) for f in lead) + (slice(start, start + n), slice(0, 5), slice(0, 3))
+    whole = random_global(lead + shape, numpy.complex128, seed=5)
+    a = distfft.DistArray(lead + shape, local_slice, numpy.complex128, comm)
+    assert a.layout is None
+    a[...] = whole[local_slice]
+    assert numpy.array_equal(a.gather(root=None), whole)
+    gathered = a.gather(root=comm.size - 1)
+    assert (gathered is None) == (comm.rank != comm.size - 1)
+    b = distfft.DistArray(lead + shape, local_slice, numpy.complex128, comm)
+    b.scatter(whole if comm.rank == 0 else None)
+    assert numpy.array_equal(b, whole[local_slice])
+    if fields is None:
+        with a.halo(1) as halo:
+            padded = halo.padded_array(a)
+            halo.exchange(padded)
+            index = numpy.ix_(*[(s + numpy.arange(m)) % g for s, m, g in
+                                zip(halo.padded_start, halo.padded_shape, shape)])
+            assert numpy.array_equal(padded, whole[index])
+    if comm.size > 1:   # every rank holding all rows: the boxes overlap
+        c = distfft.DistArray(shape, (slice(0, 7), slice(0, 5), slice(0, 3)), numpy.complex128, comm)
+        c[...] = whole[(0,) * len(lead)] if lead else whole
+        expect_everywhere(comm, "overlap", lambda: c.gather())

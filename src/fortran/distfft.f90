@@ -171,11 +171,16 @@ module distfft
     module procedure redist_c16, redist_c8, redist_f8, redist_f4
   end interface distfft_redist_execute
   ! Distributed arrays to and from .npy files (distfft_array.inc).
+  ! Deprecated: use distfft_layout_array_write (a layout instead of the
+  ! global_shape, local_shape, global_start triplet); this runs the C
+  ! library's deprecated distfft_array_write, a thin wrapper over the
+  ! layout call.
   interface distfft_array_write
     module procedure array_write_c16, array_write_c8, array_write_f8, array_write_f4
   end interface distfft_array_write
   ! Read this rank's block of a .npy file written by distfft_array_write
-  ! (same arguments). Collective on comm.
+  ! (same arguments). Collective on comm. Deprecated: use
+  ! distfft_layout_array_read.
   interface distfft_array_read
     module procedure array_read_c16, array_read_c8, array_read_f8, array_read_f4
   end interface distfft_array_read

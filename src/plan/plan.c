@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../error.h"
+#include "../node.h"
 #include "../types.h"
 #include "../simulation.h"
 #include "plan.h"
@@ -174,19 +175,13 @@ static void fold_scales(struct distfft_plan_s *plan)
 
 int plan_comms_node(plan_comms *comms, int *node)
 {
-    int rc = DISTFFT_SUCCESS, rank, label = 0;
-    MPI_Comm shared = MPI_COMM_NULL;
+    int label = 0;
     if (comms->node > 0) {
         *node = comms->node;
         return DISTFFT_SUCCESS;
     }
-    TRY_MPI(MPI_Comm_rank(comms->comm, &rank));
-    TRY_MPI(MPI_Comm_split_type(comms->comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared));
-    TRY_MPI(MPI_Allreduce(&rank, &label, 1, MPI_INT, MPI_MIN, shared)); /* the node's lowest rank */
-fail:
-    if (shared != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&shared));
     /* agreed, and kept only then: every rank asks again, or none does */
-    rc = error_agree(comms->comm, rc);
+    int rc = error_agree(comms->comm, node_label_find(comms->comm, 0, 0, &label));
     if (rc == DISTFFT_SUCCESS) *node = comms->node = label + 1;
     return rc;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../error.h"
+#include "../node.h"
 #include "nodes.h"
 
 /* DISTFFT_NODE_SIZE, or 0 when unset or not a positive number. */
@@ -23,23 +24,17 @@ static int environment_node_size(void)
 
 int node_label(MPI_Comm comm, const redist_geometry *g, int *label)
 {
-    int rc = DISTFFT_SUCCESS, rank, size = environment_node_size();
-    MPI_Comm shared = MPI_COMM_NULL;
-    TRY_MPI(MPI_Comm_rank(comm, &rank));
     if (g->node > 0) {
         *label = g->node;
-    } else if (size > 0) {
-        *label = rank / size + 1;
-    } else if (g->shared_node > 0) { /* found once by the plan (its communicator's labels) */
-        *label = g->shared_node;
-    } else {
-        /* the lowest rank of the group on this rank's node, plus one */
-        TRY_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared));
-        TRY_MPI(MPI_Allreduce(&rank, label, 1, MPI_INT, MPI_MIN, shared));
-        *label += 1;
+        return DISTFFT_SUCCESS;
     }
-fail:
-    if (shared != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&shared));
+    if (g->shared_node > 0 && environment_node_size() == 0) { /* found once by the plan */
+        *label = g->shared_node;
+        return DISTFFT_SUCCESS;
+    }
+    /* a pretended node of the environment, or the group's real node (node.h) */
+    int rc = node_label_find(comm, environment_node_size(), 0, label);
+    *label += 1;
     return rc;
 }
 

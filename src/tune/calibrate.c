@@ -40,6 +40,8 @@
 #include <string.h>
 
 #include "../error.h"
+#include "../node.h"
+#include "../redist/nodes.h"
 #include "../serial/serial_fft.h"
 #include "../simulation.h"
 #include "predict.h"
@@ -352,54 +354,38 @@ typedef struct {
     int max_members, min_members;
 } node_layout;
 
+/* The nodes of comm (node.h's labels, redist/nodes.h's map: nodes numbered
+ * by their lowest rank, a node's ranks in rank order) as a table of ranks
+ * by node and index. Collective on comm; the same code on every rank. */
 static int layout_create(MPI_Comm comm, int node_size, node_layout *layout)
 {
     memset(layout, 0, sizeof *layout);
-    int rc = mpi_rank_size(comm, &layout->rank, &layout->size), label;
+    node_map map = {0};
+    int rc = mpi_rank_size(comm, &layout->rank, &layout->size), label = 0;
     if (rc != DISTFFT_SUCCESS) return rc;
-    rc = model_node_label(comm, node_size, 0, &label);
-    int *labels = malloc((size_t)layout->size * sizeof *labels);
-    rc = error_agree(comm, rc != DISTFFT_SUCCESS ? rc
-                           : labels ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "calibration"));
-    if (rc != DISTFFT_SUCCESS) {
-        free(labels);
-        return rc;
-    }
-    rc = CHECK_MPI(MPI_Allgather(&label, 1, MPI_INT, labels, 1, MPI_INT, comm));
-    if (rc != DISTFFT_SUCCESS) {
-        free(labels);
-        return rc;
-    }
-    /* Nodes numbered by their lowest rank; labels are arbitrary ints. */
-    int *node_of = calloc((size_t)layout->size, sizeof *node_of), *count = calloc((size_t)layout->size + 1, sizeof *count);
-    for (int r = 0; r < layout->size; r++) {
-        int n = -1;
-        for (int q = 0; q < r && n < 0; q++)
-            if (labels[q] == labels[r]) n = node_of[q];
-        node_of[r] = n >= 0 ? n : layout->nodes++;
-    }
+    TRY(error_agree(comm, node_label_find(comm, node_size, 0, &label)));
+    TRY(node_map_create(comm, label, "calibration", &map));
+    layout->nodes = map.nodes;
+    layout->node = map.node_of[layout->rank];
     layout->min_members = layout->size;
-    for (int r = 0; r < layout->size; r++) count[node_of[r]]++;
-    for (int n = 0; n < layout->nodes; n++) {
-        if (count[n] > layout->max_members) layout->max_members = count[n];
-        if (count[n] < layout->min_members) layout->min_members = count[n];
+    for (int n = 0; n < map.nodes; n++) {
+        int count = map.first[n + 1] - map.first[n];
+        if (count > layout->max_members) layout->max_members = count;
+        if (count < layout->min_members) layout->min_members = count;
     }
     layout->first_rank_of = malloc((size_t)layout->nodes * layout->max_members * sizeof(int));
-    for (int i = 0; i < layout->nodes * layout->max_members; i++) layout->first_rank_of[i] = -1;
-    memset(count, 0, ((size_t)layout->size + 1) * sizeof *count);
-    for (int r = 0; r < layout->size; r++) {
-        int n = node_of[r], k = count[n]++;
-        layout->first_rank_of[n * layout->max_members + k] = r;
-        if (r == layout->rank) {
-            layout->node = n;
-            layout->member = k;
+    TRY(error_agree(comm, layout->first_rank_of ? DISTFFT_SUCCESS
+                                                : error_fail(DISTFFT_ERR_MEMORY, "calibration")));
+    for (int n = 0; n < map.nodes; n++)
+        for (int k = 0; k < layout->max_members; k++) {
+            int at = map.first[n] + k;
+            layout->first_rank_of[n * layout->max_members + k] = at < map.first[n + 1] ? map.members[at] : -1;
         }
-    }
-    layout->members = count[layout->node];
-    free(labels);
-    free(node_of);
-    free(count);
-    return DISTFFT_SUCCESS;
+    layout->members = map.first[layout->node + 1] - map.first[layout->node];
+    layout->member = node_index_of(&map, layout->rank);
+fail:
+    node_map_free(&map);
+    return rc;
 }
 
 static int rank_at(const node_layout *layout, int node, int member)

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../error.h"
+#include "../node.h"
 #include "../placement.h"
 #include "../types.h"
 #include "predict.h"
@@ -157,26 +158,6 @@ const cost_model *model_for_tuning(MPI_Comm comm, int *rc)
 
 /* ---- nodes and peers ---------------------------------------------------------- */
 
-int model_node_label(MPI_Comm comm, int node_size, int known, int *label)
-{
-    int rank, rc = DISTFFT_SUCCESS;
-    MPI_Comm shared = MPI_COMM_NULL;
-    TRY_MPI(MPI_Comm_rank(comm, &rank));
-    if (node_size > 0) {
-        *label = rank / node_size;
-        return DISTFFT_SUCCESS;
-    }
-    if (known > 0) {
-        *label = known - 1;
-        return DISTFFT_SUCCESS;
-    }
-    TRY_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared));
-    TRY_MPI(MPI_Allreduce(&rank, label, 1, MPI_INT, MPI_MIN, shared)); /* the node's lowest rank */
-fail:
-    if (shared != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&shared));
-    return rc;
-}
-
 static int compare_ints(const void *a, const void *b)
 {
     int x = *(const int *)a, y = *(const int *)b;
@@ -199,7 +180,7 @@ int model_topology_create(MPI_Comm comm, int node_size, int node, int grid_ndims
     memset(topology, 0, sizeof *topology);
     int *index_of = malloc(2 * (size_t)size * sizeof *index_of), *labels = index_of ? index_of + size : NULL;
     int *rank_at = malloc((size_t)size * sizeof *rank_at), *scratch = malloc((size_t)size * sizeof *scratch);
-    int local = index_of && rank_at && scratch ? model_node_label(comm, node_size, node, &label)
+    int local = index_of && rank_at && scratch ? node_label_find(comm, node_size, node, &label)
                                                : error_fail(DISTFFT_ERR_MEMORY, "model topology");
     TRY(error_agree(comm, local));
     TRY_MPI(MPI_Allgather(&grid_index, 1, MPI_INT, index_of, 1, MPI_INT, comm));

@@ -19,14 +19,8 @@ typedef struct {
     int plan_ranks, plan_nodes;
 } model_topology;
 
-/* This rank's node label: rank / node_size (node_size > 0), else the
- * lowest rank of its MPI_COMM_TYPE_SHARED node -- known - 1 when `known`
- * > 0 gives it (a plan's plan_comms.node on comm), found otherwise.
- * Collective on comm. */
-int model_node_label(MPI_Comm comm, int node_size, int known, int *label);
-
 /* The topology of a grid of dims[grid_ndims] on which this rank sits at
- * row-major `grid_index`; `node` as model_node_label's `known`. Collective
+ * row-major `grid_index`; `node` as node_label_find's `known` (node.h). Collective
  * on comm (two MPI_Allgather). */
 int model_topology_create(MPI_Comm comm, int node_size, int node, int grid_ndims, const int *dims,
                           int grid_index, model_topology *topology);

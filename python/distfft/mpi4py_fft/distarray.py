@@ -148,7 +148,7 @@ class DistArray(numpy.ndarray):
     def get(self, gslice):
         """The global slice `gslice` (slices and indices) on rank 0, None on
         the others. The whole array is gathered on rank 0 of
-        MPI.COMM_WORLD (distfft_gather), then sliced. Collective."""
+        MPI.COMM_WORLD (DistArray.gather), then sliced. Collective."""
         whole = _Gatherable(self.global_shape, self.local_slice(), self.dtype, comm,
                             buffer=numpy.ascontiguousarray(self.v)).gather(root=0)
         return None if whole is None else whole[tuple(gslice)]
