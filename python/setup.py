@@ -235,7 +235,9 @@ class CMakeBuild(build_ext):
         if wanted and vendor and wanted != vendor:
             raise RuntimeError(f"distfft: {compiler} is {vendor} but mpi4py uses {wanted}; "
                                "set DISTFFT_MPICC to the matching compiler")
-        build_dir = os.path.abspath(os.path.join(self.build_temp, "cmake"))
+        # one CMake tree per MPI compiler: a tree configured for another MPI
+        # (an Open MPI and an MPICH install from one checkout) is never reused
+        build_dir = os.path.abspath(os.path.join(self.build_temp, "cmake-" + os.path.basename(compiler)))
         configure = ["cmake", "-S", source_dir(), "-B", build_dir,
                      f"-DCMAKE_BUILD_TYPE={os.environ.get('DISTFFT_BUILD_TYPE', 'RelWithDebInfo')}",
                      f"-DMPI_C_COMPILER={shutil.which(compiler) or compiler}",
