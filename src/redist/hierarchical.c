@@ -60,6 +60,7 @@ typedef struct {
     char *gathered, *received, *scattered;   /* a leader's; `received` also a member's */
     transfer *lists[LISTS];
     int counts[LISTS];
+    int64_t elements[LISTS];   /* in each list's messages, for describe */
     MPI_Request *requests;     /* [all transfers + 2 * parts] */
     MPI_Status *statuses;
 } hierarchical_state;
@@ -111,6 +112,7 @@ static int add(hierarchical_state *state, int l, int peer, int tag, int64_t offs
 {
     if (count == 0) return DISTFFT_SUCCESS;
     transfer *t = &state->lists[l][state->counts[l]++];
+    state->elements[l] += count;
     *t = (transfer){.peer = peer, .tag = tag, .offset = offset};
     int code = big_message_create(count, state->exchange.datatype, big_count_limit(), &t->message);
     if (code == MPI_SUCCESS) return DISTFFT_SUCCESS;
@@ -410,10 +412,57 @@ fail: /* no request outlives the call */
     return rc;
 }
 
+/* ---- describing ------------------------------------------------------------ */
+
+/* "N message(s) B" of list l. */
+static void describe_list(const hierarchical_state *state, int l, text *out)
+{
+    text_append(out, "%d message%s %lld B", state->counts[l], state->counts[l] == 1 ? "" : "s",
+                (long long)(state->elements[l] * (int64_t)state->exchange.element));
+}
+
+/* The three hops (see the top) as this rank takes part in them. */
+static void hierarchical_describe(const void *opaque, int depth, text *out)
+{
+    const hierarchical_state *state = opaque;
+    int others = state->nodes.nodes - 1, led = state->members - 1;
+    text_open(out, depth);
+    text_append(out, "nodes %d, this one of %d ranks, ", state->nodes.nodes, state->members);
+    if (state->leader == state->geometry.part) text_append(out, "led by this rank)");
+    else text_append(out, "led by rank %d)", state->leader);
+    chunk_exchange_describe(&state->exchange, "direct within the node", depth, out);
+    if (others == 0) return;
+    text_open(out, depth);
+    if (state->leader != state->geometry.part) {
+        text_append(out, "gather to the leader: ");
+        describe_list(state, GATHER_SEND, out);
+        text_append(out, ")");
+        text_open(out, depth);
+        text_append(out, "scatter from the leader: ");
+        describe_list(state, SCATTER_RECEIVE, out);
+        text_append(out, ")");
+        return;
+    }
+    text_append(out, "gather from %d member%s: ", led, led == 1 ? "" : "s");
+    describe_list(state, GATHER_RECEIVE, out);
+    text_append(out, ")");
+    text_open(out, depth);
+    text_append(out, "between %d other node%s: out ", others, others == 1 ? "" : "s");
+    describe_list(state, BETWEEN_SEND, out);
+    text_append(out, ", in ");
+    describe_list(state, BETWEEN_RECEIVE, out);
+    text_append(out, ")");
+    text_open(out, depth);
+    text_append(out, "scatter to %d member%s: ", led, led == 1 ? "" : "s");
+    describe_list(state, SCATTER_SEND, out);
+    text_append(out, ")");
+}
+
 const redist_method redist_hierarchical = {
     .name = "hierarchical",
     .create = hierarchical_create,
     .execute = hierarchical_execute,
     .destroy = hierarchical_destroy,
     .node_aware = true,
+    .describe = hierarchical_describe,
 };

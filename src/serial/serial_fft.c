@@ -181,6 +181,13 @@ void serial_fft_destroy(serial_fft *fft)
     free(fft);
 }
 
+char *serial_fft_sprint(const serial_fft *fft)
+{
+    if (fft->plan_double) return fftw_sprint_plan(fft->plan_double);
+    if (fft->plan_float) return fftwf_sprint_plan(fft->plan_float);
+    return NULL;
+}
+
 bool serial_fft_aligned(distfft_precision precision, const void *pointer)
 {
     if (!pointer) return true;

@@ -62,6 +62,10 @@ void serial_fft_execute(const serial_fft *fft, void *in, void *out);
 
 void serial_fft_destroy(serial_fft *fft);
 
+/* FFTW's plan as FFTW prints it (fftw_sprint_plan): malloc'd, for the
+ * caller to free(); NULL for an empty block's no-op or out of memory. */
+char *serial_fft_sprint(const serial_fft *fft);
+
 /* Is `pointer` aligned as FFTW's own allocator aligns (so a plan made on
  * distfft_malloc'ed arrays may run on it)? NULL counts as aligned. */
 bool serial_fft_aligned(distfft_precision precision, const void *pointer);
