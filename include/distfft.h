@@ -648,7 +648,7 @@ int distfft_plan_describe(const struct distfft_plan_s *plan, char *buf,
  *   (distfft kinds=c2c,c2c,c2c 8x8x8 double grid=4
  *     (fft c2c axes=1,2)
  *     (redist hierarchical 1->0 on P0
- *       (nodes 2, this one of 2 ranks, led by this rank)
+ *       (nodes 2, 2 ranks on this one, led by this rank)
  *       (direct within the node: 1 out 512 B, 1 in 512 B)
  *       (gather from 1 member: 1 message 1024 B)
  *       (between 1 other node: out 1 message 2048 B, in 1 message 2048 B)

@@ -427,7 +427,8 @@ static void hierarchical_describe(const void *opaque, int depth, text *out)
     const hierarchical_state *state = opaque;
     int others = state->nodes.nodes - 1, led = state->members - 1;
     text_open(out, depth);
-    text_append(out, "nodes %d, this one of %d ranks, ", state->nodes.nodes, state->members);
+    text_append(out, "nodes %d, %d rank%s on this one, ", state->nodes.nodes, state->members,
+                state->members == 1 ? "" : "s");
     if (state->leader == state->geometry.part) text_append(out, "led by this rank)");
     else text_append(out, "led by rank %d)", state->leader);
     chunk_exchange_describe(&state->exchange, "direct within the node", depth, out);
