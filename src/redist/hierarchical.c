@@ -414,50 +414,43 @@ fail: /* no request outlives the call */
 
 /* ---- describing ------------------------------------------------------------ */
 
-/* "N message(s) B" of list l. */
-static void describe_list(const hierarchical_state *state, int l, text *out)
+static const char *plural(int n)
 {
-    text_append(out, "%d message%s %lld B", state->counts[l], state->counts[l] == 1 ? "" : "s",
-                (long long)(state->elements[l] * (int64_t)state->exchange.element));
+    return n == 1 ? "" : "s";
 }
+
+static long long bytes_of(const hierarchical_state *state, int l)
+{
+    return (long long)(state->elements[l] * (int64_t)state->exchange.element);
+}
+
+/* "%d message%s %lld B" of list l, as printf arguments. */
+#define MESSAGES(l) state->counts[l], plural(state->counts[l]), bytes_of(state, l)
 
 /* The three hops (see the top) as this rank takes part in them. */
 static void hierarchical_describe(const void *opaque, int depth, text *out)
 {
     const hierarchical_state *state = opaque;
     int others = state->nodes.nodes - 1, led = state->members - 1;
+    bool leading = state->leader == state->geometry.part;
     text_open(out, depth);
-    text_append(out, "nodes %d, %d rank%s on this one, ", state->nodes.nodes, state->members,
-                state->members == 1 ? "" : "s");
-    if (state->leader == state->geometry.part) text_append(out, "led by this rank)");
+    text_append(out, "nodes %d, %d rank%s on this one, ", state->nodes.nodes, state->members, plural(state->members));
+    if (leading) text_append(out, "led by this rank)");
     else text_append(out, "led by rank %d)", state->leader);
     chunk_exchange_describe(&state->exchange, "direct within the node", depth, out);
     if (others == 0) return;
-    text_open(out, depth);
-    if (state->leader != state->geometry.part) {
-        text_append(out, "gather to the leader: ");
-        describe_list(state, GATHER_SEND, out);
-        text_append(out, ")");
-        text_open(out, depth);
-        text_append(out, "scatter from the leader: ");
-        describe_list(state, SCATTER_RECEIVE, out);
-        text_append(out, ")");
+    if (!leading) {
+        text_node(out, depth, "gather to the leader: %d message%s %lld B", MESSAGES(GATHER_SEND));
+        text_node(out, depth, "scatter from the leader: %d message%s %lld B", MESSAGES(SCATTER_RECEIVE));
         return;
     }
-    text_append(out, "gather from %d member%s: ", led, led == 1 ? "" : "s");
-    describe_list(state, GATHER_RECEIVE, out);
-    text_append(out, ")");
-    text_open(out, depth);
-    text_append(out, "between %d other node%s: out ", others, others == 1 ? "" : "s");
-    describe_list(state, BETWEEN_SEND, out);
-    text_append(out, ", in ");
-    describe_list(state, BETWEEN_RECEIVE, out);
-    text_append(out, ")");
-    text_open(out, depth);
-    text_append(out, "scatter to %d member%s: ", led, led == 1 ? "" : "s");
-    describe_list(state, SCATTER_SEND, out);
-    text_append(out, ")");
+    text_node(out, depth, "gather from %d member%s: %d message%s %lld B", led, plural(led),
+              MESSAGES(GATHER_RECEIVE));
+    text_node(out, depth, "between %d other node%s: out %d message%s %lld B, in %d message%s %lld B", others,
+              plural(others), MESSAGES(BETWEEN_SEND), MESSAGES(BETWEEN_RECEIVE));
+    text_node(out, depth, "scatter to %d member%s: %d message%s %lld B", led, plural(led), MESSAGES(SCATTER_SEND));
 }
+#undef MESSAGES
 
 const redist_method redist_hierarchical = {
     .name = "hierarchical",
