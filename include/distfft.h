@@ -387,6 +387,13 @@ typedef enum {
 const char *distfft_kind_name(distfft_kind kind);
 int distfft_kind_from_name(const char *name, distfft_kind *kind);
 
+/* The length N that normalises a transform of `kind` on n points (the 1/N
+ * of distfft_norm), FFTW's "logical size": n for C2C and R2C, 2(n-1) for
+ * DCT1, 2(n+1) for DST1, 2n for the other DCTs and DSTs; 1 for CHEB (its
+ * weights make every norm's round trip the identity) and NONE, which do not
+ * count. 0 for a value that is not a kind. Local. */
+double distfft_kind_logical_length(distfft_kind kind, int64_t n);
+
 /* FFTW planning rigour (FFTW_ESTIMATE ... FFTW_EXHAUSTIVE). */
 typedef enum {
     DISTFFT_ESTIMATE = 0,

@@ -27,9 +27,10 @@ int kind_count(void)
     return ROW_COUNT;
 }
 
-double kind_logical_length(distfft_kind kind, int64_t n)
+double distfft_kind_logical_length(distfft_kind kind, int64_t n)
 {
     const kind_row *row = kind_row_of(kind);
-    if (!row || row->length_factor == 0) return 1.0;
+    if (!row) return 0.0;
+    if (row->length_factor == 0) return 1.0;
     return (double)row->length_factor * (double)(n + row->length_offset);
 }

@@ -32,11 +32,8 @@ typedef struct {
 /* The row of a kind, or NULL for a value that is not one. Local. */
 const kind_row *kind_row_of(distfft_kind kind);
 
-/* Rows in the table (the kinds are 0 .. count-1). */
+/* Rows in the table (the kinds are 0 .. count-1). distfft.h's
+ * distfft_kind_logical_length is the table's normalisation column. */
 int kind_count(void);
-
-/* The length N that counts for normalisation along an axis of n points
- * (distfft_norm). */
-double kind_logical_length(distfft_kind kind, int64_t n);
 
 #endif

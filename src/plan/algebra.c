@@ -404,7 +404,7 @@ static void set_types(const algebra_input *input, algebra_steps *steps)
 static void set_scales(const algebra_input *input, algebra_steps *steps)
 {
     double n = 1.0;
-    for (int a = 0; a < input->ndims; a++) n *= kind_logical_length(input->kinds[a], input->padded[a]);
+    for (int a = 0; a < input->ndims; a++) n *= distfft_kind_logical_length(input->kinds[a], input->padded[a]);
     steps->forward_scale = steps->backward_scale = 1.0;
     switch (input->norm) {
     case DISTFFT_NORM_BACKWARD: steps->backward_scale = 1.0 / n; break;

@@ -3,8 +3,8 @@
  * read from include/distfft.h (the path is the first argument), against
  * the kind table (src/kinds.def): the row at the constant's value is its
  * own (its name is the constant's suffix), names round-trip through the
- * public vocabulary, the backward of the backward is the kind itself, and
- * the FFTW kinds are FFTW's, as the header documents them. Parsed from the
+ * public vocabulary, the backward of the backward is the kind itself, the
+ * FFTW kinds and logical lengths are as the header documents them. Parsed from the
  * header, so a constant added without its row fails here. No MPI.
  */
 #include <ctype.h>
@@ -116,6 +116,15 @@ int main(int argc, char **argv)
     expect(constants == kind_count(), "the table has rows for no constant of the header", "kinds.def");
     expect(kind_row_of((distfft_kind)kind_count()) == NULL && kind_row_of((distfft_kind)-1) == NULL,
            "a row beyond the kinds", "kind_row_of");
+    /* the normalisation column, as distfft.h documents it, on n = 5 */
+    const struct { distfft_kind kind; double length; } lengths[] = {
+        {DISTFFT_C2C, 5}, {DISTFFT_R2C, 5}, {DISTFFT_DCT1, 8}, {DISTFFT_DCT2, 10}, {DISTFFT_DST1, 12},
+        {DISTFFT_DST4, 10}, {DISTFFT_CHEB, 1}, {DISTFFT_NONE, 1}, {(distfft_kind)-1, 0}, {(distfft_kind)99, 0},
+    };
+    for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++)
+        expect(distfft_kind_logical_length(lengths[i].kind, 5) == lengths[i].length,
+               "logical length on 5 points", distfft_kind_name(lengths[i].kind) ? distfft_kind_name(lengths[i].kind)
+                                                                                  : "(not a kind)");
     printf("%d kinds checked, %d failures\n", constants, failures);
     return failures != 0;
 }
