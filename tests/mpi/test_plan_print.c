@@ -101,7 +101,7 @@ static void check_shm(test_suite *suite)
     if (suite->rank == 0) printf("shm, verbosity 1 on rank 0:\n%s\n", tree ? tree : "(none)");
     /* the pretended nodes of 2 share this machine's memory: each has a window */
     test_case(suite, suite->size == 1 || (has(tree, "\n    (domain 2 of ") && has(tree, "\n    (window slice ") &&
-                                         has(tree, "(messages outside the domain ")),
+                                         has(tree, "(messages outside the domain: ")),
               "shm shows its domain, window and messages");
     free(tree);
     distfft_plan_destroy(&plan);
