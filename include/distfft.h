@@ -387,6 +387,13 @@ typedef enum {
 const char *distfft_kind_name(distfft_kind kind);
 int distfft_kind_from_name(const char *name, distfft_kind *kind);
 
+/* The length N that normalises a transform of `kind` on n points (the 1/N
+ * of distfft_norm), FFTW's "logical size": n for C2C and R2C, 2(n-1) for
+ * DCT1, 2(n+1) for DST1, 2n for the other DCTs and DSTs; 1 for CHEB (its
+ * weights make every norm's round trip the identity) and NONE, which do not
+ * count. 0 for a value that is not a kind. Local. */
+double distfft_kind_logical_length(distfft_kind kind, int64_t n);
+
 /* FFTW planning rigour (FFTW_ESTIMATE ... FFTW_EXHAUSTIVE). */
 typedef enum {
     DISTFFT_ESTIMATE = 0,
@@ -633,6 +640,41 @@ size_t distfft_plan_work_bytes(const struct distfft_plan_s *plan);
  * NUL, or -1 for a NULL plan. Local. */
 int distfft_plan_describe(const struct distfft_plan_s *plan, char *buf,
                           size_t size);
+
+/* The same tree nested, as FFTW prints its plans: verbosity 0 is
+ * distfft_plan_describe's line, byte for byte. From 1 on, every node has a
+ * line of its own, indented two spaces per level; each exchange shows its
+ * method's inner phases (hierarchical: its nodes, the gather to the node's
+ * leader, the exchange between nodes, the scatter; shm: its window and the
+ * chunks through it; isend-*: its groups of peers; alltoallw: its
+ * datatypes), with message counts and bytes as THIS rank sees them, and a
+ * "(backward ...)" node lists every backward step. Verbosity 2 adds FFTW's
+ * own plan under each serial transform (fftw_sprint_plan). E.g. at 1, for
+ * an 8x8x8 c2c plan on 4 ranks, grid 4, method hierarchical, nodes of 2
+ * (options.node_size), rigor estimate, on rank 0 (tests/mpi/test_plan_print.c):
+ *   (distfft kinds=c2c,c2c,c2c 8x8x8 double grid=4
+ *     (fft c2c axes=1,2)
+ *     (redist hierarchical 1->0 on P0
+ *       (nodes 2, 2 ranks on this one, led by this rank)
+ *       (direct within the node: 1 out 512 B, 1 in 512 B)
+ *       (gather from 1 member: 1 message 1024 B)
+ *       (between 1 other node: out 1 message 2048 B, in 1 message 2048 B)
+ *       (scatter to 1 member: 1 message 1024 B))
+ *     (fft c2c axes=0)
+ *     (backward
+ *       (fft c2c axes=0)
+ *       (redist hierarchical 0->1 on P0 ...)
+ *       (fft c2c axes=1,2)))
+ * and at 2 the first step reads
+ *     (fft c2c axes=1,2
+ *       (dft-vrank>=1-x2/1
+ *         (dft-rank>=2/1
+ *           (dft-direct-8-x8 "n1fv_8_avx")
+ *           (dft-direct-8-x8 "n1fv_8_avx"))))
+ * Returns the length the full text needs, excluding the terminating NUL,
+ * or -1 for a NULL plan or a negative verbosity. Local. */
+int distfft_plan_describe_verbose(const struct distfft_plan_s *plan,
+                                  int verbosity, char *buf, size_t size);
 
 /* Time accumulated by this rank inside forward/backward, split into serial
  * FFTs (and scaling) and redistributions, since create or the last reset. */

@@ -72,6 +72,11 @@ typedef struct {
      * method that cannot sets MPI_REQUEST_NULL after running blocking).
      * NULL for local steps. Collective. */
     int (*start)(const step *self, const void *in, void *out, MPI_Request *request);
+    /* The step's own children in a plan's nested print, each a node at
+     * `depth` (text_node): an exchange's inner phases (verbosity >= 1), a
+     * transform's FFTW plan (verbosity >= 2). As this rank sees them; may
+     * be NULL (no children). Local. */
+    void (*children)(const step *self, int verbosity, int depth, text *out);
 } step_ops;
 
 /* Every step object starts with this; its own fields follow. */

@@ -1,9 +1,9 @@
 /*
  * vocabulary.c -- every name of the public enums, in one place: element
- * types, precisions, kinds, norms, rigors, placements, halo variants, and
- * methods (whose names are the rows of the method table,
- * src/redist/methods.def, and which redist.c looks up with the same
- * vocabulary_lookup).
+ * types, precisions, kinds (the name column of the kind table, kinds.def),
+ * norms, rigors, placements, halo variants, and methods (whose names are
+ * the rows of the method table, src/redist/methods.def, and which redist.c
+ * looks up with the same vocabulary_lookup).
  *
  * These names are the words the bench's options, wisdom lines, describe
  * trees and the Python package use; all of them ask here, none keeps a
@@ -22,10 +22,10 @@ static const word type_words[] = {
     {DISTFFT_REAL_DOUBLE, "real-double"},       {DISTFFT_REAL_FLOAT, "real-float"},
 };
 static const word precision_words[] = {{DISTFFT_DOUBLE, "double"}, {DISTFFT_FLOAT, "float"}};
-static const word kind_words[] = {
-    {DISTFFT_C2C, "c2c"},   {DISTFFT_R2C, "r2c"},   {DISTFFT_DCT1, "dct1"}, {DISTFFT_DCT2, "dct2"},
-    {DISTFFT_DCT3, "dct3"}, {DISTFFT_DCT4, "dct4"}, {DISTFFT_DST1, "dst1"}, {DISTFFT_DST2, "dst2"},
-    {DISTFFT_DST3, "dst3"}, {DISTFFT_DST4, "dst4"}, {DISTFFT_CHEB, "cheb"}, {DISTFFT_NONE, "none"},
+static const word kind_words[] = { /* the name column of the kind table */
+#define KIND(id, name, ...) {DISTFFT_##id, name},
+#include "kinds.def"
+#undef KIND
 };
 static const word norm_words[] = {
     {DISTFFT_NORM_BACKWARD, "backward"}, {DISTFFT_NORM_ORTHO, "ortho"}, {DISTFFT_NORM_FORWARD, "forward"},

@@ -469,15 +469,16 @@ static void mpi_library_name(char *buffer, size_t size)
     snprintf(buffer, size, "%s", version);
 }
 
-/* distfft_plan_describe into a malloc'd string (NULL if out of memory). */
-static char *describe_plan(const distfft_plan plan)
+/* distfft_plan_describe_verbose into a malloc'd string (NULL if out of
+ * memory); verbosity 0 is distfft_plan_describe's line. */
+static char *describe_plan(const distfft_plan plan, int verbosity)
 {
-    int length = distfft_plan_describe(plan, NULL, 0);
+    int length = distfft_plan_describe_verbose(plan, verbosity, NULL, 0);
     if (length < 0)
         return NULL;
     char *text = malloc((size_t)length + 1);
     if (text != NULL)
-        distfft_plan_describe(plan, text, (size_t)length + 1);
+        distfft_plan_describe_verbose(plan, verbosity, text, (size_t)length + 1);
     return text;
 }
 
@@ -532,8 +533,13 @@ static int run_method(MPI_Comm comm, const bench_options *options,
         if (options->destroy_input) fill_input(options, &arrays); /* timing overwrote it */
         exit_status = check_and_save(comm, options, &arrays, results);
     }
-    if (is_root(comm))
-        results->plan_description = describe_plan(arrays.plan);
+    if (is_root(comm)) {
+        results->plan_description = describe_plan(arrays.plan, 0);
+        char *tree = options->print_plan > 0 ? describe_plan(arrays.plan, options->print_plan) : NULL;
+        if (tree != NULL)
+            fprintf(stderr, "%s\n", tree);
+        free(tree);
+    }
     free_arrays(&arrays);
     return exit_status;
 }

@@ -405,6 +405,10 @@ static const option_row option_table[] = {
      "first)"},
     {"--json", NULL, parse_flag, FIELD(json), NULL, NULL,
      "print one JSON object on one line"},
+    {"--print-plan", "V", parse_non_negative, FIELD(print_plan), NULL, "0",
+     "print each plan as a nested tree on stderr (rank 0's view, "
+     "distfft_plan_describe_verbose): 1 shows every exchange's inner phases "
+     "and the backward steps, 2 also FFTW's plans"},
     {"--verbose", NULL, parse_flag, FIELD(verbose), NULL, NULL,
      "say on stderr (rank 0) what plan-time tuning measures, as it goes; the "
      "default without --json when rank 0's stdout is a terminal (Open MPI's "

@@ -56,6 +56,7 @@ typedef struct {
     int check;                          /* nonzero: measure the errors */
     int json;                           /* nonzero: one JSON line */
     int list_methods;                   /* nonzero: print the methods, exit */
+    int print_plan;                     /* --print-plan V: rank 0's nested plan on stderr (0: none) */
     int verbose, quiet;                 /* tuning progress on / off (neither:
                                            on when rank 0's stdout is a tty) */
     const char *save_prefix;            /* NULL: do not save arrays */

@@ -535,12 +535,23 @@ class Plan(_lifetime.Handle):
 
     # ---- information ------------------------------------------------------------------
 
-    def describe(self):
-        """The C plan as a tree of its steps (chosen methods, tuning time)."""
+    def describe(self, verbose=0):
+        """The C plan as a tree of its steps (chosen methods, tuning time).
+
+        verbose=0 gives one line. verbose=1 nests it as FFTW prints its
+        plans, one node per indented line: each exchange shows its method's
+        inner phases (hierarchical's gather, between-node exchange and
+        scatter; shm's window; ...) with the message counts and bytes of
+        this rank, and every backward step is listed. verbose=2 adds FFTW's
+        own plan under each serial transform. Local.
+        """
         self._require_live()
-        size = _lib.lib.distfft_plan_describe(self._handle, None, 0)
+        verbosity = int(verbose)
+        if verbosity < 0:
+            raise ValueError(f"distfft: describe(verbose={verbose!r}) must be 0, 1 or 2")
+        size = _lib.lib.distfft_plan_describe_verbose(self._handle, verbosity, None, 0)
         buffer = ctypes.create_string_buffer(size + 1)
-        _lib.lib.distfft_plan_describe(self._handle, buffer, size + 1)
+        _lib.lib.distfft_plan_describe_verbose(self._handle, verbosity, buffer, size + 1)
         return buffer.value.decode()
 
     @property

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../error.h"
+#include "../kinds.h"
 #include "../layouts/layout_value.h"
 #include "../simulation.h"
 #include "../plan/algebra.h"
@@ -45,19 +46,20 @@ static int check_kinds(int ndims, const int64_t *shape, const distfft_kind *kind
     int last_transformed = -1, r2c_axis = -1;
     for (int i = 0; i < ndims; i++) {
         distfft_kind kind = kinds[i];
-        if (!distfft_kind_name(kind))
+        const kind_row *row = kind_row_of(kind);
+        if (!row)
             return error_fail(DISTFFT_ERR_ARGUMENT, "%s: kinds[%d] = %d is not a transform kind", where, i, (int)kind);
-        if (kind == DISTFFT_NONE) continue;
+        if (row->role == KIND_UNTRANSFORMED) continue;
         last_transformed = i;
-        if (kind == DISTFFT_R2C) {
+        if (row->role == KIND_REAL_TO_COMPLEX) {
             if (r2c_axis >= 0)
                 return error_fail(DISTFFT_ERR_ARGUMENT, "%s: r2c on axes %d and %d; at most one axis can be r2c",
                                   where, r2c_axis, i);
             r2c_axis = i;
         }
-        if ((kind == DISTFFT_DCT1 || kind == DISTFFT_CHEB) && shape[i] < 2)
-            return error_fail(DISTFFT_ERR_SHAPE, "%s: %s on axis %d needs at least 2 points, the axis has %lld",
-                              where, distfft_kind_name(kind), i, (long long)shape[i]);
+        if (shape[i] < row->min_length)
+            return error_fail(DISTFFT_ERR_SHAPE, "%s: %s on axis %d needs at least %lld points, the axis has %lld",
+                              where, row->name, i, (long long)row->min_length, (long long)shape[i]);
     }
     if (last_transformed < 0)
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: every axis has kind none; nothing to transform", where);

@@ -31,26 +31,11 @@
 #include <math.h>
 #include <string.h>
 
+#include "../kinds.h"
 #include "../layout.h"
 #include "../types.h"
 #include "../serial/padding.h"
 #include "algebra.h"
-
-bool algebra_is_real_to_real(distfft_kind kind)
-{
-    return kind >= DISTFFT_DCT1 && kind <= DISTFFT_CHEB;
-}
-
-double algebra_logical_length(distfft_kind kind, int64_t n)
-{
-    switch (kind) {
-    case DISTFFT_C2C: case DISTFFT_R2C: return (double)n;
-    case DISTFFT_DCT1: return 2.0 * (double)(n - 1);
-    case DISTFFT_DST1: return 2.0 * (double)(n + 1);
-    case DISTFFT_CHEB: case DISTFFT_NONE: return 1.0;
-    default: return 2.0 * (double)n;
-    }
-}
 
 int64_t algebra_padded_length(int64_t n, double factor)
 {
@@ -179,9 +164,10 @@ static void add_stage_transforms(builder *b, int naxes, const int *stage_axes)
     distfft_kind r2r_kinds[DISTFFT_MAX_DIMS];
     for (int j = naxes - 1; j >= 0; j--) { /* stage_axes is decreasing */
         int a = stage_axes[j];
-        if (kinds[a] == DISTFFT_R2C) r2c = a;
-        else if (kinds[a] == DISTFFT_C2C) c2c[c2c_count++] = a;
-        else if (algebra_is_real_to_real(kinds[a])) {
+        kind_role role = kind_row_of(kinds[a])->role;
+        if (role == KIND_REAL_TO_COMPLEX) r2c = a;
+        else if (role == KIND_COMPLEX) c2c[c2c_count++] = a;
+        else if (role == KIND_REAL) {
             r2r_kinds[r2r_count] = kinds[a];
             r2r[r2r_count++] = a;
         }
@@ -199,7 +185,7 @@ static void add_stage_transforms(builder *b, int naxes, const int *stage_axes)
     }
     if (r2r_count) add_fft(b, SERIAL_R2R, r2r_count, r2r, r2r_kinds);
     for (int j = 0; j < r2r_count; j++)
-        if (kinds[r2r[j]] == DISTFFT_CHEB) add_weights(b, r2r[j]);
+        if (kind_row_of(kinds[r2r[j]])->weights) add_weights(b, r2r[j]);
 }
 
 static void add_exchange(builder *b, int direction, int axis_in, int axis_out)
@@ -269,7 +255,7 @@ static void build_backward(algebra_steps *steps)
             serial_spec *spec = &step->fft;
             if (spec->family == SERIAL_R2C) spec->family = SERIAL_C2R;
             spec->sign = DISTFFT_BACKWARD;
-            for (int j = 0; j < spec->naxes; j++) spec->r2r_kinds[j] = serial_inverse_kind(spec->r2r_kinds[j]);
+            for (int j = 0; j < spec->naxes; j++) spec->r2r_kinds[j] = kind_row_of(spec->r2r_kinds[j])->backward;
         } else if (step->kind == STEP_EXCHANGE) {
             step->axis_in = forward->axis_out;
             step->axis_out = forward->axis_in;
@@ -407,8 +393,8 @@ static void set_types(const algebra_input *input, algebra_steps *steps)
 {
     bool r2c = false, c2c = input->complex_data;
     for (int a = 0; a < input->ndims; a++) {
-        r2c |= input->kinds[a] == DISTFFT_R2C;
-        c2c |= input->kinds[a] == DISTFFT_C2C;
+        r2c |= kind_row_of(input->kinds[a])->role == KIND_REAL_TO_COMPLEX;
+        c2c |= kind_row_of(input->kinds[a])->role == KIND_COMPLEX;
     }
     distfft_type real = type_real(input->precision), complex = type_complex(input->precision);
     steps->input_type = r2c || !c2c ? real : complex;
@@ -418,7 +404,7 @@ static void set_types(const algebra_input *input, algebra_steps *steps)
 static void set_scales(const algebra_input *input, algebra_steps *steps)
 {
     double n = 1.0;
-    for (int a = 0; a < input->ndims; a++) n *= algebra_logical_length(input->kinds[a], input->padded[a]);
+    for (int a = 0; a < input->ndims; a++) n *= distfft_kind_logical_length(input->kinds[a], input->padded[a]);
     steps->forward_scale = steps->backward_scale = 1.0;
     switch (input->norm) {
     case DISTFFT_NORM_BACKWARD: steps->backward_scale = 1.0 / n; break;

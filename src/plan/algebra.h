@@ -64,14 +64,8 @@ int algebra_working_order(int ndims, const distfft_kind *kinds, int *order);
  * node-aware placement keeps inside nodes. */
 int algebra_busy_direction(int grid_ndims, const int *grid_dims, int untransformed);
 
-/* The length N that counts for normalisation along an axis (distfft_norm). */
-double algebra_logical_length(distfft_kind kind, int64_t n);
-
 /* The padded (physical) length of an axis of spectral length n:
  * floor(factor * n), mpi4py-fft's rule. */
 int64_t algebra_padded_length(int64_t n, double factor);
-
-/* Is kind a real-to-real kind (DCT, DST, Chebyshev)? */
-bool algebra_is_real_to_real(distfft_kind kind);
 
 #endif

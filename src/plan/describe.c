@@ -1,12 +1,15 @@
 /*
  * describe.c -- a plan prints itself as a tree of its steps, as FFTW's
- * plans do:
+ * plans do. Verbosity 0 is one line:
  *   (distfft kinds=c2c,c2c,c2c 64x64x64 double grid=2x2
  *     (fft c2c axes=2) (redist alltoallw 2->1 on P1) (fft c2c axes=1) ...
  *     (backward alltoallw,alltoallv) (tuning 0.12 s, 3 grids))
- * on one line: the header, every forward step as it describes itself, the
- * backward exchanges' methods when tuning may have chosen them otherwise,
- * and where the choices came from.
+ * the header, every forward step as it describes itself, the backward
+ * exchanges' methods when tuning may have chosen them otherwise, and where
+ * the choices came from. Tests and Python parse that line: it stays as it is.
+ * Verbosity 1 puts each node on a line of its own, indented by depth, with
+ * the steps' children (an exchange's inner phases) and every backward step;
+ * verbosity 2 adds FFTW's own plan under each transform.
  */
 #include "../types.h"
 #include "plan.h"
@@ -44,26 +47,44 @@ static void describe_backward_methods(const struct distfft_plan_s *plan, text *o
     if (separator[0] == ',') text_append(out, ")");
 }
 
-int distfft_plan_describe(const struct distfft_plan_s *plan, char *buf, size_t size)
+/* The steps of one direction as nodes at `depth`, with their children
+ * one level further in when verbose. */
+static void describe_steps(const struct distfft_plan_s *plan, int list, int verbosity, int depth, text *out)
 {
-    if (!plan) return -1;
+    int count = list == PLAN_FORWARD ? plan->algebra.forward_count : plan->algebra.backward_count;
+    for (int s = 0; s < count; s++) {
+        const step *current = plan->steps[list][s];
+        text_open(out, depth);
+        current->ops->describe(current, out);
+        if (verbosity > 0 && current->ops->children) current->ops->children(current, verbosity, depth + 1, out);
+        text_append(out, ")");
+    }
+}
+
+int distfft_plan_describe_verbose(const struct distfft_plan_s *plan, int verbosity, char *buf, size_t size)
+{
+    if (!plan || verbosity < 0) return -1;
     text out = text_on(buf, size);
     const distfft_options *options = &plan->request.options;
+    int depth = verbosity > 0; /* 0: every node on the one line */
     text_append(&out, "(");
     describe_header(plan, &out);
-    plan_ends_describe(plan, PLAN_END_INPUT, &out);
-    for (int s = 0; s < plan->algebra.forward_count; s++) {
-        const step *current = plan->steps[PLAN_FORWARD][s];
-        text_append(&out, " (");
-        current->ops->describe(current, &out);
+    plan_ends_describe(plan, PLAN_END_INPUT, depth, &out);
+    describe_steps(plan, PLAN_FORWARD, verbosity, depth, &out);
+    plan_ends_describe(plan, PLAN_END_OUTPUT, depth, &out);
+    if (verbosity > 0) {
+        text_open(&out, depth);
+        text_append(&out, "backward");
+        describe_steps(plan, PLAN_BACKWARD, verbosity, depth + 1, &out);
         text_append(&out, ")");
+    } else if (options->method == DISTFFT_METHOD_AUTO) {
+        describe_backward_methods(plan, &out);
     }
-    plan_ends_describe(plan, PLAN_END_OUTPUT, &out);
-    if (options->method == DISTFFT_METHOD_AUTO) describe_backward_methods(plan, &out);
     if (plan->from_wisdom) {
-        text_append(&out, " (wisdom)");
+        text_node(&out, depth, "wisdom");
     } else if (options->method == DISTFFT_METHOD_AUTO && options->rigor != DISTFFT_ESTIMATE) {
-        text_append(&out, " (tuning %.3g s", plan->tuning_seconds);
+        text_open(&out, depth);
+        text_append(&out, "tuning %.3g s", plan->tuning_seconds);
         if (plan->grids_measured)
             text_append(&out, plan->model_ranked ? ", %d model-ranked candidates" : ", %d grids",
                         plan->grids_measured);
@@ -71,4 +92,9 @@ int distfft_plan_describe(const struct distfft_plan_s *plan, char *buf, size_t s
     }
     text_append(&out, ")");
     return (int)out.used;
+}
+
+int distfft_plan_describe(const struct distfft_plan_s *plan, char *buf, size_t size)
+{
+    return distfft_plan_describe_verbose(plan, 0, buf, size);
 }

@@ -156,11 +156,11 @@ void plan_ends_step(const struct distfft_plan_s *plan, int list, bool after, dis
     info->executions = plan->executions[list];
 }
 
-void plan_ends_describe(const struct distfft_plan_s *plan, int end, text *out)
+void plan_ends_describe(const struct distfft_plan_s *plan, int end, int depth, text *out)
 {
     if (!plan->ends || !plan->ends->reshape[end]) return;
-    text_append(out, " (reshape %s %s)", end == PLAN_END_INPUT ? "in" : "out",
-                reshape_method_name(plan->ends->reshape[end]));
+    text_node(out, depth, "reshape %s %s", end == PLAN_END_INPUT ? "in" : "out",
+              reshape_method_name(plan->ends->reshape[end]));
 }
 
 size_t plan_ends_work_bytes(const struct distfft_plan_s *plan)

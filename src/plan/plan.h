@@ -158,8 +158,9 @@ int plan_ends_before(const struct distfft_plan_s *plan, int list);
 int plan_ends_after(const struct distfft_plan_s *plan, int list);
 void plan_ends_step(const struct distfft_plan_s *plan, int list, bool after, distfft_step *info);
 
-/* " (reshape in alltoallw)" for a reshaped end, nothing otherwise. */
-void plan_ends_describe(const struct distfft_plan_s *plan, int end, text *out);
+/* The node "(reshape in alltoallw)" at `depth` (text.h) for a reshaped
+ * end, nothing otherwise. */
+void plan_ends_describe(const struct distfft_plan_s *plan, int end, int depth, text *out);
 
 /* Bytes of the ends' buffers. */
 size_t plan_ends_work_bytes(const struct distfft_plan_s *plan);

@@ -191,10 +191,19 @@ fail:
     return rc;
 }
 
+static void alltoallv_describe(const void *opaque, int depth, text *out)
+{
+    const alltoallv_state *state = opaque;
+    text_node(out, depth, "pack, one %s, unpack", state->send_types ? "MPI_Alltoallw (beyond int counts)"
+                                                                     : "MPI_Alltoallv");
+    chunk_exchange_describe(&state->exchange, "chunks", depth, out);
+}
+
 const redist_method redist_alltoallv = {
     .name = "alltoallv",
     .create = alltoallv_create,
     .execute = alltoallv_execute,
     .destroy = alltoallv_destroy,
     .scale = chunk_state_scale,
+    .describe = alltoallv_describe,
 };

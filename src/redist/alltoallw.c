@@ -162,10 +162,24 @@ fail:
     return rc;
 }
 
+/* The subarray datatypes of the non-empty chunks (this rank's own too:
+ * MPI copies it through the types). */
+static void alltoallw_describe(const void *opaque, int depth, text *out)
+{
+    const alltoallw_state *state = opaque;
+    int sends = 0, receives = 0;
+    for (int p = 0; p < state->parts; p++) {
+        sends += state->send_counts[p] > 0;
+        receives += state->receive_counts[p] > 0;
+    }
+    text_node(out, depth, "one MPI_Alltoallw, %d send and %d receive subarray datatypes", sends, receives);
+}
+
 const redist_method redist_alltoallw = {
     .name = "alltoallw",
     .create = alltoallw_create,
     .execute = alltoallw_execute,
     .destroy = alltoallw_destroy,
     .start = alltoallw_start,
+    .describe = alltoallw_describe,
 };

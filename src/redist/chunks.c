@@ -256,6 +256,18 @@ void chunk_state_scale(void *state, double factor)
     ((chunk_exchange *)state)->scale *= factor;
 }
 
+void chunk_exchange_describe(const chunk_exchange *x, const char *what, int depth, text *out)
+{
+    int sends = 0, receives = 0;
+    for (int p = 0; p < x->parts; p++) {
+        sends += x->send_counts[p] > 0;
+        receives += x->receive_counts[p] > 0;
+    }
+    text_node(out, depth, "%s: %d out %lld B, %d in %lld B", what, sends,
+              (long long)(x->send_total * (int64_t)x->element), receives,
+              (long long)(x->receive_total * (int64_t)x->element));
+}
+
 void chunk_pack_to(const chunk_exchange *x, int peer, const void *in,
                    void *packed)
 {

@@ -97,6 +97,10 @@ void chunk_pack_to(const chunk_exchange *exchange, int peer, const void *in,
 void chunk_unpack_from(const chunk_exchange *exchange, int peer,
                        const void *packed, void *out);
 
+/* The node "(WHAT: n out B, m in B)" at `depth` (text.h): the buffered
+ * chunks this rank sends and receives, and their bytes. */
+void chunk_exchange_describe(const chunk_exchange *exchange, const char *what, int depth, text *out);
+
 /* The redist_method `scale` of every copying method, whose state begins
  * with its chunk_exchange: unpack and own copy multiply by factor. */
 void chunk_state_scale(void *state, double factor);

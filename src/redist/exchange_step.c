@@ -55,8 +55,15 @@ static int exchange_start(const step *self, const void *in, void *out, MPI_Reque
     return redist_start(((const exchange_step *)self)->redist, in, out, request);
 }
 
+static void exchange_children(const step *self, int verbosity, int depth, text *out)
+{
+    (void)verbosity;
+    redist_describe(((const exchange_step *)self)->redist, depth, out);
+}
+
 static const step_ops exchange_ops = {exchange_execute, exchange_describe, exchange_report,
-                                      exchange_destroy, exchange_fold_scale, exchange_start};
+                                      exchange_destroy, exchange_fold_scale, exchange_start,
+                                      exchange_children};
 
 int exchange_step_create(const step_spec *spec, distfft_redist redist, step **out)
 {

@@ -60,6 +60,7 @@ typedef struct {
     char *gathered, *received, *scattered;   /* a leader's; `received` also a member's */
     transfer *lists[LISTS];
     int counts[LISTS];
+    int64_t elements[LISTS];   /* in each list's messages, for describe */
     MPI_Request *requests;     /* [all transfers + 2 * parts] */
     MPI_Status *statuses;
 } hierarchical_state;
@@ -111,6 +112,7 @@ static int add(hierarchical_state *state, int l, int peer, int tag, int64_t offs
 {
     if (count == 0) return DISTFFT_SUCCESS;
     transfer *t = &state->lists[l][state->counts[l]++];
+    state->elements[l] += count;
     *t = (transfer){.peer = peer, .tag = tag, .offset = offset};
     int code = big_message_create(count, state->exchange.datatype, big_count_limit(), &t->message);
     if (code == MPI_SUCCESS) return DISTFFT_SUCCESS;
@@ -410,10 +412,51 @@ fail: /* no request outlives the call */
     return rc;
 }
 
+/* ---- describing ------------------------------------------------------------ */
+
+static const char *plural(int n)
+{
+    return n == 1 ? "" : "s";
+}
+
+static long long bytes_of(const hierarchical_state *state, int l)
+{
+    return (long long)(state->elements[l] * (int64_t)state->exchange.element);
+}
+
+/* "%d message%s %lld B" of list l, as printf arguments. */
+#define MESSAGES(l) state->counts[l], plural(state->counts[l]), bytes_of(state, l)
+
+/* The three hops (see the top) as this rank takes part in them. */
+static void hierarchical_describe(const void *opaque, int depth, text *out)
+{
+    const hierarchical_state *state = opaque;
+    int others = state->nodes.nodes - 1, led = state->members - 1;
+    bool leading = state->leader == state->geometry.part;
+    text_open(out, depth);
+    text_append(out, "nodes %d, %d rank%s on this one, ", state->nodes.nodes, state->members, plural(state->members));
+    if (leading) text_append(out, "led by this rank)");
+    else text_append(out, "led by rank %d)", state->leader);
+    chunk_exchange_describe(&state->exchange, "direct within the node", depth, out);
+    if (others == 0) return;
+    if (!leading) {
+        text_node(out, depth, "gather to the leader: %d message%s %lld B", MESSAGES(GATHER_SEND));
+        text_node(out, depth, "scatter from the leader: %d message%s %lld B", MESSAGES(SCATTER_RECEIVE));
+        return;
+    }
+    text_node(out, depth, "gather from %d member%s: %d message%s %lld B", led, plural(led),
+              MESSAGES(GATHER_RECEIVE));
+    text_node(out, depth, "between %d other node%s: out %d message%s %lld B, in %d message%s %lld B", others,
+              plural(others), MESSAGES(BETWEEN_SEND), MESSAGES(BETWEEN_RECEIVE));
+    text_node(out, depth, "scatter to %d member%s: %d message%s %lld B", led, plural(led), MESSAGES(SCATTER_SEND));
+}
+#undef MESSAGES
+
 const redist_method redist_hierarchical = {
     .name = "hierarchical",
     .create = hierarchical_create,
     .execute = hierarchical_execute,
     .destroy = hierarchical_destroy,
     .node_aware = true,
+    .describe = hierarchical_describe,
 };

@@ -186,6 +186,16 @@ fail: /* no request outlives the call */
     return rc;
 }
 
+/* The groups of peers (blocks) and how their receives complete. */
+static void isend_describe(const void *opaque, int depth, text *out)
+{
+    const isend_state *state = opaque;
+    int peers = state->exchange.parts - 1;
+    text_node(out, depth, "groups %d of up to %d peers, %s", (peers + state->group - 1) / state->group,
+              state->group, state->wait == ISEND_WAITALL ? "MPI_Waitall" : "MPI_Waitsome");
+    chunk_exchange_describe(&state->exchange, "messages", depth, out);
+}
+
 /* ---- the four rows ------------------------------------------------------- */
 
 #define ISEND_ROW(row, method_name, wait_mode, peers)                          \
@@ -195,7 +205,8 @@ fail: /* no request outlives the call */
                                .create = isend_create,                         \
                                .execute = isend_execute,                       \
                                .destroy = isend_destroy,                       \
-                               .scale = chunk_state_scale};
+                               .scale = chunk_state_scale,                     \
+                               .describe = isend_describe};
 
 ISEND_ROW(redist_isend_waitall, "isend-waitall", ISEND_WAITALL, ISEND_ALL_PEERS)
 ISEND_ROW(redist_isend_waitsome, "isend-waitsome", ISEND_WAITSOME, ISEND_ALL_PEERS)

@@ -119,6 +119,11 @@ int64_t redist_bytes_sent(const struct distfft_redist_s *redist)
     return redist->in_count / n * (n - kept) * (int64_t)distfft_type_size(g->type);
 }
 
+void redist_describe(const struct distfft_redist_s *redist, int depth, text *out)
+{
+    if (redist->method->describe && redist->state) redist->method->describe(redist->state, depth, out);
+}
+
 int redist_free(struct distfft_redist_s *redist)
 {
     int rc = DISTFFT_SUCCESS;

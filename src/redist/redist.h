@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "distfft.h"
+#include "../text.h"
 
 /* What to move: a local array of in_shape aligned in axis_in becomes one of
  * out_shape aligned in axis_out, within a group of `parts` ranks (this one
@@ -65,6 +66,10 @@ typedef struct {
     /* Whether create finds the ranks' nodes (nodes.h): a plan then finds
      * them once, for every exchange and candidate (geometry.shared_node). */
     bool node_aware;
+    /* Optional: append the method's inner phases -- its hops, windows,
+     * groups, datatypes, with their message counts and bytes as this rank
+     * sees them -- as child nodes at `depth` (text_node). Local. */
+    void (*describe)(const void *state, int depth, text *out);
 } redist_method;
 
 struct distfft_redist_s {
@@ -102,6 +107,10 @@ bool redist_fold_scale(struct distfft_redist_s *redist, double factor);
 /* Bytes this rank sends to the other ranks of its group per execution:
  * everything but its own chunk. Local. */
 int64_t redist_bytes_sent(const struct distfft_redist_s *redist);
+
+/* The method's inner phases as child nodes at `depth` (nothing for a
+ * method without a describe hook). Local. */
+void redist_describe(const struct distfft_redist_s *redist, int depth, text *out);
 
 /* Free everything, even when an MPI free fails; returns the first failure
  * (a message is recorded only then). NULL: no-op. */

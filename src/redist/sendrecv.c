@@ -71,10 +71,18 @@ fail:
     return rc;
 }
 
+static void sendrecv_describe(const void *opaque, int depth, text *out)
+{
+    const chunk_exchange *exchange = opaque;
+    text_node(out, depth, "rounds %d, one MPI_Sendrecv each", exchange->parts - 1);
+    chunk_exchange_describe(exchange, "chunks", depth, out);
+}
+
 const redist_method redist_sendrecv = {
     .name = "sendrecv",
     .create = sendrecv_create,
     .execute = sendrecv_execute,
     .destroy = sendrecv_destroy,
     .scale = chunk_state_scale,
+    .describe = sendrecv_describe,
 };

@@ -41,6 +41,7 @@ typedef struct {
     node_map domains;            /* each rank's domain */
     MPI_Comm shared;             /* this rank's domain */
     MPI_Win window;              /* MPI_WIN_NULL when the domain is this rank */
+    int64_t slice_elements;      /* of this rank's slice */
     int locked;                  /* inside MPI_Win_lock_all */
     char *slice;                 /* this rank's slice of the window */
     char **peer_slices;          /* [parts] a domain peer's slice, else NULL */
@@ -200,7 +201,8 @@ static int shm_create(MPI_Comm comm, const redist_geometry *g, const void *param
         local = chunk_exchange_init_some(g, "shm", state->buffered, &state->exchange);
     }
     TRY(error_agree(comm, local)); /* before the collective window */
-    TRY(make_window(g, place_chunks(g, state), state));
+    state->slice_elements = place_chunks(g, state);
+    TRY(make_window(g, state->slice_elements, state));
     *opaque = state;
     return DISTFFT_SUCCESS;
 fail:
@@ -277,10 +279,31 @@ fail: /* no request outlives the call */
     return rc;
 }
 
+/* The domain, the chunks through the window, the messages outside. */
+static void shm_describe(const void *opaque, int depth, text *out)
+{
+    const shm_state *state = opaque;
+    const chunk_exchange *x = &state->exchange;
+    const node_map *d = &state->domains;
+    int domain = d->node_of[x->part], written = 0, read = 0;
+    for (int i = d->first[domain]; i < d->first[domain + 1]; i++) {
+        int peer = d->members[i];
+        written += peer != x->part && chunk_elements(&x->send_chunks[peer]) > 0;
+        read += peer != x->part && chunk_elements(&x->receive_chunks[peer]) > 0;
+    }
+    text_node(out, depth, "domain %d of %d ranks sharing memory, %d domains", d->first[domain + 1] - d->first[domain],
+              x->parts, d->nodes);
+    if (state->window != MPI_WIN_NULL)
+        text_node(out, depth, "window slice %lld B, chunks through it: %d out, %d in, 2 barriers",
+                  (long long)(state->slice_elements * (int64_t)x->element), written, read);
+    chunk_exchange_describe(x, "messages outside the domain", depth, out);
+}
+
 const redist_method redist_shm = {
     .name = "shm",
     .create = shm_create,
     .execute = shm_execute,
     .destroy = shm_destroy,
     .node_aware = true,
+    .describe = shm_describe,
 };

@@ -177,6 +177,12 @@ fail:
     return rc;
 }
 
+static void vector_describe(const void *opaque, int depth, text *out)
+{
+    (void)opaque; /* the same two types for every peer, whatever the geometry */
+    text_node(out, depth, "one MPI_Alltoall, count 1 of one resized vector datatype each way");
+}
+
 const redist_method redist_vector = {
     .name = "vector",
     .parameters = NULL,
@@ -184,4 +190,5 @@ const redist_method redist_vector = {
     .execute = vector_execute,
     .destroy = vector_destroy,
     .start = vector_start,
+    .describe = vector_describe,
 };

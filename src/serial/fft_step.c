@@ -88,7 +88,18 @@ static bool fft_fold_scale(step *self, double factor)
     return true;
 }
 
-static const step_ops fft_ops = {fft_execute, fft_describe, NULL, fft_destroy, fft_fold_scale, NULL};
+/* FFTW's own plan, as FFTW prints it, from verbosity 2 on (an empty
+ * block has none). */
+static void fft_children(const step *self, int verbosity, int depth, text *out)
+{
+    if (verbosity < 2) return;
+    char *plan = serial_fft_sprint(((const fft_step *)self)->fft);
+    if (plan) text_lines(out, depth, plan);
+    free(plan);
+}
+
+static const step_ops fft_ops = {fft_execute, fft_describe, NULL, fft_destroy, fft_fold_scale, NULL,
+                                 fft_children};
 
 int fft_step_create(const step_spec *spec, void *plan_in, void *plan_out, void *scratch, step **out)
 {

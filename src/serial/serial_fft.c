@@ -7,6 +7,7 @@
 #include <fftw3.h>
 
 #include "../error.h"
+#include "../kinds.h"
 #include "../parallel.h"
 #include "serial_fft.h"
 
@@ -25,32 +26,6 @@ static unsigned rigor_flags(distfft_rigor rigor)
     case DISTFFT_EXHAUSTIVE: return FFTW_EXHAUSTIVE;
     }
     return FFTW_MEASURE;
-}
-
-int serial_r2r_kind(distfft_kind kind)
-{
-    switch (kind) {
-    case DISTFFT_DCT1: case DISTFFT_CHEB: return FFTW_REDFT00;
-    case DISTFFT_DCT2: return FFTW_REDFT10;
-    case DISTFFT_DCT3: return FFTW_REDFT01;
-    case DISTFFT_DCT4: return FFTW_REDFT11;
-    case DISTFFT_DST1: return FFTW_RODFT00;
-    case DISTFFT_DST2: return FFTW_RODFT10;
-    case DISTFFT_DST3: return FFTW_RODFT01;
-    case DISTFFT_DST4: return FFTW_RODFT11;
-    default: return -1;
-    }
-}
-
-distfft_kind serial_inverse_kind(distfft_kind kind)
-{
-    switch (kind) {
-    case DISTFFT_DCT2: return DISTFFT_DCT3;
-    case DISTFFT_DCT3: return DISTFFT_DCT2;
-    case DISTFFT_DST2: return DISTFFT_DST3;
-    case DISTFFT_DST3: return DISTFFT_DST2;
-    default: return kind;
-    }
 }
 
 /* C-order strides (in elements) of a block, and of one field. */
@@ -157,7 +132,7 @@ int serial_fft_create(const serial_spec *spec, void *in, void *out,
     for (int j = 0; j < spec->naxes; j++) {
         int a = spec->axes[j];
         dims[rank] = (fftw_iodim64){spec->shape[a], unit * in_stride[a], unit * out_stride[a]};
-        if (spec->family == SERIAL_R2R) kinds[rank] = serial_r2r_kind(spec->r2r_kinds[j]);
+        if (spec->family == SERIAL_R2R) kinds[rank] = (fftw_r2r_kind)kind_row_of(spec->r2r_kinds[j])->fftw_kind;
         rank++;
     }
     if (spec->batch > 1)
@@ -204,6 +179,13 @@ void serial_fft_destroy(serial_fft *fft)
     if (fft->plan_double) fftw_destroy_plan(fft->plan_double);
     if (fft->plan_float) fftwf_destroy_plan(fft->plan_float);
     free(fft);
+}
+
+char *serial_fft_sprint(const serial_fft *fft)
+{
+    if (fft->plan_double) return fftw_sprint_plan(fft->plan_double);
+    if (fft->plan_float) return fftwf_sprint_plan(fft->plan_float);
+    return NULL;
 }
 
 bool serial_fft_aligned(distfft_precision precision, const void *pointer)

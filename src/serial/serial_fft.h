@@ -32,7 +32,7 @@ typedef struct {
      * are complex axes transformed in the same FFTW plan (one pass). */
     int axes[DISTFFT_MAX_DIMS];
     int sign;                        /* C2C: DISTFFT_FORWARD or _BACKWARD */
-    distfft_kind r2r_kinds[DISTFFT_MAX_DIMS]; /* R2R: per listed axis */
+    distfft_kind r2r_kinds[DISTFFT_MAX_DIMS]; /* R2R: per listed axis (its FFTW kind: kinds.def) */
     bool complex_data;               /* R2R on complex elements */
     distfft_rigor rigor;
     bool preserve_input;             /* out of place: leave the input alone */
@@ -62,9 +62,9 @@ void serial_fft_execute(const serial_fft *fft, void *in, void *out);
 
 void serial_fft_destroy(serial_fft *fft);
 
-/* The FFTW r2r kind of a DCT/DST (CHEB is DCT-I); the inverse kind. */
-int serial_r2r_kind(distfft_kind kind);
-distfft_kind serial_inverse_kind(distfft_kind kind);
+/* FFTW's plan as FFTW prints it (fftw_sprint_plan): malloc'd, for the
+ * caller to free(); NULL for an empty block's no-op or out of memory. */
+char *serial_fft_sprint(const serial_fft *fft);
 
 /* Is `pointer` aligned as FFTW's own allocator aligns (so a plan made on
  * distfft_malloc'ed arrays may run on it)? NULL counts as aligned. */

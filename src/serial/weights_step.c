@@ -48,7 +48,7 @@ static bool weights_fold_scale(step *self, double factor)
 }
 
 static const step_ops weights_ops = {weights_execute, weights_describe, NULL, weights_destroy,
-                                     weights_fold_scale, NULL};
+                                     weights_fold_scale, NULL, NULL};
 
 /* The Chebyshev weights of the first `count` coefficients of a transform
  * of n >= 2 points (see the top; count < n when the axis is padded). */

@@ -95,6 +95,8 @@ contains
     call reduce(total, MPI_SUM)
     call check(total == 420 .and. all(start + local <= [10, 6, 7]), 'input blocks tile the Fortran shape')
     call check(index(distfft_plan_describe(plan), 'r2c') > 0, 'describe names the r2c step')
+    call check(index(distfft_plan_describe(plan, verbosity=1), new_line('a') // '  (backward') > 0, &
+               'describe(verbosity=1) nests the backward steps')
     call distfft_plan_destroy(plan)
   end subroutine test_index_order
 

@@ -17,6 +17,8 @@ import functools
 
 import numpy
 
+from .. import _lib
+
 BACKENDS = ("fftw", "pyfftw", "numpy", "scipy", "mkl_fft")
 CALLING_BACKENDS = ("numpy", "scipy", "mkl_fft")   # call functions that return arrays
 
@@ -111,9 +113,9 @@ def _kind_of(pair, backend, group):
 
 
 def _logical(kind, n):
-    """FFTW's logical size of a kind on n points (the 1/N of normalisation)."""
-    return {"dct1": 2 * (n - 1), "dst1": 2 * (n + 1)}.get(
-        kind, 2 * n if kind[:3] in ("dct", "dst") else n)
+    """FFTW's logical size of a kind on n points (the 1/N of normalisation),
+    from the library's kind table."""
+    return _lib.lib.distfft_kind_logical_length(_lib.code_of("kind", kind), n)
 
 
 class Kinds:
