@@ -239,6 +239,19 @@ static int parse_key(const char *key)
         if (value == 0) return 0;
         p += value;
     }
+    /* Then what wisdom_key adds for some plans only, in its order (keys of
+     * threaded, padded and complex-data plans were once refused here, so
+     * their own export did not import). */
+    static const char *const optional[] = {" threads=", " padded="};
+    for (size_t f = 0; f < sizeof optional / sizeof optional[0]; f++) {
+        size_t length = strlen(optional[f]);
+        if (strncmp(p, optional[f], length) != 0) continue;
+        p += length;
+        size_t value = strcspn(p, " ");
+        if (value == 0) return 0;
+        p += value;
+    }
+    if (strncmp(p, " complex-data", 13) == 0) p += 13;
     return *p == '\0';
 }
 
