@@ -176,6 +176,22 @@ int main(int argc, char **argv)
     test_case(&suite, rc == DISTFFT_SUCCESS && suffixed_back && strcmp(suffixed_back, suffixed) == 0,
               "keys with threads=, padded= and complex-data import, and export unchanged");
     free(suffixed_back);
+    /* The longest choice the parser accepts (16 grid extents, 64 methods)
+     * exports whole: export once cut choices past 1023 characters, and its
+     * own import refused the line (found by tests/fuzz/fuzz_wisdom.c). */
+    char longest[4096 + 512];
+    snprintf(longest, sizeof longest, "distfft-wisdom 1\nmpi=\"x\" ranks=2 shape=4x4 kinds=c2c,c2c "
+             "precision=double batch=1 grid=auto placement=row node-size=0 -> grid=");
+    for (int i = 0; i < DISTFFT_MAX_DIMS; i++) strcat(longest, i ? "x1073741824" : "1073741824");
+    strcat(longest, " methods=");
+    for (int i = 0; i < 4 * DISTFFT_MAX_DIMS; i++) strcat(longest, i ? ",isend-waitsome-blocked" : "isend-waitsome-blocked");
+    strcat(longest, " overlap=fields\n");
+    distfft_wisdom_forget();
+    rc = distfft_wisdom_import(longest);
+    char *longest_back = distfft_wisdom_export();
+    test_case(&suite, rc == DISTFFT_SUCCESS && longest_back && strcmp(longest_back, longest) == 0,
+              "the longest choice exports whole");
+    free(longest_back);
     /* ... and a padded plan's own wisdom is taken by the next one. */
     distfft_options padded_options;
     distfft_options_init(&padded_options);
