@@ -150,6 +150,27 @@ install_python() {
   "$VENV_PYTHON" -m pip install --quiet --disable-pip-version-check --no-build-isolation \
     "$ROOT/python"
   install_mpi4py_fft_reference
+  install_hypothesis
+}
+
+# Hypothesis from PyPI in .venv: the property tests of the Python argument
+# checks (python/tests/test_arguments_hypothesis.py; Debian 12's
+# python3-hypothesis is older than the pinned one). Where PyPI cannot be
+# reached it is skipped with a message, and those tests skip themselves.
+HYPOTHESIS_VERSION=6.170.17
+install_hypothesis() {
+  if "$VENV_PYTHON" -c "import sys, hypothesis; sys.exit(hypothesis.__version__ != '$HYPOTHESIS_VERSION')" \
+      2>/dev/null; then
+    say "hypothesis $HYPOTHESIS_VERSION: already in .venv"
+    return 0
+  fi
+  say "pip install hypothesis==$HYPOTHESIS_VERSION into .venv (the property tests)"
+  if ! timeout 600 "$VENV_PYTHON" -m pip install --quiet --disable-pip-version-check \
+      "hypothesis==$HYPOTHESIS_VERSION"; then
+    say "hypothesis $HYPOTHESIS_VERSION skipped: could not download it from PyPI;" \
+      "python/tests/test_arguments_hypothesis.py skips itself"
+  fi
+  return 0
 }
 
 # mpi4py-fft 2.0.6 from PyPI in .venv: the reference that the comparison
@@ -209,7 +230,7 @@ build_docs() {
 # ranks (about 25 s each on an idle 2-core machine) and the fault sweep over
 # every k on 2, 3 and 4 ranks (10-20 s each); then the race-detector build
 # (test_tsan below); then 10^6 inputs per fuzz harness (fuzz_run above;
-# 1-3 minutes each).
+# 1-3 minutes each) and 5000 examples per Python property test (~1 minute).
 test_long() {
   local status=0 dir
   dir=$(mktemp -d)
@@ -227,6 +248,10 @@ test_long() {
   test_tsan || status=1
   say "fuzzing: 10^6 inputs per harness (tests/fuzz)"
   { build_fuzz && fuzz_run --runs 1000000; } || { say "fuzzing FAILED"; status=1; }
+  say "Hypothesis: 5000 examples per property (python/tests/test_arguments_hypothesis.py)"
+  (cd "$ROOT" && DISTFFT_HYPOTHESIS_EXAMPLES=5000 timeout 1800 mpiexec.openmpi -n 1 "$VENV_PYTHON" -m pytest \
+      -q --color=no -p no:cacheprovider python/tests/test_arguments_hypothesis.py) \
+    || { say "Hypothesis property tests FAILED"; status=1; }
   return $status
 }
 
