@@ -89,6 +89,51 @@ build_asan() {
 # and Python comparisons, not 6 and 8 ranks): ~2 minutes on two cores.
 ASAN_CTEST_EXCLUDE='^bench\.|\.np[5-9]$'
 
+# --- fuzzing (tests/fuzz; docs/reliability.md) ------------------------------
+# libFuzzer harnesses of every parser of outside input, built with clang,
+# coverage counters and ASan + UBSan in build-fuzz/ (-DDISTFFT_FUZZ=ON,
+# Open MPI's wrapper around clang). Debian 12's libFuzzer is in
+# libclang-rt-14-dev (libclang_rt.fuzzer-x86_64.a); clang's OpenMP needs
+# libomp-dev.
+FUZZ_PACKAGES="clang libclang-rt-14-dev libomp-dev"
+FUZZ_HARNESSES="fuzz_wisdom fuzz_npy_header fuzz_options fuzz_model"
+build_fuzz() {
+  PACKAGES=$FUZZ_PACKAGES install_packages
+  say "building the libFuzzer harnesses (clang, ASan + UBSan) in build-fuzz/"
+  OMPI_CC=clang BUILD_TARGETS="$FUZZ_HARNESSES" build_with build-fuzz \
+    -DCMAKE_C_COMPILER=clang -DMPI_C_COMPILER=mpicc.openmpi -DDISTFFT_FUZZ=ON \
+    -DDISTFFT_BUILD_TESTS=OFF -DDISTFFT_BUILD_EXAMPLES=OFF -DDISTFFT_BUILD_BENCHMARKS=OFF \
+    -DDISTFFT_FORTRAN=OFF
+}
+
+# fuzz_run SECONDS | --runs N: every harness in turn (one at a time: two
+# cores), for SECONDS each or N inputs each, from its seed corpus
+# tests/fuzz/corpus/NAME (read only: what the fuzzer finds goes to a
+# temporary directory, as do crash artifacts). Prints libFuzzer's final
+# figures per harness; fails on any crash, sanitizer report, leak, broken
+# invariant or input slower than 10 s (the failing input is kept and named).
+fuzz_run() {
+  local limit=-max_total_time=${1:-60} status=0 harness work log
+  if [ "${1:-}" = --runs ]; then limit=-runs=${2:?fuzz_run --runs N}; fi
+  for harness in $FUZZ_HARNESSES; do
+    work=$(mktemp -d "${TMPDIR:-/tmp}/distfft-$harness.XXXXXX")
+    mkdir "$work/corpus"
+    log="$work/log"
+    say "fuzz: $harness $limit"
+    if "$ROOT/build-fuzz/bin/$harness" "$limit" -timeout=10 -print_final_stats=1 \
+        -artifact_prefix="$work/" "$work/corpus" "$ROOT/tests/fuzz/corpus/$harness" > "$log" 2>&1; then
+      grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|^Done [0-9]+ runs|^stat::(number_of_executed_units|peak_rss_mb)' \
+        "$log" | sed 's/^/   /'
+      rm -rf "$work"
+    else
+      tail -n 40 "$log"
+      say "fuzz: $harness FAILED (log and input kept in $work)"
+      status=1
+    fi
+  done
+  return $status
+}
+
 # --- the Python package (python/) -------------------------------------------
 # A virtual environment in .venv/ that sees Debian's numpy, scipy, mpi4py,
 # h5py and mpi4py-fft (--system-site-packages), with distfft installed by
@@ -105,6 +150,27 @@ install_python() {
   "$VENV_PYTHON" -m pip install --quiet --disable-pip-version-check --no-build-isolation \
     "$ROOT/python"
   install_mpi4py_fft_reference
+  install_hypothesis
+}
+
+# Hypothesis from PyPI in .venv: the property tests of the Python argument
+# checks (python/tests/test_arguments_hypothesis.py; Debian 12's
+# python3-hypothesis is older than the pinned one). Where PyPI cannot be
+# reached it is skipped with a message, and those tests skip themselves.
+HYPOTHESIS_VERSION=6.170.17
+install_hypothesis() {
+  if "$VENV_PYTHON" -c "import sys, hypothesis; sys.exit(hypothesis.__version__ != '$HYPOTHESIS_VERSION')" \
+      2>/dev/null; then
+    say "hypothesis $HYPOTHESIS_VERSION: already in .venv"
+    return 0
+  fi
+  say "pip install hypothesis==$HYPOTHESIS_VERSION into .venv (the property tests)"
+  if ! timeout 600 "$VENV_PYTHON" -m pip install --quiet --disable-pip-version-check \
+      "hypothesis==$HYPOTHESIS_VERSION"; then
+    say "hypothesis $HYPOTHESIS_VERSION skipped: could not download it from PyPI;" \
+      "python/tests/test_arguments_hypothesis.py skips itself"
+  fi
+  return 0
 }
 
 # mpi4py-fft 2.0.6 from PyPI in .venv: the reference that the comparison
@@ -231,7 +297,9 @@ test_python_mpich() {
 # docs/reliability.md), Open MPI, build/: the soak at 10^4 cycles on 2 and 3
 # ranks (about 25 s each on an idle 2-core machine) and the fault sweep over
 # every k on 2, 3 and 4 ranks (10-20 s each); then the race-detector build
-# (test_tsan below); then the Python suite on 4 ranks under MPICH.
+# (test_tsan below); then 10^6 inputs per fuzz harness (fuzz_run above;
+# 1-3 minutes each), 5000 examples per Python property test (~1 minute)
+# and the Python suite on 4 ranks under MPICH (8-9 minutes).
 test_long() {
   local status=0 dir
   dir=$(mktemp -d)
@@ -247,6 +315,12 @@ test_long() {
   done
   rm -rf "$dir"
   test_tsan || status=1
+  say "fuzzing: 10^6 inputs per harness (tests/fuzz)"
+  { build_fuzz && fuzz_run --runs 1000000; } || { say "fuzzing FAILED"; status=1; }
+  say "Hypothesis: 5000 examples per property (python/tests/test_arguments_hypothesis.py)"
+  (cd "$ROOT" && DISTFFT_HYPOTHESIS_EXAMPLES=5000 timeout 1800 mpiexec.openmpi -n 1 "$VENV_PYTHON" -m pytest \
+      -q --color=no -p no:cacheprovider python/tests/test_arguments_hypothesis.py) \
+    || { say "Hypothesis property tests FAILED"; status=1; }
   test_python_mpich 4 || status=1   # beyond the cores under MPICH (see test_python_mpich)
   return $status
 }

@@ -262,9 +262,49 @@ def comm_handle(comm):
     return MPI_Comm(MPI._handleof(comm))
 
 
-def int64_array(values):
-    values = [int(v) for v in values]
+def c_integer(value, what, bits=32):
+    """value as a C int (bits 32) or int64_t (64): an integer (4.0 is one,
+    2.5 and "4" are not), TypeError / ValueError naming `what` otherwise.
+    ctypes stores an integer that does not fit modulo 2**bits, without a
+    word -- a shape extent of 2**64 + 4 became 4 -- so a value out of range
+    is a ValueError here."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError, OverflowError) as error:   # None, "x", nan, inf
+        kind = TypeError if isinstance(error, TypeError) else ValueError
+        raise kind(f"distfft: {what} must be an integer, not {value!r}") from None
+    if isinstance(value, (str, bytes)):
+        raise TypeError(f"distfft: {what} must be an integer, not {value!r}")
+    if number != value:
+        raise ValueError(f"distfft: {what} must be an integer, not {value!r}")
+    value = number
+    if not -2**(bits - 1) <= value < 2**(bits - 1):
+        raise ValueError(f"distfft: {what} {value} does not fit in a C "
+                         f"{'int' if bits == 32 else 'int64_t'}")
+    return value
+
+
+def int64_array(values, what="extent"):
+    values = [c_integer(v, what, 64) for v in values]
     return (ctypes.c_int64 * max(len(values), 1))(*values)
+
+
+def int_array(values, what):
+    values = [c_integer(v, what) for v in values]
+    return (ctypes.c_int * max(len(values), 1))(*values)
+
+
+def c_string(text, what):
+    """str(text) as the bytes of a C string. C reads a string up to its
+    first NUL, so a name or path holding one would be taken cut short
+    ('c2c\\0junk' as c2c): ValueError."""
+    text = str(text)
+    if "\0" in text:
+        raise ValueError(f"distfft: {what} {text!r} holds a NUL character")
+    try:
+        return text.encode()
+    except UnicodeEncodeError:   # lone surrogates
+        raise ValueError(f"distfft: {what} {text!r} is not valid Unicode text") from None
 
 
 def options_new():
@@ -331,7 +371,7 @@ def name_of(enum, value):
 def code_of(enum, name):
     """The value of `name` in enum (ValueError listing the names if unknown)."""
     value = ctypes.c_int()
-    if getattr(lib, f"distfft_{enum}_from_name")(str(name).encode(), ctypes.byref(value)) != 0:
+    if getattr(lib, f"distfft_{enum}_from_name")(c_string(name, _WHAT[enum]), ctypes.byref(value)) != 0:
         raise ValueError(f"distfft: unknown {_WHAT[enum]} {name!r}; one of "
                          f"{', '.join(names_of(enum))}")
     return value.value
@@ -363,9 +403,17 @@ DTYPES = _element_types()                    # distfft_type -> numpy dtype
 _TYPES = {dtype: value for value, dtype in DTYPES.items()}
 
 
+def numpy_dtype(dtype):
+    """numpy.dtype(dtype), its failures as a TypeError naming the argument."""
+    try:
+        return numpy.dtype(dtype)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"distfft: dtype {dtype!r} is not a numpy dtype ({error})") from None
+
+
 def element_type(dtype):
     """distfft_type of a numpy dtype (TypeError if there is none)."""
-    dtype = numpy.dtype(dtype)
+    dtype = numpy_dtype(dtype)
     if dtype not in _TYPES:
         raise TypeError(f"distfft: dtype {dtype} is not supported "
                         f"({', '.join(str(d) for d in _TYPES)})")

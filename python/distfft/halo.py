@@ -45,7 +45,7 @@ def _per_axis(value, ndim, what):
     values = [value] * ndim if numpy.isscalar(value) else list(value)
     if len(values) != ndim:
         raise ValueError(f"distfft: {what} needs one entry per axis ({ndim}), got {values}")
-    return [int(v) for v in values]
+    return [_lib.c_integer(v, what, 64) for v in values]
 
 
 class Halo(_lifetime.Handle):
@@ -105,9 +105,10 @@ class Halo(_lifetime.Handle):
 
     def _parse(self, global_shape, local_slice, widths, widths_high, periodic, dtype,
                batch, variant):
-        self.global_shape = tuple(int(n) for n in global_shape)
+        self.global_shape = tuple(_lib.c_integer(n, "global_shape extent", 64) for n in global_shape)
         ndim = len(self.global_shape)
-        self.local_slice = tuple(slice(int(s.start), int(s.stop)) for s in local_slice)
+        self.local_slice = tuple(slice(_lib.c_integer(s.start, "local_slice start", 64),
+                                       _lib.c_integer(s.stop, "local_slice stop", 64)) for s in local_slice)
         if len(self.local_slice) != ndim:
             raise ValueError("distfft: local_slice needs one slice per axis of global_shape")
         self.widths_low = _per_axis(widths, ndim, "widths")
@@ -117,9 +118,9 @@ class Halo(_lifetime.Handle):
         self.dtype = numpy.dtype(dtype)
         if batch is not None and (int(batch) != batch or batch < 1):
             raise ValueError(f"distfft: batch {batch!r} must be None or an integer >= 1")
-        self.batch = None if batch is None else int(batch)
+        self.batch = None if batch is None else _lib.c_integer(batch, "batch", 64)
         code = ctypes.c_int()
-        _lib.check(_lib.lib.distfft_halo_variant_from_name(str(variant).encode(),
+        _lib.check(_lib.lib.distfft_halo_variant_from_name(_lib.c_string(variant, "halo variant"),
                                                            ctypes.byref(code)))
         self.variant = str(variant)
         return (_lib.element_type(self.dtype), _lib.int64_array(self.widths_low),

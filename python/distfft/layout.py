@@ -54,7 +54,7 @@ _lib._declare("distfft_plan_create_layouts", _int, _lib.MPI_Comm, _int, _i64, _i
 
 def _ints(values, what, ndim=None):
     try:
-        result = tuple(int(v) for v in values)
+        result = tuple(_lib.c_integer(v, what, 64) for v in values)
     except TypeError:
         raise TypeError(f"distfft: {what} must be a sequence of integers, not {values!r}")
     if ndim is not None and len(result) != ndim:
@@ -110,7 +110,9 @@ class Layout(_lifetime.Handle):
 
         def parse():
             glob = _ints(global_shape, "global_shape")
-            return glob, _ints(grid, "grid"), _ints(distributed_by, "distributed_by", len(glob))
+            return (glob, tuple(_lib.c_integer(d, "grid extent") for d in _ints(grid, "grid")),
+                    tuple(_lib.c_integer(a, "distributed_by") for a in
+                          _ints(distributed_by, "distributed_by", len(glob))))
 
         def make(args, handle):
             glob, dims, by = args
@@ -297,11 +299,11 @@ class Reshape(_lifetime.Handle):
         self.layout_in, self.layout_out = layout_in, layout_out
 
         def parse():
-            self.dtype = numpy.dtype(dtype)
+            self.dtype = _lib.numpy_dtype(dtype)
             ctype = _lib.element_type(self.dtype)
-            if int(batch) != batch or batch < 1:
+            self.batch = _lib.c_integer(batch, "batch", 64)
+            if self.batch < 1:
                 raise ValueError(f"distfft: batch {batch!r} must be an integer >= 1")
-            self.batch = int(batch)
             options = _lib.options_new()
             options.method = _lib.code_of("method", str(method))
             options.rigor = _lib.code_of("rigor", str(rigor))

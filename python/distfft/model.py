@@ -16,15 +16,15 @@ def calibrate(comm, path, node_size=0, rigor="measure"):
     memcpy, messages inside and between nodes: MPI_Comm_split_type's, or
     node_size consecutive ranks) and write it to path on rank 0. Takes
     seconds. Collective on comm."""
-    _lib.check(_lib.lib.distfft_model_calibrate(_lib.comm_handle(comm), int(node_size),
-                                                _lib.code_of("rigor", rigor), str(path).encode()))
+    _lib.check(_lib.lib.distfft_model_calibrate(_lib.comm_handle(comm), _lib.c_integer(node_size, "node_size"),
+                                                _lib.code_of("rigor", rigor), _lib.c_string(path, "path")))
 
 
 def import_file(comm, path, force=False):
     """Rank 0 reads path; every rank takes the model. A malformed file, or
     one calibrated with another MPI library unless force, raises
     DistfftError on every rank. Collective on comm."""
-    _lib.check(_lib.lib.distfft_model_import_file(_lib.comm_handle(comm), str(path).encode(),
+    _lib.check(_lib.lib.distfft_model_import_file(_lib.comm_handle(comm), _lib.c_string(path, "path"),
                                                   1 if force else 0))
 
 

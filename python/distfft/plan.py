@@ -39,9 +39,14 @@ def _axes_of(axes, ndim):
         return tuple(range(ndim))
     if isinstance(axes, (int, numpy.integer)):
         axes = (axes,)
+    try:
+        axes = tuple(axes)
+    except TypeError:
+        raise TypeError(f"distfft: axes must be None, an integer or a sequence of integers, "
+                        f"not {axes!r}") from None
     result = []
     for axis in axes:
-        axis = int(axis)
+        axis = _lib.c_integer(axis, "axis")
         if not -ndim <= axis < ndim:
             raise ValueError(f"distfft: axis {axis} is out of range for {ndim} dimensions")
         result.append(axis % ndim)
@@ -63,7 +68,11 @@ def _kinds_of(kinds, axes, real_input):
             if kind == "r2c":   # numpy's rfftn: r2c on the last transformed axis
                 return {a: ("r2c" if a == max(axes) else "c2c") for a in axes}
             kinds = [kind] * len(axes)
-    kinds = [str(k).lower() for k in kinds]
+    try:
+        kinds = [str(k).lower() for k in kinds]
+    except TypeError:
+        raise TypeError(f"distfft: kinds must be None, a kind name or a sequence of them, "
+                        f"not {kinds!r}") from None
     if len(kinds) != len(axes):
         raise ValueError(f"distfft: {len(kinds)} kinds for {len(axes)} transformed axes "
                          "(give one kind per transformed axis, or one for all)")
@@ -83,7 +92,12 @@ def _grid_of(grid, options):
                              "or a tuple of extents")
         options.grid_ndims = words[grid]
     else:
-        dims = [int(d) for d in grid]
+        try:
+            grid = tuple(grid)
+        except TypeError:
+            raise TypeError(f"distfft: grid {grid!r} is not None, 'auto', 'slab', 'pencil' "
+                            "or a tuple of extents") from None
+        dims = [_lib.c_integer(d, "grid extent") for d in grid]
         if not 1 <= len(dims) <= _lib.MAX_DIMS or any(d < 0 for d in dims):
             raise ValueError(f"distfft: grid {tuple(grid)} must be 1 to {_lib.MAX_DIMS} "
                              "non-negative extents (0: chosen by MPI_Dims_create)")
@@ -98,12 +112,16 @@ def _budget(tune_budget):
     on every rank, through _agree)."""
     if tune_budget is None:
         return 0
-    if isinstance(tune_budget, bool) or int(tune_budget) != tune_budget:
-        raise TypeError(f"distfft: tune_budget {tune_budget!r} must be an integer")
-    if tune_budget <= 0:
+    try:
+        if isinstance(tune_budget, bool):
+            raise TypeError
+        budget = _lib.c_integer(tune_budget, "tune_budget", 64)
+    except (TypeError, ValueError):   # ("x", 1.5, nan: not an integer, as before)
+        raise TypeError(f"distfft: tune_budget {tune_budget!r} must be an integer") from None
+    if budget <= 0:
         raise ValueError(f"distfft: tune_budget = {tune_budget} must be >= 1 (candidates timed; "
                          "None, the default: every candidate)")
-    return int(tune_budget)
+    return _lib.c_integer(budget, "tune_budget")
 
 
 class Plan(_lifetime.Handle):
@@ -217,7 +235,7 @@ class Plan(_lifetime.Handle):
             options.tune_budget = self._agree(_budget, tune_budget)
             if model is not None:   # collective: errors on every rank
                 _lib.check(_lib.lib.distfft_model_import_file(
-                    _lib.comm_handle(self._comm), str(model).encode(), 0))
+                    _lib.comm_handle(self._comm), _lib.c_string(model, "model path"), 0))
             handle = _lib.c_handle()
             if layouts is None:
                 _lib.check(_lib.lib.distfft_plan_create(
@@ -301,10 +319,10 @@ class Plan(_lifetime.Handle):
                  destroy_input, placement, node_size, threads, overlap, padding, inplace):
         """Validate the Python arguments; return distfft_options (local)."""
         try:
-            self._shape = tuple(int(n) for n in shape)
+            self._shape = tuple(_lib.c_integer(n, "shape extent", 64) for n in shape)
         except TypeError:
             raise TypeError(f"distfft: shape must be a sequence of integers, not {shape!r}")
-        dtype = numpy.dtype(dtype)
+        dtype = _lib.numpy_dtype(dtype)
         self._precision = _lib.precision(dtype)   # TypeError for unsupported dtypes
         ndim = len(self._shape)
         if not 2 <= ndim <= _lib.MAX_DIMS:
@@ -323,16 +341,16 @@ class Plan(_lifetime.Handle):
         self.norm = norm
         options.rigor = _lib.code_of("rigor", rigor)
         options.destroy_input = 1 if destroy_input else 0
-        if batch is not None and (int(batch) != batch or batch < 1):
+        self.batch = None if batch is None else _lib.c_integer(batch, "batch", 64)
+        if self.batch is not None and self.batch < 1:
             raise ValueError(f"distfft: batch {batch!r} must be None or an integer >= 1")
-        self.batch = None if batch is None else int(batch)
-        options.batch = 1 if batch is None else int(batch)
+        options.batch = 1 if batch is None else self.batch
         self.placement = str(placement)
         options.placement = _lib.code_of("placement", self.placement)
-        if int(node_size) != node_size or node_size < 0:
+        options.node_size = _lib.c_integer(node_size, "node_size")
+        if options.node_size < 0:
             raise ValueError(f"distfft: node_size {node_size!r} must be an integer >= 0")
-        options.node_size = int(node_size)
-        if int(threads) != threads or not 1 <= threads <= _lib.MAX_THREADS:
+        if not 1 <= _lib.c_integer(threads, "threads", 64) <= _lib.MAX_THREADS:
             raise ValueError(f"distfft: threads {threads!r} must be an integer from 1 to "
                              f"{_lib.MAX_THREADS}")
         self.threads = int(threads)
@@ -354,7 +372,11 @@ class Plan(_lifetime.Handle):
             return (1.0,) * ndim
         if isinstance(padding, (int, float, numpy.integer, numpy.floating)):
             return tuple(float(padding) if a in self.axes else 1.0 for a in range(ndim))
-        factors = tuple(float(f) for f in padding)
+        try:
+            factors = tuple(float(f) for f in padding)
+        except (TypeError, ValueError):
+            raise TypeError(f"distfft: padding must be None, a number or one number per array axis, "
+                            f"not {padding!r}") from None
         if len(factors) != ndim:
             raise ValueError(f"distfft: padding {tuple(padding)} needs one factor per array "
                              f"axis ({ndim}), or one number for every transformed axis")

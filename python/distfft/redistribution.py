@@ -93,8 +93,11 @@ class Redistribution(_lifetime.Handle):
         return redist
 
     def _parse(self, in_shape, axis_in, out_shape, axis_out, dtype, batch, method):
-        self._in = tuple(int(n) for n in in_shape)
-        self._out = tuple(int(n) for n in out_shape)
+        try:
+            self._in = tuple(_lib.c_integer(n, "in_shape extent", 64) for n in in_shape)
+            self._out = tuple(_lib.c_integer(n, "out_shape extent", 64) for n in out_shape)
+        except TypeError as error:
+            raise TypeError(f"distfft: in_shape and out_shape must be sequences of integers ({error})") from None
         ndim = len(self._in)
         if len(self._out) != ndim:
             raise ValueError(f"distfft: in_shape {self._in} and out_shape {self._out} "
@@ -103,11 +106,11 @@ class Redistribution(_lifetime.Handle):
             if not isinstance(axis, (int, numpy.integer)) or not 0 <= axis < ndim:
                 raise ValueError(f"distfft: {name} = {axis!r} is not an axis of {ndim}")
         self.axis_in, self.axis_out = int(axis_in), int(axis_out)
-        self.dtype = numpy.dtype(dtype)
+        self.dtype = _lib.numpy_dtype(dtype)
         ctype = _lib.element_type(self.dtype)
-        if batch is not None and (int(batch) != batch or batch < 1):
+        self.batch = None if batch is None else _lib.c_integer(batch, "batch", 64)
+        if self.batch is not None and self.batch < 1:
             raise ValueError(f"distfft: batch {batch!r} must be None or an integer >= 1")
-        self.batch = None if batch is None else int(batch)
         self.method = str(method)
         _lib.code_of("method", self.method)
         lead = () if self.batch is None else (self.batch,)

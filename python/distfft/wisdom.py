@@ -34,18 +34,18 @@ def export_text():
 def import_text(text):
     """Add the choices of an exported text; a text that is not wisdom is
     refused whole (DistfftError). Local: import the same text on every rank."""
-    _lib.check(_lib.lib.distfft_wisdom_import(str(text).encode()))
+    _lib.check(_lib.lib.distfft_wisdom_import(_lib.c_string(text, "wisdom text")))
 
 
 def export_file(comm, path):
     """Rank 0 writes the wisdom to path. Collective on comm."""
-    _lib.check(_lib.lib.distfft_wisdom_export_file(_lib.comm_handle(comm), str(path).encode()))
+    _lib.check(_lib.lib.distfft_wisdom_export_file(_lib.comm_handle(comm), _lib.c_string(path, "path")))
 
 
 def import_file(comm, path):
     """Rank 0 reads path and every rank imports it; errors on every rank.
     Collective on comm."""
-    _lib.check(_lib.lib.distfft_wisdom_import_file(_lib.comm_handle(comm), str(path).encode()))
+    _lib.check(_lib.lib.distfft_wisdom_import_file(_lib.comm_handle(comm), _lib.c_string(path, "path")))
 
 
 def forget():

@@ -197,3 +197,28 @@ def test_transforms_run_without_the_gil(comm):
                 request.wait()   # rank 0's thread sends once its forward returns
     side.Free()
     assert told, "rank 0's second thread could not run while rank 0 was in the C call"
+
+
+# What the property tests (test_arguments_hypothesis.py) found, kept as
+# plain cases on every rank count: ctypes wrapped integers beyond C's int /
+# int64_t around into valid ones, and C cut names and texts at a NUL.
+@pytest.mark.parametrize("shape,options", [
+    ((2**64 + 4, 4), {}),                      # became (4, 4)
+    ((4, 4), {"batch": 2**64 + 4}),            # became 4
+    ((4, 4), {"grid": (2**32 + 1,)}),          # became 1
+    ((4, 4), {"node_size": 2**32 + 1}),        # became 1
+    ((4, 4), {"kinds": "c2c\x00junk"}),        # taken as c2c
+    ((4, 4), {"method": "alltoallw\x00"}),     # taken as alltoallw
+    ((4, 4), {"batch": float("inf")}),         # OverflowError
+    ((4.5, 4), {}),                            # truncated to 4
+], ids=lambda value: repr(value)[:30])
+def test_wrapped_integers_and_cut_names_refused(comm, shape, options):
+    with pytest.raises(ValueError, match="distfft"):
+        distfft.Plan(comm, shape, rigor="estimate", **options)
+
+
+def test_wrapped_layout_and_wisdom_arguments_refused(comm):
+    with pytest.raises(ValueError, match="distributed_by"):
+        distfft.Layout.from_grid(comm, (4, 4), (comm.Get_size(),), (0, 2**62))   # became 0
+    with pytest.raises(ValueError, match="NUL"):
+        distfft.wisdom.import_text("distfft-wisdom 1\n\x00not read by C")

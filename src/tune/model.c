@@ -287,8 +287,11 @@ char *model_format(const cost_model *model)
         const model_rate *table = model_table((cost_model *)model, t);
         if (!table->count) continue;
         add(&b, "%s =", table_names[t]);
+        /* Sizes exactly (%.17g: whole sizes print as before): rounded, a
+         * hand-written 1.2:x 1.4:y came back as 1:x 1:y, which parse
+         * refuses as not increasing (found by tests/fuzz/fuzz_model.c). */
         for (int i = 0; i < table->count; i++)
-            add(&b, " %.0f:%.6g", table->elements[i], table->seconds_per_unit[i]);
+            add(&b, " %.17g:%.6g", table->elements[i], table->seconds_per_unit[i]);
         add(&b, "\n");
     }
     for (int family = 0; family < MODEL_FAMILIES; family++)
@@ -296,8 +299,8 @@ char *model_format(const cost_model *model)
             const model_rate *rate = &model->fft[family][precision];
             if (!rate->count) continue;
             add(&b, "fft_%s_%s =", family_names[family], precision_names[precision]);
-            for (int i = 0; i < rate->count; i++)
-                add(&b, " %.0f:%.6g", rate->elements[i], rate->seconds_per_unit[i]);
+            for (int i = 0; i < rate->count; i++) /* (sizes exactly, as above) */
+                add(&b, " %.17g:%.6g", rate->elements[i], rate->seconds_per_unit[i]);
             add(&b, "\n");
         }
     if (b.failed) {

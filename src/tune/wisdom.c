@@ -30,6 +30,12 @@
 #define HEADER "distfft-wisdom 1"
 #define ARROW " -> "
 #define MAX_TEXT_BYTES (16 << 20)
+/* Room for any choice the parser accepts: 16 grid extents of 10 digits,
+ * 64 method names of under 64 characters (parse_choice's limit), the
+ * overlap word. Export once wrote choices into a key-sized buffer and cut
+ * the longest ones, which its own import then refused (found by
+ * tests/fuzz/fuzz_wisdom.c). */
+#define CHOICE_SIZE (32 + DISTFFT_MAX_DIMS * 12 + WISDOM_MAX_EXCHANGES * 64)
 
 typedef struct {
     char *key;
@@ -158,7 +164,7 @@ char *distfft_wisdom_export(void)
 {
     error_clear();
     size_t size = sizeof HEADER + 1;
-    char choice[WISDOM_KEY_SIZE];
+    char choice[CHOICE_SIZE];
     for (int i = 0; i < table_count; i++) size += strlen(table[i].key) + sizeof ARROW + sizeof choice + 1;
     char *text = malloc(size);
     if (!text) {
@@ -239,6 +245,19 @@ static int parse_key(const char *key)
         if (value == 0) return 0;
         p += value;
     }
+    /* Then what wisdom_key adds for some plans only, in its order (keys of
+     * threaded, padded and complex-data plans were once refused here, so
+     * their own export did not import). */
+    static const char *const optional[] = {" threads=", " padded="};
+    for (size_t f = 0; f < sizeof optional / sizeof optional[0]; f++) {
+        size_t length = strlen(optional[f]);
+        if (strncmp(p, optional[f], length) != 0) continue;
+        p += length;
+        size_t value = strcspn(p, " ");
+        if (value == 0) return 0;
+        p += value;
+    }
+    if (strncmp(p, " complex-data", 13) == 0) p += 13;
     return *p == '\0';
 }
 

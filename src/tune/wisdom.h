@@ -18,7 +18,10 @@
 #include "distfft.h"
 
 #define WISDOM_MAX_EXCHANGES (4 * DISTFFT_MAX_DIMS)
-#define WISDOM_KEY_SIZE 1024
+/* Room for any key wisdom_key builds: the MPI library's banner line plus
+ * at most ~1,100 bytes of fields for 16 axes (a truncated key could match
+ * another configuration's). */
+#define WISDOM_KEY_SIZE (MPI_MAX_LIBRARY_VERSION_STRING + 2048)
 
 typedef struct {
     int grid_ndims;

@@ -157,6 +157,59 @@ int main(int argc, char **argv)
     test_case(&suite, rc == DISTFFT_SUCCESS && described_as(wise, "(wisdom)"), "file round trip");
     distfft_plan_destroy(&wise);
 
+    /* Keys with the fields only some plans have (threads, padded lengths,
+     * complex data) import: the parser once refused them, so such a plan's
+     * own export did not import (found while seeding the fuzzer). */
+    static const char suffixed[] =
+        "distfft-wisdom 1\n"
+        "mpi=\"x\" ranks=2 shape=4x4 kinds=c2c,c2c precision=double batch=1 grid=auto placement=row "
+        "node-size=0 threads=2 -> grid=2 methods=alltoallw,alltoallw\n"
+        "mpi=\"x\" ranks=2 shape=4x4 kinds=c2c,c2c precision=double batch=1 grid=auto placement=row "
+        "node-size=0 padded=6x6 -> grid=2 methods=alltoallv,alltoallv\n"
+        "mpi=\"x\" ranks=2 shape=4x4 kinds=dct2,dct2 precision=double batch=1 grid=auto placement=row "
+        "node-size=0 complex-data -> grid=2 methods=sendrecv,sendrecv\n"
+        "mpi=\"x\" ranks=2 shape=4x4 kinds=c2c,c2c precision=float batch=1 grid=auto placement=row "
+        "node-size=0 threads=4 padded=6x4 complex-data -> grid=2 methods=vector,vector\n";
+    distfft_wisdom_forget();
+    rc = distfft_wisdom_import(suffixed);
+    char *suffixed_back = distfft_wisdom_export();
+    test_case(&suite, rc == DISTFFT_SUCCESS && suffixed_back && strcmp(suffixed_back, suffixed) == 0,
+              "keys with threads=, padded= and complex-data import, and export unchanged");
+    free(suffixed_back);
+    /* The longest choice the parser accepts (16 grid extents, 64 methods)
+     * exports whole: export once cut choices past 1023 characters, and its
+     * own import refused the line (found by tests/fuzz/fuzz_wisdom.c). */
+    char longest[4096 + 512];
+    snprintf(longest, sizeof longest, "distfft-wisdom 1\nmpi=\"x\" ranks=2 shape=4x4 kinds=c2c,c2c "
+             "precision=double batch=1 grid=auto placement=row node-size=0 -> grid=");
+    for (int i = 0; i < DISTFFT_MAX_DIMS; i++) strcat(longest, i ? "x1073741824" : "1073741824");
+    strcat(longest, " methods=");
+    for (int i = 0; i < 4 * DISTFFT_MAX_DIMS; i++) strcat(longest, i ? ",isend-waitsome-blocked" : "isend-waitsome-blocked");
+    strcat(longest, " overlap=fields\n");
+    distfft_wisdom_forget();
+    rc = distfft_wisdom_import(longest);
+    char *longest_back = distfft_wisdom_export();
+    test_case(&suite, rc == DISTFFT_SUCCESS && longest_back && strcmp(longest_back, longest) == 0,
+              "the longest choice exports whole");
+    free(longest_back);
+    /* ... and a padded plan's own wisdom is taken by the next one. */
+    distfft_options padded_options;
+    distfft_options_init(&padded_options);
+    for (int i = 0; i < 3; i++) padded_options.padding[i] = 1.5;
+    distfft_wisdom_forget();
+    distfft_plan padded = NULL;
+    distfft_plan_create(comm, 3, shape, DISTFFT_DOUBLE, &padded_options, &padded);
+    char *padded_wisdom = distfft_wisdom_export();
+    distfft_plan_destroy(&padded);
+    distfft_wisdom_forget();
+    rc = padded_wisdom ? distfft_wisdom_import(padded_wisdom) : DISTFFT_ERR_MEMORY;
+    distfft_plan_create(comm, 3, shape, DISTFFT_DOUBLE, &padded_options, &padded);
+    test_case(&suite, rc == DISTFFT_SUCCESS && padded_wisdom && strstr(padded_wisdom, " padded=") &&
+                      described_as(padded, "(wisdom)"),
+              "a padded plan's exported wisdom imports and is taken");
+    distfft_plan_destroy(&padded);
+    free(padded_wisdom);
+
     /* A batch: the overlap tuning chose is exported (no word for off) and
      * taken; a line naming another is followed. */
     distfft_wisdom_forget();

@@ -57,6 +57,20 @@ static void test_parse(cost_model *model)
     check(text && model_parse(text, &again, message, sizeof message) == 0, "the formatted model parses");
     check(text && memcmp(model, &again, sizeof again) == 0, "format then parse gives the same model");
     free(text);
+    /* Sizes that are not whole numbers format to a text that parses: they
+     * were rounded, so 1.2 and 1.4 came back as 1 and 1, not increasing
+     * (found by tests/fuzz/fuzz_model.c). */
+    char fractional[1024];
+    snprintf(fractional, sizeof fractional, "%s", valid);
+    strcpy(strstr(fractional, "fft_c2c_double = "), "fft_c2c_double = 1.2:1e-9 1.4:2e-9 2.5e3:3e-9\n");
+    check(model_parse(fractional, &again, message, sizeof message) == 0, "fractional sizes parse");
+    text = model_format(&again);
+    cost_model third;
+    check(text && model_parse(text, &third, message, sizeof message) == 0 &&
+              memcmp(third.fft[MODEL_C2C][0].elements, again.fft[MODEL_C2C][0].elements,
+                     sizeof third.fft[MODEL_C2C][0].elements) == 0,
+          "fractional sizes format and parse back exactly");
+    free(text);
 
     static const struct { const char *text, *expected; } bad[] = {
         {"", "no 'distfft-model 1' header"},
