@@ -33,10 +33,16 @@ typedef struct {
     MPI_Win window;
 } parked_handle;
 
+/* Handles a record holds without allocating: more than any plan has (its
+ * communicators, and a window and a communicator per shm exchange), so a
+ * release that made its record cannot fail for memory. */
+#define RECORD_INLINE 64
+
 typedef struct lifetime_record {
     int64_t number;
     int count, capacity;
-    parked_handle *handles;
+    parked_handle *handles; /* inline, or on the heap beyond RECORD_INLINE */
+    parked_handle inline_handles[RECORD_INLINE];
     struct lifetime_record *next; /* the queue's parked records, in number order */
 } lifetime_record;
 
@@ -62,9 +68,11 @@ static _Thread_local lifetime_record *parking;
 static int park(parked_handle handle)
 {
     if (parking->count == parking->capacity) {
-        int capacity = parking->capacity ? 2 * parking->capacity : 8;
-        parked_handle *grown = realloc(parking->handles, capacity * sizeof *grown);
+        int capacity = 2 * parking->capacity;
+        parked_handle *grown = malloc(capacity * sizeof *grown);
         if (!grown) return MPI_ERR_NO_MEM; /* the handle leaks: better than a free that could hang */
+        memcpy(grown, parking->handles, parking->count * sizeof *grown);
+        if (parking->handles != parking->inline_handles) free(parking->handles);
         parking->handles = grown;
         parking->capacity = capacity;
     }
@@ -98,7 +106,7 @@ static int free_record(lifetime_record *record)
         if (h->is_window) KEEP_MPI(MPI_Win_free(&h->window));
         else KEEP_MPI(MPI_Comm_free(&h->comm));
     }
-    free(record->handles);
+    if (record->handles != record->inline_handles) free(record->handles);
     free(record);
     return rc;
 }
@@ -110,6 +118,8 @@ int lifetime_release(lifetime_tag *tag, int (*free_object)(void *), void *object
     lifetime_record *record = calloc(1, sizeof *record);
     if (!record) return error_fail(DISTFFT_ERR_MEMORY, "release: the record of the deferred frees");
     record->number = tag->number;
+    record->handles = record->inline_handles;
+    record->capacity = RECORD_INLINE;
     parking = record;
     int rc = free_object(object);
     parking = NULL;
@@ -264,12 +274,15 @@ int lifetime_register(MPI_Comm comm, lifetime_tag *tag)
         while (*at) at = &(*at)->next;
         *at = queue;
     }
+    else /* a creation is a collective point too (as in the Python package); a failed
+          * free there fails the creation, on every rank */
+        TRY(error_agree(comm, drain(queue)));
     tag->queue = queue;
     tag->number = queue->next_number++;
     queue->references++;
     return DISTFFT_SUCCESS;
-fail: /* only a new queue's steps can fail; every rank comes here */
-    if (queue) {
+fail: /* every rank comes here; a queue found (a drain failed) stays */
+    if (queue && !found) {
         if (queue->attached) KEEP_MPI(MPI_Comm_delete_attr(comm, queue_keyval)); /* not made: frees nothing */
         if (queue->agree != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&queue->agree));
         free(queue);
@@ -296,7 +309,8 @@ int distfft_collect(MPI_Comm comm)
      * of comm on comm */
     if (queue_keyval == MPI_KEYVAL_INVALID) return rc;
     TRY_MPI(MPI_Comm_get_attr(comm, queue_keyval, &queue, &found));
-    if (found) TRY(drain(queue));
+    if (!found) return rc;
+    rc = drain(queue);
 fail:
     return rc;
 }
