@@ -45,8 +45,9 @@
  *    handle becomes NULL, and the window and communicators (collective
  *    frees) wait on a queue of the communicator the object was created on.
  *    distfft_collect(comm), collective on that communicator, frees those of
- *    every object that EVERY rank has released, in creation order; freeing
- *    comm (MPI_Comm_free) and MPI_Finalize do the same. Release an object
+ *    every object that EVERY rank has released, in creation order; the
+ *    next plan or redistribution created on comm, freeing comm
+ *    (MPI_Comm_free) and MPI_Finalize do the same. Release an object
  *    on every rank or destroy it on every rank, never some of each (a
  *    destroy's MPI_Win_free would wait for a free that no collect makes).
  *    Language bindings must not destroy from a garbage collector: release
@@ -769,8 +770,11 @@ int distfft_plan_release(distfft_plan *plan);
  * the objects were created on (not one of their own duplicates); a comm
  * that no object was created on is a no-op. Errors as destroy calls':
  * DISTFFT_ERR_MPI, this rank's first failed free, agreed with no other rank
- * (the rest freed all the same). MPI_Comm_free(comm) and MPI_Finalize
- * collect too (there a failure is not reported). */
+ * (the rest freed all the same). distfft_plan_create / _create_layouts
+ * and distfft_redist_create on comm collect too (a failed free there fails
+ * the creation, on every rank), and so do MPI_Comm_free(comm) and
+ * MPI_Finalize (there a failure is not reported). Threads: as plan
+ * creation, one thread at a time per process. */
 int distfft_collect(MPI_Comm comm);
 
 /* ------------------------------------------------------------------------ */

@@ -14,12 +14,15 @@
  * the same order whatever order it released them in.
  *
  * A queue lives as an attribute of the caller's communicator (MPI's way
- * to cache library state, and what makes MPI_Comm_free drain it) and in a
- * process-wide list, in creation order, which an attribute of
- * MPI_COMM_SELF drains at MPI_Finalize (the standard deletes MPI_COMM_SELF's
- * attributes first, with MPI still fully working). The agreement runs on
- * the queue's own duplicate of the communicator, so it can run after the
- * caller has freed theirs.
+ * to cache library state) and holds no MPI object: creation numbers and
+ * parked records only, so a program's live MPI handles are those of its
+ * live objects. Drains run on that communicator itself -- every drain is
+ * at a point where all its ranks are: distfft_collect, a creation on it,
+ * its attribute's delete callback (MPI_Comm_free, before the communicator
+ * goes), and MPI_Finalize, through an attribute of MPI_COMM_SELF (the
+ * standard deletes those first, with MPI still fully working), which
+ * detaches every queue still attached. An object released after its
+ * communicator was freed stays parked until MPI_Finalize reclaims it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +50,6 @@ typedef struct lifetime_record {
 } lifetime_record;
 
 struct lifetime_queue {
-    MPI_Comm agree;          /* the queue's duplicate of the caller's communicator */
     MPI_Comm user;           /* the caller's, while attached */
     int attached;            /* still an attribute of `user` */
     int made;                /* registration finished (an aborted one's attribute frees nothing) */
@@ -133,14 +135,11 @@ int lifetime_release(lifetime_tag *tag, int (*free_object)(void *), void *object
 
 /* ---- queues ----------------------------------------------------------------- */
 
-/* Free a queue nothing refers to any more. Reached at the same collective
- * point on every rank: references change only in collective creations and
- * destroys and in agreed drains. */
+/* Free a queue nothing refers to any more (memory only). */
 static int queue_maybe_free(lifetime_queue *queue)
 {
     int rc = DISTFFT_SUCCESS;
     if (queue->attached || queue->references > 0 || queue->parked) return rc;
-    KEEP_MPI(MPI_Comm_free(&queue->agree));
     lifetime_queue **at = &queues;
     while (*at && *at != queue) at = &(*at)->next;
     if (*at) *at = queue->next;
@@ -151,8 +150,8 @@ static int queue_maybe_free(lifetime_queue *queue)
 #define DRAIN_WORDS 64 /* numbers per agreement: 64 * 64 */
 
 /* Free, on every rank, the records every rank has parked, in number
- * order. Collective on queue->agree. */
-static int drain(lifetime_queue *queue)
+ * order. Collective on comm, the queue's communicator. */
+static int drain(lifetime_queue *queue, MPI_Comm comm)
 {
     int rc = DISTFFT_SUCCESS;
     /* [-(lowest parked), highest parked + 1], reduced with MIN: only
@@ -165,13 +164,13 @@ static int drain(lifetime_queue *queue)
         bounds[0] = -queue->parked->number;
         bounds[1] = last->number + 1;
     }
-    TRY_MPI(MPI_Allreduce(MPI_IN_PLACE, bounds, 2, MPI_INT64_T, MPI_MIN, queue->agree));
+    TRY_MPI(MPI_Allreduce(MPI_IN_PLACE, bounds, 2, MPI_INT64_T, MPI_MIN, comm));
     int64_t span = 64 * DRAIN_WORDS;
     for (int64_t base = -bounds[0]; base < bounds[1]; base += span) {
         uint64_t words[DRAIN_WORDS] = {0};
         for (lifetime_record *r = queue->parked; r && r->number < base + span; r = r->next)
             if (r->number >= base) words[(r->number - base) / 64] |= UINT64_C(1) << ((r->number - base) % 64);
-        TRY_MPI(MPI_Allreduce(MPI_IN_PLACE, words, DRAIN_WORDS, MPI_UINT64_T, MPI_BAND, queue->agree));
+        TRY_MPI(MPI_Allreduce(MPI_IN_PLACE, words, DRAIN_WORDS, MPI_UINT64_T, MPI_BAND, comm));
         lifetime_record **at = &queue->parked;
         while (*at && (*at)->number < base + span) {
             lifetime_record *r = *at;
@@ -195,35 +194,32 @@ fail:
  * of MPI_Comm_free without failing that free: it is dropped. */
 static int queue_detach(MPI_Comm comm, int keyval, void *value, void *extra)
 {
-    (void)comm, (void)keyval, (void)extra;
+    (void)keyval, (void)extra;
     lifetime_queue *queue = value;
     if (!queue->made) return MPI_SUCCESS; /* lifetime_register's failure path frees it */
+    int rc = drain(queue, comm);
+    (void)rc;
     queue->attached = 0;
     queue->user = MPI_COMM_NULL;
-    int rc = drain(queue);
-    KEEP(queue_maybe_free(queue));
-    (void)rc;
+    queue_maybe_free(queue);
     return MPI_SUCCESS;
 }
 
-/* MPI_Finalize: every rank is here. Drain every queue in creation order
- * (alike on every rank that shares two queues: queues are made in
- * collective creations). Queues still referred to -- objects neither
- * destroyed nor released everywhere -- are left to MPI_Finalize. */
+/* MPI_Finalize: every rank is here. Detach (and so drain) every queue
+ * still attached, in creation order -- alike on every rank that shares
+ * two queues, as queues are made in collective creations -- while MPI can
+ * still communicate (MPI_COMM_WORLD's attributes may be deleted later,
+ * when it cannot). MPI_COMM_SELF's own queue detaches with its attribute.
+ * What stays parked -- objects not released everywhere, or released after
+ * their communicator was freed -- is left to MPI_Finalize. */
 static int finalize_queues(MPI_Comm comm, int keyval, void *value, void *extra)
 {
     (void)comm, (void)keyval, (void)value, (void)extra;
     int rc = DISTFFT_SUCCESS;
     for (lifetime_queue *queue = queues, *next; queue; queue = next) {
         next = queue->next;
-        if (queue->attached && queue->user != MPI_COMM_SELF) {
-            /* detach now: MPI_COMM_WORLD's attributes may be deleted when
-             * MPI can no longer communicate */
+        if (queue->attached && queue->user != MPI_COMM_SELF)
             KEEP_MPI(MPI_Comm_delete_attr(queue->user, queue_keyval));
-        } else {
-            KEEP(drain(queue));
-            KEEP(queue_maybe_free(queue));
-        }
     }
     (void)rc;
     return MPI_SUCCESS;
@@ -262,10 +258,7 @@ int lifetime_register(MPI_Comm comm, lifetime_tag *tag)
             free(queue);
             return rc;
         }
-        queue->agree = MPI_COMM_NULL;
-        TRY_MPI(MPI_Comm_dup(comm, &queue->agree));
-        local = CHECK_MPI(MPI_Comm_set_errhandler(queue->agree, MPI_ERRORS_RETURN));
-        if (local == DISTFFT_SUCCESS) local = CHECK_MPI(MPI_Comm_set_attr(comm, queue_keyval, queue));
+        local = CHECK_MPI(MPI_Comm_set_attr(comm, queue_keyval, queue));
         queue->attached = local == DISTFFT_SUCCESS;
         TRY(error_agree(comm, local));
         queue->user = comm;
@@ -276,7 +269,7 @@ int lifetime_register(MPI_Comm comm, lifetime_tag *tag)
     }
     else /* a creation is a collective point too (as in the Python package); a failed
           * free there fails the creation, on every rank */
-        TRY(error_agree(comm, drain(queue)));
+        TRY(error_agree(comm, drain(queue, comm)));
     tag->queue = queue;
     tag->number = queue->next_number++;
     queue->references++;
@@ -284,7 +277,6 @@ int lifetime_register(MPI_Comm comm, lifetime_tag *tag)
 fail: /* every rank comes here; a queue found (a drain failed) stays */
     if (queue && !found) {
         if (queue->attached) KEEP_MPI(MPI_Comm_delete_attr(comm, queue_keyval)); /* not made: frees nothing */
-        if (queue->agree != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&queue->agree));
         free(queue);
     }
     return rc;
@@ -310,7 +302,7 @@ int distfft_collect(MPI_Comm comm)
     if (queue_keyval == MPI_KEYVAL_INVALID) return rc;
     TRY_MPI(MPI_Comm_get_attr(comm, queue_keyval, &queue, &found));
     if (!found) return rc;
-    rc = drain(queue);
+    rc = drain(queue, comm);
 fail:
     return rc;
 }
