@@ -24,8 +24,9 @@
  *    own communicators (with MPI_ERRORS_RETURN) and frees every MPI object it
  *    creates in the matching destroy call (or, after a release, in
  *    distfft_collect). It caches one attribute on a communicator that a
- *    plan or redistribution is created on (the queue of released objects,
- *    with one duplicate of the communicator; both freed with it).
+ *    plan or redistribution is created on (the queue of released objects:
+ *    memory, no MPI object; freed with the communicator), and the queue's
+ *    frees agree on that communicator itself (see "Release calls").
  *  - Destroy calls (distfft_plan_destroy, _redist_destroy, _halo_destroy,
  *    _grid_destroy, _layout_destroy, _reshape_destroy) are collective:
  *    call them at the same point of the program on every rank, as any
@@ -47,7 +48,9 @@
  *    distfft_collect(comm), collective on that communicator, frees those of
  *    every object that EVERY rank has released, in creation order; the
  *    next plan or redistribution created on comm, freeing comm
- *    (MPI_Comm_free) and MPI_Finalize do the same. Release an object
+ *    (MPI_Comm_free) and MPI_Finalize do the same. An object released
+ *    after comm was freed stays queued until MPI_Finalize: release before
+ *    freeing comm. Release an object
  *    on every rank or destroy it on every rank, never some of each (a
  *    destroy's MPI_Win_free would wait for a free that no collect makes).
  *    Language bindings must not destroy from a garbage collector: release

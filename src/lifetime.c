@@ -29,6 +29,7 @@
 
 #include "error.h"
 #include "lifetime.h"
+#include "simulation.h"
 
 typedef struct {
     int is_window;
@@ -221,6 +222,9 @@ static int finalize_queues(MPI_Comm comm, int keyval, void *value, void *extra)
         if (queue->attached && queue->user != MPI_COMM_SELF)
             KEEP_MPI(MPI_Comm_delete_attr(queue->user, queue_keyval));
     }
+    /* MPI frees a keyval once no attribute uses it */
+    KEEP_MPI(MPI_Comm_free_keyval(&queue_keyval));
+    KEEP_MPI(MPI_Comm_free_keyval(&finalize_keyval));
     (void)rc;
     return MPI_SUCCESS;
 }
@@ -245,6 +249,10 @@ int lifetime_register(MPI_Comm comm, lifetime_tag *tag)
     int rc = DISTFFT_SUCCESS, found = 0;
     lifetime_queue *queue = NULL;
     tag->queue = NULL;
+    /* SMPI's simulated ranks share this process's globals (the list of
+     * queues), and make no windows (shm is refused there): a release then
+     * frees at once, with nothing that synchronises */
+    if (simulation_build()) return DISTFFT_SUCCESS;
     /* a queue is made in a creation every rank of comm makes, so either
      * every rank has one (nothing can fail then) or none has */
     if (queue_keyval != MPI_KEYVAL_INVALID)

@@ -30,10 +30,10 @@ typedef struct {
 } lifetime_tag;
 
 /* Give a new object its number on comm (the caller's communicator of the
- * creation): the first time on comm this makes the queue -- a duplicate
- * of comm for the drain's agreement, cached on comm as an attribute --
- * and agrees on the outcome on comm. Collective on comm, after the object
- * exists on every rank. */
+ * creation): the first time on comm this makes the queue (cached on comm
+ * as an attribute) and agrees on the outcome; later it drains the queue
+ * (agreed: a failed free fails the creation). Collective on comm, after
+ * the object exists on every rank; on failure the caller frees it. */
 int lifetime_register(MPI_Comm comm, lifetime_tag *tag);
 
 /* The object was destroyed at once (collectively): drop its reference. */
