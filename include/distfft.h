@@ -73,7 +73,10 @@
  *    thread at a time per process (FFTW's planner and distfft's wisdom are
  *    not thread-safe): a distfft_plan_create that starts while another
  *    thread is inside plan creation or destruction returns
- *    DISTFFT_ERR_UNSUPPORTED on every rank of its communicator. Without
+ *    DISTFFT_ERR_UNSUPPORTED on every rank of its communicator. Plan and
+ *    redistribution creation and destruction, the release calls and
+ *    distfft_collect share the queues of released objects: make them from
+ *    one thread at a time per process (not detected beyond plans). Without
  *    MULTIPLE, make every distfft call from the thread that calls MPI.
  *    options.threads is another matter: threads inside one call.
  */
