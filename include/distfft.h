@@ -22,22 +22,41 @@
  *    nothing.
  *  - The library never modifies the caller's communicator; it works on its
  *    own communicators (with MPI_ERRORS_RETURN) and frees every MPI object it
- *    creates in the matching destroy call.
+ *    creates in the matching destroy call (or, after a release, in
+ *    distfft_collect). It caches one attribute on a communicator that a
+ *    plan or redistribution is created on (the queue of released objects:
+ *    memory, no MPI object; freed with the communicator), and the queue's
+ *    frees agree on that communicator itself (see "Release calls").
  *  - Destroy calls (distfft_plan_destroy, _redist_destroy, _halo_destroy,
- *    _grid_destroy) are collective: call them at the same point of the
- *    program on every rank, as any collective. Most are not synchronising
- *    -- they free communicators (MPI_Comm_free: collective in the standard,
- *    which expects it to be local; local in Open MPI 4.1 and MPICH 4),
- *    datatypes, requests, FFTW plans and memory, and wait for no rank. The
- *    exception: a plan or redistribution whose exchanges use
- *    DISTFFT_METHOD_SHM (which DISTFFT_METHOD_AUTO may pick) frees an MPI
- *    shared-memory window, and MPI_Win_free returns on no rank before every
- *    rank of the node's group has called it: a rank that destroys such an
- *    object while another waits in some other collective deadlocks the
- *    job. To be free of that in every case, create such objects with any
- *    other method. Language bindings must not destroy from a garbage
- *    collector (the Python package defers those frees; docs/reliability.md,
- *    "Object lifetimes").
+ *    _grid_destroy, _layout_destroy, _reshape_destroy) are collective:
+ *    call them at the same point of the program on every rank, as any
+ *    collective. Most are not synchronising -- they free communicators
+ *    (MPI_Comm_free: collective in the standard, which expects it to be
+ *    local; local in Open MPI 4.1 and MPICH 4), datatypes, requests, FFTW
+ *    plans and memory, and wait for no rank. The exception: a plan or
+ *    redistribution whose exchanges use DISTFFT_METHOD_SHM (which
+ *    DISTFFT_METHOD_AUTO may pick) frees an MPI shared-memory window, and
+ *    MPI_Win_free returns on no rank before every rank of the node's group
+ *    has called it: a rank that destroys such an object while another
+ *    waits in some other collective deadlocks the job.
+ *  - Release calls (distfft_plan_release, distfft_redist_release) are the
+ *    path that cannot deadlock that way: LOCAL, for the two kinds of
+ *    object that may hold a window. Each rank releases when it likes, in
+ *    any order; memory, FFTW plans and datatypes are freed at once, the
+ *    handle becomes NULL, and the window and communicators (collective
+ *    frees) wait on a queue of the communicator the object was created on.
+ *    distfft_collect(comm), collective on that communicator, frees those of
+ *    every object that EVERY rank has released, in creation order; the
+ *    next plan or redistribution created on comm, freeing comm
+ *    (MPI_Comm_free) and MPI_Finalize do the same. An object released
+ *    after comm was freed stays queued until MPI_Finalize: release before
+ *    freeing comm. Release an object
+ *    on every rank or destroy it on every rank, never some of each (a
+ *    destroy's MPI_Win_free would wait for a free that no collect makes).
+ *    Language bindings must not destroy from a garbage collector: release
+ *    there (the Python package defers whole objects itself;
+ *    docs/reliability.md, "Object lifetimes"). Grids, layouts, reshapes
+ *    and halos hold no window and have no release call.
  *  - Destroy calls return an error only when one of their MPI frees fails
  *    (MPI_Comm_free, MPI_Type_free, MPI_Win_free, MPI_Win_unlock_all):
  *    DISTFFT_ERR_MPI, the first such failure on this rank, named in
@@ -54,7 +73,10 @@
  *    thread at a time per process (FFTW's planner and distfft's wisdom are
  *    not thread-safe): a distfft_plan_create that starts while another
  *    thread is inside plan creation or destruction returns
- *    DISTFFT_ERR_UNSUPPORTED on every rank of its communicator. Without
+ *    DISTFFT_ERR_UNSUPPORTED on every rank of its communicator. Plan and
+ *    redistribution creation and destruction, the release calls and
+ *    distfft_collect share the queues of released objects: make them from
+ *    one thread at a time per process (not detected beyond plans). Without
  *    MULTIPLE, make every distfft call from the thread that calls MPI.
  *    options.threads is another matter: threads inside one call.
  */
@@ -326,6 +348,14 @@ int distfft_redist_execute(distfft_redist redist, const void *in, void *out);
  * rank. A NULL *redist is a no-op. DISTFFT_ERR_MPI where an MPI free
  * failed (the rest freed; see "Destroy calls" at the top). */
 int distfft_redist_destroy(distfft_redist *redist);
+
+/* Free what is local of the redistribution now and leave its window and
+ * communicators to distfft_collect on subcomm (see "Release calls" at the
+ * top); *redist becomes NULL. Local: waits for no rank. A NULL *redist is
+ * a no-op. DISTFFT_ERR_MEMORY with nothing freed (*redist kept) where the
+ * queue's record cannot be allocated; DISTFFT_ERR_MPI where a local MPI
+ * free failed (the rest freed or queued). */
+int distfft_redist_release(distfft_redist *redist);
 
 /* ------------------------------------------------------------------------ */
 /* Parallel FFT plans (paper Sec. 3.3-3.6)                                   */
@@ -728,6 +758,30 @@ int distfft_plan_step(const struct distfft_plan_s *plan, int direction,
  * DISTFFT_ERR_MPI where an MPI free failed (the rest freed; see "Destroy
  * calls" at the top). */
 int distfft_plan_destroy(distfft_plan *plan);
+
+/* Free the plan's work buffers, FFTW plans and datatypes now, and leave
+ * its windows and communicators to distfft_collect on the communicator it
+ * was created on (see "Release calls" at the top); *plan becomes NULL.
+ * Local: waits for no rank, whatever the methods. A NULL *plan is a
+ * no-op. Errors as distfft_redist_release. */
+int distfft_plan_release(distfft_plan *plan);
+
+/* Free the windows and communicators of the plans and redistributions
+ * created on comm that every rank of comm has released (distfft_plan_
+ * release, _redist_release), on every rank in their creation order;
+ * objects some rank still holds stay queued for a later collect. One
+ * MPI_Allreduce, plus one per 4096 creation numbers between the oldest and
+ * newest queued objects; then the MPI_Win_free of each window, which
+ * synchronises its node's ranks. Collective on comm: pass the communicator
+ * the objects were created on (not one of their own duplicates); a comm
+ * that no object was created on is a no-op. Errors as destroy calls':
+ * DISTFFT_ERR_MPI, this rank's first failed free, agreed with no other rank
+ * (the rest freed all the same). distfft_plan_create / _create_layouts
+ * and distfft_redist_create on comm collect too (a failed free there fails
+ * the creation, on every rank), and so do MPI_Comm_free(comm) and
+ * MPI_Finalize (there a failure is not reported). Threads: as plan
+ * creation, one thread at a time per process. */
+int distfft_collect(MPI_Comm comm);
 
 /* ------------------------------------------------------------------------ */
 /* Layouts: a global array and each rank's box, as one value                 */

@@ -24,6 +24,7 @@
 
 #include "error.h"
 #include "grid.h"
+#include "lifetime.h"
 #include "placement.h"
 
 int grid_choose_dims(int size, int ndims, const int *dims, int *chosen)
@@ -64,8 +65,8 @@ int grid_free(struct distfft_grid_s *grid)
     int rc = DISTFFT_SUCCESS;
     if (!grid) return rc;
     for (int i = 0; i < grid->ndims; i++)
-        if (grid->subcomms[i] != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&grid->subcomms[i]));
-    if (grid->comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&grid->comm));
+        if (grid->subcomms[i] != MPI_COMM_NULL) KEEP_MPI(lifetime_comm_free(&grid->subcomms[i]));
+    if (grid->comm != MPI_COMM_NULL) KEEP_MPI(lifetime_comm_free(&grid->comm));
     free(grid);
     return rc;
 }

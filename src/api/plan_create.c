@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../error.h"
+#include "../lifetime.h"
 #include "../kinds.h"
 #include "../layouts/layout_value.h"
 #include "../simulation.h"
@@ -281,6 +282,7 @@ int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
     MPI_Comm work_comm = MPI_COMM_NULL; /* the plan's own, made once (issue 24) */
     TRY(start_create(comm, &work_comm, &concurrent));
     TRY(create_on(&work_comm, ndims, shape, precision, &options, concurrent, plan_out));
+    TRY(lifetime_register(comm, &(*plan_out)->lifetime)); /* agreed */
 fail:
     rc = finish_create(rc, &work_comm, plan_out);
     plan_planner_leave();
@@ -384,6 +386,7 @@ int distfft_plan_create_layouts(MPI_Comm comm, int ndims, const int64_t *shape, 
     layout_grid_choose(size, ndims, shape, precision, layout_in, layout_out, &chosen); /* alike everywhere */
     TRY(create_on(&work_comm, ndims, shape, precision, &chosen, concurrent, plan_out)); /* adopts work_comm */
     rc = attach_layouts(*plan_out, layout_in, layout_out);
+    if (rc == DISTFFT_SUCCESS) rc = lifetime_register(comm, &(*plan_out)->lifetime); /* agreed */
 fail:
     rc = finish_create(rc, &work_comm, plan_out);
     plan_planner_leave();

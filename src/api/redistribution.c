@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../error.h"
+#include "../lifetime.h"
 #include "../redist/redist.h"
 #include "../tune/tune.h"
 #include "../types.h"
@@ -106,7 +107,12 @@ int distfft_redist_create(MPI_Comm subcomm, distfft_type type, int ndims,
         }
     }
     (*redist)->owns_comm = 1;
-    return DISTFFT_SUCCESS;
+    rc = lifetime_register(subcomm, &(*redist)->lifetime); /* agreed */
+    if (rc != DISTFFT_SUCCESS) {
+        KEEP(redist_free(*redist)); /* its comm with it */
+        *redist = NULL;
+    }
+    return rc;
 fail:
     if (comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&comm));
     return rc;
@@ -151,7 +157,26 @@ int distfft_redist_destroy(distfft_redist *redist)
     error_clear();
     if (!redist)
         return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_redist_destroy: NULL");
-    int rc = redist_free(*redist);
+    int rc = DISTFFT_SUCCESS;
+    if (*redist) KEEP(lifetime_forget(&(*redist)->lifetime));
+    KEEP(redist_free(*redist));
+    *redist = NULL;
+    return rc;
+}
+
+static int redist_free_opaque(void *redist)
+{
+    return redist_free(redist);
+}
+
+int distfft_redist_release(distfft_redist *redist)
+{
+    error_clear();
+    if (!redist) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_redist_release: NULL");
+    if (!*redist) return DISTFFT_SUCCESS;
+    lifetime_tag tag = (*redist)->lifetime;
+    int rc = lifetime_release(&tag, redist_free_opaque, *redist);
+    if (rc == DISTFFT_ERR_MEMORY && tag.queue) return rc; /* no record: nothing freed, the object is intact */
     *redist = NULL;
     return rc;
 }

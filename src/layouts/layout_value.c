@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../error.h"
+#include "../lifetime.h"
 #include "../text.h"
 #include "../types.h"
 #include "layout_value.h"
@@ -62,7 +63,7 @@ int layout_value_free(struct distfft_layout_s *layout)
     int rc = DISTFFT_SUCCESS;
     if (!layout) return rc;
     free(layout->boxes);
-    if (layout->comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&layout->comm));
+    if (layout->comm != MPI_COMM_NULL) KEEP_MPI(lifetime_comm_free(&layout->comm));
     free(layout);
     return rc;
 }

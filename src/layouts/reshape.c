@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "../error.h"
+#include "../lifetime.h"
 #include "../types.h"
 #include "reshape.h"
 
@@ -38,7 +39,7 @@ int reshape_free(struct distfft_reshape_s *r)
     free(r->offsets_out);
     free(r->pack_send);
     free(r->pack_receive);
-    if (r->comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&r->comm));
+    if (r->comm != MPI_COMM_NULL) KEEP_MPI(lifetime_comm_free(&r->comm));
     free(r);
     return rc;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../error.h"
+#include "../lifetime.h"
 #include "../node.h"
 #include "../types.h"
 #include "../simulation.h"
@@ -245,7 +246,7 @@ int plan_free(struct distfft_plan_s *plan)
     for (int b = 0; b < 2; b++) distfft_free(plan->work[b]);
     distfft_free(plan->scratch);
     KEEP(grid_free(plan->grid));
-    if (plan->owns_comm && plan->comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&plan->comm));
+    if (plan->owns_comm && plan->comm != MPI_COMM_NULL) KEEP_MPI(lifetime_comm_free(&plan->comm));
     free(plan);
     return rc;
 }
@@ -409,8 +410,29 @@ int distfft_plan_destroy(distfft_plan *plan)
     error_clear();
     if (!plan) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_plan_destroy: NULL");
     plan_planner_enter(); /* a creation starting meanwhile is refused */
-    int rc = plan_free(*plan);
+    int rc = DISTFFT_SUCCESS;
+    if (*plan) KEEP(lifetime_forget(&(*plan)->lifetime));
+    KEEP(plan_free(*plan));
     plan_planner_leave();
+    *plan = NULL;
+    return rc;
+}
+
+static int plan_free_opaque(void *plan)
+{
+    return plan_free(plan);
+}
+
+int distfft_plan_release(distfft_plan *plan)
+{
+    error_clear();
+    if (!plan) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_plan_release: NULL");
+    if (!*plan) return DISTFFT_SUCCESS;
+    plan_planner_enter(); /* FFTW's plans are destroyed now */
+    lifetime_tag tag = (*plan)->lifetime;
+    int rc = lifetime_release(&tag, plan_free_opaque, *plan);
+    plan_planner_leave();
+    if (rc == DISTFFT_ERR_MEMORY && tag.queue) return rc; /* no record: nothing freed, the plan is intact */
     *plan = NULL;
     return rc;
 }

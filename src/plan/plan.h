@@ -88,6 +88,7 @@ struct distfft_plan_s {
     bool model_ranked;                /* the candidates were (grid, method) pairs ranked by the cost model */
     bool from_wisdom;                 /* choices taken from wisdom */
     struct plan_ends *ends;           /* the caller's layouts at the ends (ends.c), or NULL */
+    lifetime_tag lifetime;            /* its number on the caller's communicator (lifetime.h) */
 };
 
 /* Build a plan for the request (its grid given) on comms->comm, borrowed

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "../error.h"
+#include "../lifetime.h"
 #include "../types.h"
 #include "../vocabulary.h"
 #include "redist.h"
@@ -129,7 +130,7 @@ int redist_free(struct distfft_redist_s *redist)
     int rc = DISTFFT_SUCCESS;
     if (!redist) return rc;
     KEEP(redist->method->destroy(redist->state));
-    if (redist->owns_comm) KEEP_MPI(MPI_Comm_free(&redist->comm));
+    if (redist->owns_comm) KEEP_MPI(lifetime_comm_free(&redist->comm));
     free(redist);
     return rc;
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "distfft.h"
+#include "../lifetime.h"
 #include "../text.h"
 
 /* What to move: a local array of in_shape aligned in axis_in becomes one of
@@ -81,6 +82,7 @@ struct distfft_redist_s {
     redist_geometry geometry;
     int64_t in_count, out_count;   /* local elements, batch included */
     double tuning_seconds;         /* spent choosing the method (auto, tune/) */
+    lifetime_tag lifetime;         /* a public one's number on its creation's communicator */
 };
 
 /* Plan a concrete method on `comm` (borrowed: the caller keeps it alive

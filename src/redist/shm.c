@@ -31,6 +31,7 @@
 #include <stdlib.h>
 
 #include "../error.h"
+#include "../lifetime.h"
 #include "../simulation.h"
 #include "chunks.h"
 #include "nodes.h"
@@ -58,8 +59,8 @@ static int shm_destroy(void *opaque)
     shm_state *state = opaque;
     if (!state) return rc;
     if (state->locked) KEEP_MPI(MPI_Win_unlock_all(state->window));
-    if (state->window != MPI_WIN_NULL) KEEP_MPI(MPI_Win_free(&state->window));
-    if (state->shared != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&state->shared));
+    if (state->window != MPI_WIN_NULL) KEEP_MPI(lifetime_win_free(&state->window));
+    if (state->shared != MPI_COMM_NULL) KEEP_MPI(lifetime_comm_free(&state->shared));
     KEEP(chunk_exchange_free(&state->exchange));
     node_map_free(&state->domains);
     free(state->peer_slices);

@@ -6,7 +6,8 @@
  * execution, redistribution and halo creation and execution, array file
  * write and read, gather and scatter with triplets and with a layout,
  * layouts from boxes, reshapes between layouts and a plan taking a
- * caller's layout, and the destroy calls) a dry run counts this rank's calls of every function
+ * caller's layout, the destroy calls, and the release calls with
+ * distfft_collect) a dry run counts this rank's calls of every function
  * that tests/support/mpi_fault.c can fail. Then, for each function and
  * each k (all of 1..n with --long, else up to --per-kind values spread
  * over 1..n), the scenario runs again with that call failing:
@@ -109,7 +110,7 @@ typedef struct {
 enum { PLAN_CREATE, PLAN_EXECUTE, REDIST_CREATE, REDIST_EXECUTE, HALO_CREATE, HALO_EXECUTE,
        FILE_WRITE, FILE_READ, GATHER, LAYOUT_GATHER, LAYOUT_CREATE, RESHAPE_CREATE,
        RESHAPE_EXECUTE, PLAN_LAYOUTS_CREATE, PLAN_DESTROY, REDIST_DESTROY, HALO_DESTROY,
-       LAYOUT_DESTROY, RESHAPE_DESTROY };
+       LAYOUT_DESTROY, RESHAPE_DESTROY, PLAN_RELEASE, REDIST_RELEASE };
 #define DESTROYS(what) ((what) >= PLAN_DESTROY)
 
 static const scenario scenarios[] = {
@@ -170,6 +171,9 @@ static const scenario scenarios[] = {
      PLAN_LAYOUTS_CREATE},
     {"layout destroy", 0, 0, 0, 1, 0, LAYOUT_DESTROY},
     {"reshape destroy alltoallv", DISTFFT_METHOD_ALLTOALLV, 0, 0, 1, 0, RESHAPE_DESTROY},
+    {"plan release and collect shm", DISTFFT_METHOD_SHM, DISTFFT_C2C, 1, 1, DISTFFT_OVERLAP_OFF,
+     PLAN_RELEASE},
+    {"redistribution release and collect shm", DISTFFT_METHOD_SHM, 0, 0, 1, 0, REDIST_RELEASE},
 };
 #define N_SCENARIOS (int)(sizeof scenarios / sizeof scenarios[0])
 
@@ -296,8 +300,8 @@ static int setup(const scenario *s, state *st)
 {
     memset(st, 0, sizeof *st);
     int rc = DISTFFT_SUCCESS;
-    if (s->what == PLAN_DESTROY) return create_plan(s, &st->plan);
-    if (s->what == REDIST_DESTROY) return create_redist(s, &st->redist);
+    if (s->what == PLAN_DESTROY || s->what == PLAN_RELEASE) return create_plan(s, &st->plan);
+    if (s->what == REDIST_DESTROY || s->what == REDIST_RELEASE) return create_redist(s, &st->redist);
     if (s->what == HALO_DESTROY) return create_halo(s, &st->halo);
     if (s->what == LAYOUT_DESTROY) return create_layout(1, &st->layout_in);
     if (s->what == RESHAPE_CREATE || s->what == PLAN_LAYOUTS_CREATE) return create_layouts(st);
@@ -431,6 +435,19 @@ static int body(const scenario *s, state *st)
         return distfft_redist_destroy(&st->redist);
     case HALO_DESTROY:
         return distfft_halo_destroy(&st->halo);
+    case PLAN_RELEASE:
+    case REDIST_RELEASE: {
+        /* a release that could not make its record changed nothing: the
+         * caller tries again (or every rank would have to destroy) */
+        for (int tries = 0; tries < 2; tries++) {
+            int code = s->what == PLAN_RELEASE ? distfft_plan_release(&st->plan)
+                                               : distfft_redist_release(&st->redist);
+            if (!rc) rc = code;
+            if (code != DISTFFT_ERR_MEMORY || (!st->plan && !st->redist)) break;
+        }
+        int code = distfft_collect(MPI_COMM_WORLD);
+        return rc ? rc : code;
+    }
     }
     return rc;
 }
@@ -450,6 +467,7 @@ static int teardown(const scenario *s, state *st, int body_rc)
     else if (DESTROYS(s->what)) handles_ok = !st->plan && !st->redist && !st->halo && !st->reshape;
     int rc = distfft_plan_destroy(&st->plan);
     if (!rc) rc = distfft_redist_destroy(&st->redist);
+    if (!rc) rc = distfft_collect(MPI_COMM_WORLD); /* what a failed collect left */
     if (!rc) rc = distfft_halo_destroy(&st->halo);
     if (!rc) rc = distfft_reshape_destroy(&st->reshape);
     if (!rc) rc = distfft_layout_destroy(&st->layout_in);

@@ -1,0 +1,52 @@
+/*
+ * lifetime.h -- releasing objects without waiting for any rank, and
+ * freeing their synchronising MPI objects later, together (issue 21).
+ *
+ * The one thing to know: a released object's windows and communicators
+ * are freed by distfft_collect on the communicator it was created on, and
+ * only once EVERY rank has released it -- matched across ranks by a number
+ * each object gets at creation from its communicator's queue, which every
+ * rank counts identically because creation is collective.
+ *
+ * How: while lifetime_release runs an object's ordinary free function,
+ * lifetime_comm_free and lifetime_win_free (which every destroy path calls
+ * instead of MPI_Comm_free / MPI_Win_free) park their handle on the
+ * object's record instead of freeing it; everything local (FFTW plans,
+ * memory, datatypes) is freed at once.
+ */
+#ifndef DISTFFT_LIFETIME_H
+#define DISTFFT_LIFETIME_H
+
+#include <stdint.h>
+#include <mpi.h>
+
+typedef struct lifetime_queue lifetime_queue;
+
+/* An object's place in its creation communicator's queue; {NULL, 0} for
+ * an object that never had one (internal objects, candidates). */
+typedef struct {
+    lifetime_queue *queue;
+    int64_t number;
+} lifetime_tag;
+
+/* Give a new object its number on comm (the caller's communicator of the
+ * creation): the first time on comm this makes the queue (cached on comm
+ * as an attribute) and agrees on the outcome; later it drains the queue
+ * (agreed: a failed free fails the creation). Collective on comm, after
+ * the object exists on every rank; on failure the caller frees it. */
+int lifetime_register(MPI_Comm comm, lifetime_tag *tag);
+
+/* The object was destroyed at once (collectively): drop its reference. */
+int lifetime_forget(lifetime_tag *tag);
+
+/* Free `object` with free_object, parking its communicators and windows
+ * under tag's number. Local. DISTFFT_ERR_MEMORY with nothing freed where
+ * the record cannot be made; otherwise free_object's first failure. */
+int lifetime_release(lifetime_tag *tag, int (*free_object)(void *), void *object);
+
+/* MPI_Comm_free / MPI_Win_free, or parked when a release is running on
+ * this thread. MPI return codes (for KEEP_MPI). */
+int lifetime_comm_free(MPI_Comm *comm);
+int lifetime_win_free(MPI_Win *window);
+
+#endif
