@@ -59,7 +59,6 @@ class FFT:
         self._precision = _fftw.precision(input_array.dtype.char)
         _check(self._precision is not None, f"no FFTW library for dtype {input_array.dtype}")
         self._plan = None
-        self._kind = kinds[0]
         self._input_array, self._output_array = input_array, output_array
         self._M = normalization
         self._axes = tuple(axes)
@@ -75,7 +74,7 @@ class FFT:
     def destroy(self):
         """Free the FFTW plan (local)."""
         if getattr(self, "_plan", None) is not None:
-            self._precision.destroy_plan(self._plan)
+            self._plan.destroy()
             self._plan = None
 
     @property
@@ -88,7 +87,7 @@ class FFT:
 
     def print_plan(self):
         _check(self._plan is not None, "the plan was destroyed")
-        self._precision.print_plan(self._plan)
+        print(self._plan.describe())
 
     def get_normalization(self):
         """The factor normalize=True multiplies by."""
@@ -115,8 +114,7 @@ class FFT:
         if not implicit:
             if input_array is not None:
                 self._input_array[...] = input_array
-            self._precision.execute(self._plan, self._kind, self._input_array,
-                                    self._output_array)
+            self._plan.execute(self._input_array, self._output_array)
             if normalize:
                 self._output_array *= self._M
             if output_array is not None:
@@ -135,7 +133,7 @@ class FFT:
             _check(isinstance(output_array, numpy.ndarray) and
                    self._same(self._output_array, output_array),
                    "output_array has the wrong shape, strides, dtype or alignment")
-        self._precision.execute(self._plan, self._kind, input_array, output_array)
+        self._plan.execute(input_array, output_array)
         if normalize:
             output_array *= self._M
         return output_array
