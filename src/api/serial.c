@@ -294,44 +294,48 @@ char *distfft_serial_wisdom_export(distfft_precision precision)
     return text;
 }
 
-int distfft_serial_wisdom_import(distfft_precision precision, const char *text)
+/* FFTW's wisdom calls that take a text or a path, per precision. */
+typedef int (*wisdom_call)(const char *);
+enum { IMPORT_TEXT, EXPORT_FILE, IMPORT_FILE };
+static const wisdom_call wisdom_calls[2][3] = {
+    [DISTFFT_DOUBLE] = {fftw_import_wisdom_from_string, fftw_export_wisdom_to_filename,
+                        fftw_import_wisdom_from_filename},
+    [DISTFFT_FLOAT] = {fftwf_import_wisdom_from_string, fftwf_export_wisdom_to_filename,
+                       fftwf_import_wisdom_from_filename},
+};
+
+/* FFTW's call `which` of `precision` on `argument` (a text or a path),
+ * its arguments checked and its failure named. */
+static int wisdom_transfer(distfft_precision precision, int which, const char *argument, const char *where)
 {
-    const char *where = "distfft_serial_wisdom_import";
+    static const char *const failure[] = {"is not FFTW wisdom (FFTW refused it)", "cannot be written",
+                                          "cannot be read as FFTW wisdom (missing, unreadable or not wisdom)"};
     int rc = check_precision(precision, where);
     if (rc != DISTFFT_SUCCESS) return rc;
-    if (!text) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: text is NULL", where);
-    int ok = precision == DISTFFT_FLOAT ? fftwf_import_wisdom_from_string(text)
-                                        : fftw_import_wisdom_from_string(text);
-    if (!ok)
-        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: the text is not FFTW %s wisdom (FFTW refused it)", where,
+    if (!argument)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: %s is NULL", where, which == IMPORT_TEXT ? "text" : "path");
+    if (!wisdom_calls[precision][which](argument)) {
+        const char *quote = which == IMPORT_TEXT ? "" : "'";
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: %s%s%s %s (%s precision)", where, quote,
+                          which == IMPORT_TEXT ? "the text" : argument, quote, failure[which],
                           distfft_precision_name(precision));
+    }
     return DISTFFT_SUCCESS;
+}
+
+int distfft_serial_wisdom_import(distfft_precision precision, const char *text)
+{
+    return wisdom_transfer(precision, IMPORT_TEXT, text, "distfft_serial_wisdom_import");
 }
 
 int distfft_serial_wisdom_export_file(distfft_precision precision, const char *path)
 {
-    const char *where = "distfft_serial_wisdom_export_file";
-    int rc = check_precision(precision, where);
-    if (rc != DISTFFT_SUCCESS) return rc;
-    if (!path) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: path is NULL", where);
-    int ok = precision == DISTFFT_FLOAT ? fftwf_export_wisdom_to_filename(path)
-                                        : fftw_export_wisdom_to_filename(path);
-    if (!ok) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: cannot write '%s'", where, path);
-    return DISTFFT_SUCCESS;
+    return wisdom_transfer(precision, EXPORT_FILE, path, "distfft_serial_wisdom_export_file");
 }
 
 int distfft_serial_wisdom_import_file(distfft_precision precision, const char *path)
 {
-    const char *where = "distfft_serial_wisdom_import_file";
-    int rc = check_precision(precision, where);
-    if (rc != DISTFFT_SUCCESS) return rc;
-    if (!path) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: path is NULL", where);
-    int ok = precision == DISTFFT_FLOAT ? fftwf_import_wisdom_from_filename(path)
-                                        : fftw_import_wisdom_from_filename(path);
-    if (!ok)
-        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: cannot read '%s' as FFTW %s wisdom (missing, unreadable "
-                          "or not wisdom)", where, path, distfft_precision_name(precision));
-    return DISTFFT_SUCCESS;
+    return wisdom_transfer(precision, IMPORT_FILE, path, "distfft_serial_wisdom_import_file");
 }
 
 int distfft_serial_wisdom_forget(distfft_precision precision)
