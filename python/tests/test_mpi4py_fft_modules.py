@@ -172,6 +172,9 @@ def test_fftw_runs_on_distfft_serial_api(tmp_path, capsys):
     spectrum = numpy.fft.rfft(x)
     _close(r2hc(x).copy(), numpy.array([spectrum[0].real, spectrum[1].real, spectrum[2].real,
                                         spectrum[1].imag]), numpy.float64)
+    with pytest.raises(AssertionError, match="r2r kinds"):
+        fftw.FFT(fftw.aligned((4, 4)), fftw.aligned((4, 4)), axes=(0, 1),
+                 kind=[fftw.FFTW_REDFT10] * 3)
     # misuse the C API refuses, as RuntimeError (DistfftError)
     fftw.forget_wisdom()
     with pytest.raises(DistfftError, match="wisdom"):

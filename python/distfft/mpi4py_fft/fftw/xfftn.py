@@ -56,6 +56,9 @@ class FFT:
         for flag in flags:
             allflags |= int(flag)
         axes = [int(a) + ndim if a < 0 else int(a) for a in axes]
+        if kinds[0] not in (C2C_FORWARD, C2C_BACKWARD, R2C, C2R):   # r2r: one kind per axis
+            kinds = kinds * len(axes) if len(kinds) == 1 else kinds
+            _check(len(kinds) == len(axes), f"{len(kinds)} r2r kinds for {len(axes)} axes")
         self._precision = _fftw.precision(input_array.dtype.char)
         _check(self._precision is not None, f"no FFTW library for dtype {input_array.dtype}")
         self._plan = None
