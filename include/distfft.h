@@ -1025,7 +1025,8 @@ void distfft_wisdom_forget(void);
  * process's, shared with the FFTW plans inside distfft's parallel plans:
  * plan creation and destruction, here and there, and the wisdom calls are
  * made by one thread at a time per process (a creation that starts while
- * another thread is inside them returns DISTFFT_ERR_UNSUPPORTED);
+ * another thread creates or destroys a plan returns
+ * DISTFFT_ERR_UNSUPPORTED; the wisdom calls are not checked);
  * distfft_serial_execute may run in several threads at once, on distinct
  * arrays. The Python package's mpi4py-fft layer (distfft.mpi4py_fft.fftw)
  * runs on these calls. */

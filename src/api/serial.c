@@ -187,7 +187,7 @@ static int planner_enter(const char *where)
 {
     if (plan_planner_enter() > 0)
         return error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: another thread is inside FFTW's planner (creating or "
-                          "destroying a plan, or its wisdom); it takes one thread at a time", where);
+                          "destroying a plan); it takes one thread at a time", where);
     return DISTFFT_SUCCESS;
 }
 
