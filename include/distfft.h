@@ -1013,6 +1013,124 @@ int distfft_wisdom_import_file(MPI_Comm comm, const char *path);
 void distfft_wisdom_forget(void);
 
 /* ------------------------------------------------------------------------ */
+/* Serial transforms: one process's strided array, FFTW underneath           */
+/* ------------------------------------------------------------------------ */
+
+/* The serial transforms of distfft's plan steps, for one process's own
+ * array: a transform along some axes of a strided array in memory, the
+ * other axes a loop, planned once by FFTW (one guru64 plan) and executed on
+ * any arrays of the same shape, strides and alignment. Every call here is
+ * LOCAL: it needs no communicator and communicates nothing (MPI need not
+ * even be initialised). The FFTW planner, wisdom and time limit are the
+ * process's, shared with the FFTW plans inside distfft's parallel plans:
+ * plan creation and destruction, here and there, and the wisdom calls are
+ * made by one thread at a time per process (a creation that starts while
+ * another thread creates or destroys a plan returns
+ * DISTFFT_ERR_UNSUPPORTED; the wisdom calls are not checked);
+ * distfft_serial_execute may run in several threads at once, on distinct
+ * arrays. The Python package's mpi4py-fft layer (distfft.mpi4py_fft.fftw)
+ * runs on these calls. */
+
+/* A planned serial transform (opaque handle): made by
+ * distfft_serial_plan_create, run by distfft_serial_execute, freed by
+ * distfft_serial_plan_destroy. */
+typedef struct distfft_serial_plan_s *distfft_serial_plan;
+
+/* Planner flags of distfft_serial_plan_create, or-ed (FFTW's flags of the
+ * same names). Without either INPUT flag the input is kept, as FFTW does,
+ * except by c2r (backward r2c), which may overwrite it. */
+enum {
+    DISTFFT_SERIAL_DESTROY_INPUT = 1,   /* out of place: in may be overwritten */
+    DISTFFT_SERIAL_PRESERVE_INPUT = 2,  /* out of place: in is left alone (not: multi-axis c2r) */
+    DISTFFT_SERIAL_UNALIGNED = 4,       /* execute on arrays of any alignment (slower plans) */
+    DISTFFT_SERIAL_CONSERVE_MEMORY = 8, /* FFTW_CONSERVE_MEMORY */
+    DISTFFT_SERIAL_WISDOM_ONLY = 16,    /* plan only from wisdom: DISTFFT_ERR_FFTW without it */
+    DISTFFT_SERIAL_COMPLEX_DATA = 32    /* dct/dst kinds on complex arrays (real and imaginary parts) */
+};
+
+/* Plan the transform of an array of `ndims` (1..DISTFFT_MAX_DIMS) axes
+ * along the `naxes` distinct axes axes[0..naxes) (0..ndims-1), with
+ * kinds[j] the kind of axis axes[j]; every other axis is a loop.
+ *
+ * Kinds (distfft_kind, one family per plan): C2C on every listed axis (a
+ * complex DFT); C2C axes and one R2C axis, listed last (real-to-complex:
+ * the R2C axis of n points has n/2+1 complex ones, FFTW's r2c; the other
+ * listed axes are complex DFTs in the same plan); or DCT1..4 and DST1..4
+ * in any mix (real-to-real). NONE (leave the axis out of axes) and CHEB
+ * (a DCT1 with distfft's weights: use DCT1) are refused.
+ *
+ * direction DISTFFT_FORWARD transforms as the kinds say (C2C with sign
+ * -1); DISTFFT_BACKWARD runs each kind's backward transform, unnormalised
+ * (FFTW's convention: forward then backward multiplies by N, see
+ * distfft_kind_logical_length): C2C with sign +1, R2C's c2r (complex in,
+ * real out), DCT2 <-> DCT3, DST2 <-> DST3, the others themselves.
+ *
+ * shape is the real-space shape (for R2C, the real array's: its halved
+ * axis has shape/2+1 complex points in the other array). Elements: complex
+ * (_Complex, FFTW's layout) or real in `precision`: C2C complex in and out,
+ * R2C forward real in, complex out, backward the reverse, DCT/DST real (or
+ * complex with DISTFFT_SERIAL_COMPLEX_DATA). An extent may be 0 (an array
+ * without elements: a plan that does nothing); a transformed axis of an
+ * array with elements has at least the kind's minimum (2 for DCT1).
+ *
+ * in and out are the arrays FFTW plans on: overwritten while planning
+ * unless rigor is DISTFFT_ESTIMATE (or wisdom has the plan), as FFTW's;
+ * in == out plans in place. in_strides and out_strides give each array's
+ * stride per axis in elements of its own type (any sign), or NULL for C
+ * order of its shape; an in-place r2c/c2r needs both (FFTW's padded real
+ * array), and strides that make FFTW refuse give DISTFFT_ERR_FFTW. rigor
+ * is FFTW's planning rigor, flags the DISTFFT_SERIAL_* above, threads
+ * (1..DISTFFT_MAX_THREADS) FFTW's threads in the plan (FFTW's thread
+ * count is set for this plan only and restored).
+ *
+ * Errors name the argument: DISTFFT_ERR_ARGUMENT (NULL pointers for an
+ * array with elements, axes, kinds, direction, precision, rigor, threads,
+ * flags), DISTFFT_ERR_SHAPE (negative extents, axes too short for their
+ * kind), DISTFFT_ERR_UNSUPPORTED (families mixed, CHEB, preserving a
+ * multi-axis c2r's input, another thread in the planner), DISTFFT_ERR_FFTW
+ * (FFTW made no plan; with DISTFFT_SERIAL_WISDOM_ONLY: no wisdom for it).
+ * Local. */
+int distfft_serial_plan_create(int ndims, const int64_t *shape, int naxes, const int *axes,
+                               const distfft_kind *kinds, int direction, distfft_precision precision,
+                               void *in, const int64_t *in_strides, void *out,
+                               const int64_t *out_strides, distfft_rigor rigor, int flags, int threads,
+                               distfft_serial_plan *plan);
+
+/* Run the plan on in and out: the arrays it was made on, or new ones of
+ * the same shapes and strides, in place exactly when the plan is, and
+ * aligned as the planning arrays were (FFTW's new-array execute;
+ * DISTFFT_ERR_ALIGNMENT otherwise, unless planned with
+ * DISTFFT_SERIAL_UNALIGNED). Arrays without elements may be NULL. Local. */
+int distfft_serial_execute(const struct distfft_serial_plan_s *plan, void *in, void *out);
+
+/* FFTW's own text of the plan (fftw_sprint_plan; "(empty)" for an array
+ * without elements) into buf, truncated to size; returns the length the
+ * whole text needs, without the NUL, or -1 for a NULL plan. Local. */
+int distfft_serial_plan_describe(const struct distfft_serial_plan_s *plan, char *buf, size_t size);
+
+/* Free the plan; *plan becomes NULL (a NULL *plan is a no-op). Local. */
+int distfft_serial_plan_destroy(distfft_serial_plan *plan);
+
+/* FFTW's wisdom of one precision (FFTW's export/import/forget: what
+ * FFTW's planner learnt, for serial plans and the serial steps of
+ * distfft's plans alike -- not distfft's wisdom above). export returns
+ * FFTW's text, freed with free(), or NULL (bad precision, out of memory);
+ * import adds a text made by export (DISTFFT_ERR_ARGUMENT if FFTW refuses
+ * it); the _file calls write or read a file of that text
+ * (DISTFFT_ERR_ARGUMENT when it cannot be written, read, or is not
+ * wisdom). All local: each process has its own. */
+char *distfft_serial_wisdom_export(distfft_precision precision);
+int distfft_serial_wisdom_import(distfft_precision precision, const char *text);
+int distfft_serial_wisdom_export_file(distfft_precision precision, const char *path);
+int distfft_serial_wisdom_import_file(distfft_precision precision, const char *path);
+int distfft_serial_wisdom_forget(distfft_precision precision);
+
+/* FFTW's planning time limit in seconds for later plans of one precision
+ * (negative: none, FFTW's default; FFTW_MEASURE and slower rigors then
+ * stop trying plans after about that long). Local. */
+int distfft_serial_set_timelimit(distfft_precision precision, double seconds);
+
+/* ------------------------------------------------------------------------ */
 /* Cost model: per-step predictions and model-ranked tuning                  */
 /* ------------------------------------------------------------------------ */
 

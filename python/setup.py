@@ -83,7 +83,9 @@ def mpi_compiler():
 # ---- the layout of the public structs ----------------------------------------
 
 # Constants of include/distfft.h the package uses (the probe prints them).
-CONSTANTS = ("DISTFFT_MAX_DIMS", "DISTFFT_MAX_THREADS", "DISTFFT_FORWARD", "DISTFFT_BACKWARD", "DISTFFT_METHOD_AUTO")
+CONSTANTS = ("DISTFFT_MAX_DIMS", "DISTFFT_MAX_THREADS", "DISTFFT_FORWARD", "DISTFFT_BACKWARD", "DISTFFT_METHOD_AUTO",
+             "DISTFFT_SERIAL_DESTROY_INPUT", "DISTFFT_SERIAL_PRESERVE_INPUT", "DISTFFT_SERIAL_UNALIGNED",
+             "DISTFFT_SERIAL_CONSERVE_MEMORY", "DISTFFT_SERIAL_WISDOM_ONLY", "DISTFFT_SERIAL_COMPLEX_DATA")
 
 _STRUCT = re.compile(r"typedef\s+struct\s*\w*\s*\{([^{}]*)\}\s*(\w+)\s*;")
 # "int axis_in" (a type, then a declarator), "axis_out" (a further declarator)

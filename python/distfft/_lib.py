@@ -242,6 +242,15 @@ _declare("distfft_redist_create", _int, MPI_Comm, _int, _int, c_int64_p, _int,
          c_int64_p, _int, ctypes.c_int64, _int, c_handle_p)
 _declare("distfft_redist_execute", _int, c_handle, _void_p, _void_p)
 _declare("distfft_redist_destroy", _int, c_handle_p)
+_declare("distfft_serial_plan_create", _int, _int, c_int64_p, _int, c_int_p, c_int_p, _int, _int,
+         _void_p, c_int64_p, _void_p, c_int64_p, _int, _int, _int, c_handle_p)
+_declare("distfft_serial_execute", _int, c_handle, _void_p, _void_p)
+_declare("distfft_serial_plan_describe", _int, c_handle, _char_p, ctypes.c_size_t)
+_declare("distfft_serial_plan_destroy", _int, c_handle_p)
+_declare("distfft_serial_wisdom_export_file", _int, _int, _char_p)
+_declare("distfft_serial_wisdom_import_file", _int, _int, _char_p)
+_declare("distfft_serial_wisdom_forget", _int, _int)
+_declare("distfft_serial_set_timelimit", _int, _int, ctypes.c_double)
 
 # ---- helpers ------------------------------------------------------------------
 

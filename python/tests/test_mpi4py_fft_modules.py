@@ -143,6 +143,61 @@ def test_fftw_names_and_arrays_as_mpi4py_fft(tmp_path):
     fftw.forget_wisdom()
 
 
+def test_fftw_runs_on_distfft_serial_api(tmp_path, capsys):
+    """Float and double plans are distfft_serial_plans (include/distfft.h);
+    long double and FFTW_R2HC/_HC2R/_DHT, which distfft has no word for,
+    are FFTW's own (fftw/_fftw.py)."""
+    from distfft.errors import DistfftError
+    from distfft.mpi4py_fft.fftw import _fftw
+    for dtype in (numpy.float32, numpy.float64):
+        x = random_global((5, 8), dtype, seed=4)
+        plan = fftw.rfftn(fftw.aligned((5, 8), dtype=dtype), axes=(0, 1), flags=fftw.FFTW_ESTIMATE)
+        assert isinstance(plan._plan, _fftw._SerialPlan)
+        _close(plan(x).copy(), numpy.fft.rfftn(x), dtype)
+        plan.print_plan()
+        assert capsys.readouterr().out.startswith("(")
+        # a strided view, input and output apart
+        big = fftw.aligned((5, 16), dtype=numpy.result_type(dtype, 1j))
+        view = big[:, ::2]
+        out = fftw.aligned((8, 5), dtype=big.dtype).T
+        fft = fftw.FFT(view, out, axes=(1,), kind=fftw.FFTW_FORWARD, flags=fftw.FFTW_ESTIMATE)
+        z = (x + 2j * x[::-1]).astype(big.dtype)
+        view[...] = z
+        _close(fft(implicit=False).copy(), numpy.fft.fft(z, axis=1), dtype)
+    long_plan = fftw.dctn(fftw.aligned((6,), dtype=numpy.longdouble), flags=fftw.FFTW_ESTIMATE)
+    assert isinstance(long_plan._plan, _fftw._DirectPlan)
+    x = random_global((4,), numpy.float64, seed=5)
+    r2hc = fftw.FFT(fftw.aligned((4,)), fftw.aligned((4,)), axes=(0,),
+                    kind=[fftw.FFTW_R2HC], flags=fftw.FFTW_ESTIMATE)
+    spectrum = numpy.fft.rfft(x)
+    _close(r2hc(x).copy(), numpy.array([spectrum[0].real, spectrum[1].real, spectrum[2].real,
+                                        spectrum[1].imag]), numpy.float64)
+    with pytest.raises(AssertionError, match="r2r kinds"):
+        fftw.FFT(fftw.aligned((4, 4)), fftw.aligned((4, 4)), axes=(0, 1),
+                 kind=[fftw.FFTW_REDFT10] * 3)
+    # misuse the C API refuses, as RuntimeError (DistfftError)
+    fftw.forget_wisdom()
+    with pytest.raises(DistfftError, match="wisdom"):
+        fftw.fftn(fftw.aligned((7, 9), dtype=numpy.complex128), axes=(0, 1),
+                  flags=(fftw.FFTW_MEASURE, fftw.FFTW_WISDOM_ONLY))
+    with pytest.raises(RuntimeError, match="preserve"):
+        fftw.hfftn(fftw.aligned((4, 3), dtype=numpy.complex128), s=(4, 4), axes=(0, 1),
+                   flags=(fftw.FFTW_ESTIMATE, fftw.FFTW_PRESERVE_INPUT))
+    plan = fftw.fftn(fftw.aligned((7, 9), dtype=numpy.complex128), axes=(0, 1))
+    os.chdir(tmp_path)
+    fftw.export_wisdom("serial.dat")
+    assert open(next(f for f in os.listdir(tmp_path) if f.startswith("D"))).read().startswith("(fftw")
+    fftw.forget_wisdom()
+    fftw.import_wisdom("serial.dat")
+    again = fftw.fftn(fftw.aligned((7, 9), dtype=numpy.complex128), axes=(0, 1),
+                      flags=(fftw.FFTW_MEASURE, fftw.FFTW_WISDOM_ONLY))
+    assert isinstance(again._plan, _fftw._SerialPlan)
+    with pytest.raises(AssertionError):
+        fftw.import_wisdom("missing.dat")
+    plan.destroy()
+    again.destroy()
+
+
 # ---- libfft ------------------------------------------------------------------------------
 
 @pytest.mark.filterwarnings("ignore::numpy.ComplexWarning")   # scipy.fftpack on real data

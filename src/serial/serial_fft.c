@@ -71,7 +71,8 @@ static void make_guru_plan(serial_fft *fft, const serial_spec *spec, int rank, c
                            void *in, void *out)
 {
     bool preserve = spec->preserve_input && !serial_needs_copy(spec);
-    unsigned flags = rigor_flags(spec->rigor) | (preserve ? FFTW_PRESERVE_INPUT : FFTW_DESTROY_INPUT);
+    unsigned flags = rigor_flags(spec->rigor) | (preserve ? FFTW_PRESERVE_INPUT : FFTW_DESTROY_INPUT) |
+                     spec->planner_flags;
     int sign = spec->sign == DISTFFT_FORWARD ? FFTW_FORWARD : FFTW_BACKWARD;
     int threads = spec->threads > 1 ? spec->threads : 1;
     init_threads_once();
@@ -118,6 +119,8 @@ int serial_fft_create(const serial_spec *spec, void *in, void *out,
     int64_t in_stride[DISTFFT_MAX_DIMS], out_stride[DISTFFT_MAX_DIMS];
     int64_t in_field = strides(spec->ndims, in_shape, in_stride);
     int64_t out_field = strides(spec->ndims, out_shape, out_stride);
+    if (spec->in_strided) memcpy(in_stride, spec->in_strides, sizeof in_stride);
+    if (spec->out_strided) memcpy(out_stride, spec->out_strides, sizeof out_stride);
     if (in_field == 0 || out_field == 0 || spec->batch == 0) { /* empty block */
         *fft_out = fft;
         return DISTFFT_SUCCESS;

@@ -42,6 +42,14 @@ typedef struct {
      * 0 where not padded. serial_fft_create ignores it (it plans the
      * length-M transform); the FFT step pads or truncates around it. */
     int64_t retained[DISTFFT_MAX_DIMS];
+    /* The public serial API (api/serial.c) only; zero in plan steps. Per
+     * array: its strides in elements, per array axis, instead of C order
+     * (in_strided, out_strided); FFTW planner flags added to those of
+     * rigor and preserve_input (FFTW_UNALIGNED, _CONSERVE_MEMORY,
+     * _WISDOM_ONLY). */
+    bool in_strided, out_strided;
+    int64_t in_strides[DISTFFT_MAX_DIMS], out_strides[DISTFFT_MAX_DIMS];
+    unsigned planner_flags;
 } serial_spec;
 
 typedef struct serial_fft serial_fft;

@@ -56,10 +56,12 @@ class FFT:
         for flag in flags:
             allflags |= int(flag)
         axes = [int(a) + ndim if a < 0 else int(a) for a in axes]
+        if kinds[0] not in (C2C_FORWARD, C2C_BACKWARD, R2C, C2R):   # r2r: one kind per axis
+            kinds = kinds * len(axes) if len(kinds) == 1 else kinds
+            _check(len(kinds) == len(axes), f"{len(kinds)} r2r kinds for {len(axes)} axes")
         self._precision = _fftw.precision(input_array.dtype.char)
         _check(self._precision is not None, f"no FFTW library for dtype {input_array.dtype}")
         self._plan = None
-        self._kind = kinds[0]
         self._input_array, self._output_array = input_array, output_array
         self._M = normalization
         self._axes = tuple(axes)
@@ -75,7 +77,7 @@ class FFT:
     def destroy(self):
         """Free the FFTW plan (local)."""
         if getattr(self, "_plan", None) is not None:
-            self._precision.destroy_plan(self._plan)
+            self._plan.destroy()
             self._plan = None
 
     @property
@@ -88,7 +90,7 @@ class FFT:
 
     def print_plan(self):
         _check(self._plan is not None, "the plan was destroyed")
-        self._precision.print_plan(self._plan)
+        print(self._plan.describe())
 
     def get_normalization(self):
         """The factor normalize=True multiplies by."""
@@ -115,8 +117,7 @@ class FFT:
         if not implicit:
             if input_array is not None:
                 self._input_array[...] = input_array
-            self._precision.execute(self._plan, self._kind, self._input_array,
-                                    self._output_array)
+            self._plan.execute(self._input_array, self._output_array)
             if normalize:
                 self._output_array *= self._M
             if output_array is not None:
@@ -135,7 +136,7 @@ class FFT:
             _check(isinstance(output_array, numpy.ndarray) and
                    self._same(self._output_array, output_array),
                    "output_array has the wrong shape, strides, dtype or alignment")
-        self._precision.execute(self._plan, self._kind, input_array, output_array)
+        self._plan.execute(input_array, output_array)
         if normalize:
             output_array *= self._M
         return output_array
