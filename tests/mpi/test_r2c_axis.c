@@ -157,6 +157,8 @@ static void run(test_suite *suite, const r2c_case *k, distfft_precision precisio
     size_t in_bytes = (size_t)(batch * test_product(ndims, in_local)) * distfft_type_size(in_type);
     size_t out_bytes = (size_t)(batch * test_product(ndims, out_local)) * distfft_type_size(out_type);
     size_t local_bytes = (size_t)distfft_plan_local_size(plan) * distfft_type_size(out_type);
+    test_case(suite, local_bytes >= in_bytes && local_bytes >= out_bytes, "local_size covers both blocks %s",
+              name); /* batch 2 pipelined: it once counted one field */
     void *input, *output, *back, *saved = malloc(in_bytes + 1);
     if (o.in_place) {
         input = output = back = test_guarded_alloc(local_bytes, 0x5A);
