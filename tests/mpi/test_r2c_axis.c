@@ -44,7 +44,7 @@ static const r2c_case cases[] = {
     {3, {2, 11, 3}, {R2C, DISTFFT_DST2, C2C}, 2},   /* 2 points on the r2c axis */
     {3, {13, 3, 1}, {C2C, R2C, C2C}, 1},            /* fewer points than ranks */
     {2, {13, 2}, {R2C, C2C}, 1},
-    {2, {3, 17}, {R2C, NONE}, 1},                   /* only the r2c axis */
+    {2, {17, 3}, {R2C, NONE}, 1},                   /* only the r2c axis; 4 ranks: one empty */
     {4, {3, 5, 4, 3}, {C2C, R2C, C2C, C2C}, 3},     /* 3-D grids */
     {4, {5, 3, 2, 4}, {R2C, NONE, C2C, DISTFFT_CHEB}, 3},
     {4, {4, 3, 5, 2}, {NONE, C2C, R2C, C2C}, 2},
