@@ -214,11 +214,7 @@ static void run_config(test_suite *suite, const config *c)
     parse_kinds(k->kinds, k->ndims, options.kinds);
     distfft_plan plan;
     int rc = distfft_plan_create(suite->comm, k->ndims, k->shape, c->precision, &options, &plan);
-    test_case(suite, rc == DISTFFT_SUCCESS, "create %s", name);
-    if (rc != DISTFFT_SUCCESS) {
-        test_detail(suite, "%s: %s", name, distfft_last_error());
-        return;
-    }
+    if (!test_created(suite, rc, name)) return;
     distfft_type in_type, out_type;
     int64_t in_shape[DISTFFT_MAX_DIMS], in_start[DISTFFT_MAX_DIMS];
     int64_t out_shape[DISTFFT_MAX_DIMS], out_start[DISTFFT_MAX_DIMS], out_global[DISTFFT_MAX_DIMS];

@@ -115,11 +115,7 @@ static void run(test_suite *suite, const r2c_case *k, distfft_precision precisio
     }
     distfft_plan plan = NULL;
     int rc = distfft_plan_create(suite->comm, ndims, k->shape, precision, &o, &plan);
-    test_case(suite, rc == DISTFFT_SUCCESS, "create %s", name);
-    if (rc != DISTFFT_SUCCESS) {
-        test_detail(suite, "%s: %s", name, distfft_last_error());
-        return;
-    }
+    if (!test_created(suite, rc, name)) return;
 
     /* Shapes: real input of the physical shape, complex output with n/2+1
      * on the r2c axis, in natural axis order. */
