@@ -390,8 +390,9 @@ int distfft_norm_from_name(const char *name, distfft_norm *norm);
  * unnormalised as FFTW computes them; see the manual, docs/guide/kinds.md):
  *   C2C      complex DFT, sign -1 forward.
  *   R2C      real-to-complex DFT: N reals -> N/2+1 complex (Hermitian half);
- *            only on the last transformed axis (the one transformed first),
- *            and then the input is real.
+ *            on at most one axis, any transformed one: it is transformed
+ *            first wherever it is, and then the input is real. The output
+ *            keeps the natural axis order, with N/2+1 points on that axis.
  *   DCT1..4  FFTW's REDFT00, REDFT10, REDFT01, REDFT11 (= scipy.fft.dct type
  *            1..4, norm=None); DST1..4: RODFT00, RODFT10, RODFT01, RODFT11.
  *            Backward is the inverse type (DCT2 <-> DCT3, others their own).
@@ -666,8 +667,10 @@ size_t distfft_plan_work_bytes(const struct distfft_plan_s *plan);
  * "(distfft kinds=c2c,c2c,c2c 8x8x8 double grid=2x2 (fft c2c axes=2)
  * (redist alltoallw 2->1 on P1) (fft c2c axes=1) (redist alltoallw 1->0
  * on P0) (fft c2c axes=0))" (python/tests/test_header_examples.py checks
- * it). Returns the length the full text needs, excluding the terminating
- * NUL, or -1 for a NULL plan. Local. */
+ * it). An r2c (c2r) step lists its halved axis last: "fft r2c axes=1,2,0"
+ * is r2c along axis 0 and c2c along axes 1 and 2. Returns the length the
+ * full text needs, excluding the terminating NUL, or -1 for a NULL plan.
+ * Local. */
 int distfft_plan_describe(const struct distfft_plan_s *plan, char *buf,
                           size_t size);
 

@@ -1,7 +1,7 @@
 /*
  * kinds.c -- --kind and --axes of distfft-bench (see kinds.h). Only the
  * syntax is judged here; whether a combination of kinds is a valid
- * transform (r2c on the last transformed axis, dct1 on at least two points)
+ * transform (at most one r2c axis, dct1 on at least two points)
  * is the library's call, so the bench reports what a user would get.
  */
 #include "kinds.h"

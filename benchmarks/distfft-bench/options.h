@@ -13,8 +13,8 @@
  *
  * --kind and --axes are resolved into one kind per array axis once the
  * whole line is read (the shape may come after them). Only the syntax is
- * judged here; whether a combination of kinds is a valid transform (r2c on
- * the last transformed axis, dct1 on at least two points, batch >= 1) is the
+ * judged here; whether a combination of kinds is a valid transform (at most
+ * one r2c axis, dct1 on at least two points, batch >= 1) is the
  * library's call, so the bench reports exactly what a user of the library
  * would get.
  */

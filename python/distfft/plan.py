@@ -34,7 +34,8 @@ _REJECTED_POINTER = 1
 
 
 def _axes_of(axes, ndim):
-    """Transformed axes, validated, in increasing order."""
+    """Transformed axes, validated, in the order given (numpy's: for real
+    input the last one is r2c)."""
     if axes is None:
         return tuple(range(ndim))
     if isinstance(axes, (int, numpy.integer)):
@@ -65,8 +66,8 @@ def _kinds_of(kinds, axes, real_input):
         kinds = [k.strip() for k in kinds.split(",")]
         if len(kinds) == 1:
             kind = kinds[0].lower()
-            if kind == "r2c":   # numpy's rfftn: r2c on the last transformed axis
-                return {a: ("r2c" if a == max(axes) else "c2c") for a in axes}
+            if kind == "r2c":   # numpy's rfftn: r2c on the last of `axes`, c2c on the others
+                return {a: ("r2c" if a == axes[-1] else "c2c") for a in axes}
             kinds = [kind] * len(axes)
     try:
         kinds = [str(k).lower() for k in kinds]
@@ -136,14 +137,18 @@ class Plan(_lifetime.Handle):
     comm    an mpi4py intracommunicator (every rank of it must call).
     shape   the global (real-space) shape, 2 to 16 axes.
     dtype   of the input: complex128/complex64, or float64/float32 for
-            real input (then r2c on the last transformed axis, unless
-            `kinds` says otherwise; all-real-to-real kinds keep data real).
+            real input (then r2c on the last of `axes`, as numpy's rfftn,
+            unless `kinds` says otherwise; all-real-to-real kinds keep
+            data real).
     kinds   None, one kind name for every transformed axis ("r2c" alone is
             numpy's rfftn), a comma-separated string or a sequence with one
             name per transformed axis: c2c, r2c, dct1..dct4, dst1..dst4,
             cheb, none (see the manual, docs/guide/kinds.md).
     axes    the transformed axes (default all); the others are not
-            transformed. r2c always goes on the highest transformed axis.
+            transformed. With real input and no per-axis kinds, r2c goes on
+            the last axis listed (numpy.fft.rfftn(x, axes=axes)); `kinds`
+            may put it on any transformed axis, and it is transformed
+            first wherever it is.
     grid    None/"auto" (slab while the ranks fit, then pencil, ...),
             "slab", "pencil", or a tuple of extents (0 = chosen by MPI).
     method  redistribution method name ("alltoallw", "alltoallv",
@@ -412,10 +417,15 @@ class Plan(_lifetime.Handle):
         self.input_shape = lead + tuple(in_shape[:ndim])
         self.output_shape = lead + tuple(out_shape[:ndim])
         self.grid = tuple(grid_dims[:grid_ndims.value])
-        # The first serial transform runs along the highest transformed
-        # axis, the last along the lowest: there the arrays are complete.
-        self.input_alignment = len(lead) + max(self.axes)
-        self.output_alignment = len(lead) + min(self.axes)
+        # The first serial transform runs along the r2c axis, or the
+        # highest transformed axis without one; the last along the lowest
+        # of the others: there the arrays are complete (the working order
+        # of src/plan/algebra.c).
+        transformed = [a for a, kind in enumerate(self.kinds) if kind != "none"]
+        others = [a for a in transformed if self.kinds[a] != "r2c"] or transformed
+        first = self.kinds.index("r2c") if "r2c" in self.kinds else max(transformed)
+        self.input_alignment = len(lead) + first
+        self.output_alignment = len(lead) + min(others)
         if self._given_layouts:   # the caller's boxes need not be complete along any axis
             self.input_alignment = self.output_alignment = None
 

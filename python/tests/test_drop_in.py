@@ -72,10 +72,19 @@ CASES = [
     ((8, 9, 10), numpy.float64, {"padding": [1.0, 1.5, 1.0]}),
     ((12, 10), numpy.complex64, {"padding": [1.5, 1.0], "grid": (-1,)}),
     ((8, 9, 10), numpy.float64, {"padding": [1.5, 1.5, 1.5], "backend": "numpy"}),
-    # run as mpi4py-fft's chain (one distfft plan cannot): axes in another
-    # order, real-to-complex on an axis distfft does not transform first
+    # real-to-complex on an axis before others (issue 23): one plan, which
+    # transforms the r2c axis first and the others from the highest down,
+    # as mpi4py-fft does for these axes
     ((8, 9, 10), numpy.float64, {"axes": (0, 2, 1)}),
     ((9, 8), numpy.float64, {"axes": (-1, -2)}),
+    ((8, 9, 10), numpy.float64, {"axes": (1, 2, 0)}),
+    ((7, 9, 5), numpy.float32, {"axes": (1, 2, 0), "slab": True}),
+    ((7, 9, 5, 4), numpy.float64, {"axes": (0, 2, 3, 1)}),
+    ((8, 9, 7), numpy.float64, {"axes": (0, 2, 1), "padding": [1.5, 1.5, 1.5]}),
+    # run as mpi4py-fft's chain (one distfft plan cannot): axes in another
+    # order than the plan's, real-to-complex after a real-to-real group
+    ((7, 6, 5), numpy.float64, {"axes": (2, 0, 1)}),
+    ((7, 6, 5), numpy.float64, {"axes": (1, 0, 2), "grid": (1, -1)}),
     ((8, 9, 10), numpy.float64, {"transforms": _pairs(planners, "dct", 2, (2,))}),
     ((8, 9, 10), numpy.complex128, {"padding": [1.5, 1.0, 1.0],
                                     "transforms": _pairs(planners, "fft", None, (0,))}),
@@ -118,6 +127,21 @@ def test_same_as_mpi4py_fft(comm, shape, dtype, kw):
     ours_meta, ours = _run(drop_in, comm, shape, dtype, kw)
     assert ours_meta == theirs_meta
     _assert_close(theirs, ours, dtype, int(numpy.prod(shape)))
+
+
+@pytest.mark.parametrize("axes,plan", [((1, 2, 0), True), ((0, 2, 1), True), ((1, 0), True),
+                                       ((2, 0, 1), False), ((1, 0, 2), False)], ids=str)
+def test_r2c_axis_order_picks_the_engine(comm, axes, plan):
+    """One plan where its transform order (r2c axis first, then the others
+    from the highest down) is mpi4py-fft's, reverse `axes`; else the chain."""
+    shape = (7, 6, 5)[:len(axes)]
+    fft = drop_in.PFFT(comm, shape, axes=axes, dtype=numpy.float64)
+    try:
+        assert (fft.distfft_plan is not None) == plan
+        if plan:
+            assert fft.distfft_plan.kinds[axes[-1]] == "r2c"
+    finally:
+        fft.destroy()
 
 
 PROGRAM = """

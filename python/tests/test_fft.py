@@ -76,6 +76,24 @@ def test_axes_subset_matches_numpy(comm):
     check_block(u_hat, numpy.fft.rfftn(u, axes=(0, 2)), plan.output_slice, numpy.float64, 35)
 
 
+@pytest.mark.parametrize("axes", [(1, 2, 0), (2, 0, 1), (0, 2, 1), (2, 0)], ids=str)
+@pytest.mark.parametrize("grid", [None, "slab", "pencil"])
+@pytest.mark.parametrize("dtype", [numpy.float64, numpy.float32], ids=["double", "float"])
+def test_r2c_on_the_last_of_axes_matches_rfftn(comm, axes, grid, dtype):
+    """numpy.fft.rfftn(u, axes=axes): r2c on axes[-1], whichever axis that
+    is (issue 23), and the output in natural axis order."""
+    shape = (7, 6, 5)
+    u = random_global(shape, dtype, seed=6)
+    with distfft.Plan(comm, shape, dtype=dtype, axes=axes, grid=grid, rigor="estimate") as plan:
+        assert plan.kinds[axes[-1]] == "r2c"
+        assert plan.global_output_shape == numpy.fft.rfftn(u, axes=axes).shape
+        assert plan.input_alignment == axes[-1]
+        u_hat = plan.forward(u[plan.input_slice])
+        back = plan.backward(u_hat)
+    check_block(u_hat, numpy.fft.rfftn(u.astype(numpy.float64), axes=axes), plan.output_slice, dtype, 210)
+    check_block(back, u, plan.input_slice, dtype, 210)
+
+
 def test_batch_transforms_each_field(comm):
     shape = (7, 6, 5)
     u = random_global((3,) + shape, numpy.complex128, seed=5)

@@ -71,7 +71,8 @@ def test_real_to_real_kind_on_every_axis(comm, kind, dtype):
 
 @pytest.mark.parametrize("kinds", [("dst1", "c2c", "r2c"), ("cheb", "c2c", "r2c"),
                                    ("dct2", "dst3", "r2c"), ("dct4", "none", "r2c"),
-                                   ("none", "dct3", "dst2"), ("c2c", "c2c", "c2c")],
+                                   ("none", "dct3", "dst2"), ("c2c", "c2c", "c2c"),
+                                   ("r2c", "c2c", "dct2"), ("dst2", "r2c", "none")],
                          ids=",".join)
 @pytest.mark.parametrize("dtype", [numpy.float64, numpy.float32], ids=["double", "float"])
 def test_mixed_kinds(comm, kinds, dtype):

@@ -183,6 +183,39 @@ def test_plan_r2c_batch_with_layouts(comm, overlap):
         plan.destroy()
 
 
+@pytest.mark.parametrize("overlap", ["off", "on"])
+def test_plan_r2c_on_axis_0_with_layouts(comm, overlap):
+    """r2c on axis 0 (issue 23): real input in irregular boxes, the halved
+    axis 0 (7 -> 4) split in the output; the plan's own output gathers and
+    takes a halo like any other."""
+    shape, spectral = (7, 5, 6), (4, 5, 6)
+    whole = random_global((2,) + shape, numpy.float64, seed=10)
+    expected = numpy.fft.rfftn(whole, axes=(2, 3, 1))
+    with irregular(comm, shape) as first, \
+            distfft.Layout.from_grid(comm, spectral, (comm.size,), (0, -1, -1)) as second:
+        plan = distfft.Plan(comm, shape, dtype=numpy.float64, kinds="r2c,c2c,c2c", batch=2,
+                            input_layout=first, output_layout=second, rigor="estimate",
+                            overlap=overlap)
+        u = plan.input_array()
+        u[...] = whole[(slice(None),) + first.local_slice]
+        u_hat = plan.forward(u)
+        assert numpy.allclose(u_hat, expected[(slice(None),) + second.local_slice],
+                              atol=1e-12 * whole.size)
+        assert numpy.allclose(plan.backward(u_hat), u)
+        plan.destroy()
+    with distfft.Plan(comm, shape, dtype=numpy.float64, kinds="r2c,c2c,c2c", grid="pencil",
+                      rigor="estimate") as plan:
+        assert plan.global_output_shape == spectral and plan.input_alignment == 0
+        u_hat = plan.forward(whole[0][plan.input_slice])
+        gathered = u_hat.gather(root=None)
+        assert numpy.allclose(gathered, expected[0], atol=1e-12 * whole.size)
+        with u_hat.halo(1) as halo:   # periodic: ghosts are the wrapped neighbours
+            padded = halo.exchange(halo.padded_array(u_hat))
+            index = [(s + numpy.arange(m)) % n for s, m, n in
+                     zip(halo.padded_start, padded.shape, spectral)]
+            assert all(halo.periodic) and numpy.array_equal(padded, gathered[numpy.ix_(*index)])
+
+
 def test_ndims_differ(comm):
     if comm.size == 1:
         pytest.skip("needs two ranks")

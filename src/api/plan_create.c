@@ -44,14 +44,14 @@ void distfft_options_init(distfft_options *options)
 static int check_kinds(int ndims, const int64_t *shape, const distfft_kind *kinds,
                        bool complex_data, const char *where)
 {
-    int last_transformed = -1, r2c_axis = -1;
+    int transformed = 0, r2c_axis = -1;
     for (int i = 0; i < ndims; i++) {
         distfft_kind kind = kinds[i];
         const kind_row *row = kind_row_of(kind);
         if (!row)
             return error_fail(DISTFFT_ERR_ARGUMENT, "%s: kinds[%d] = %d is not a transform kind", where, i, (int)kind);
         if (row->role == KIND_UNTRANSFORMED) continue;
-        last_transformed = i;
+        transformed++;
         if (row->role == KIND_REAL_TO_COMPLEX) {
             if (r2c_axis >= 0)
                 return error_fail(DISTFFT_ERR_ARGUMENT, "%s: r2c on axes %d and %d; at most one axis can be r2c",
@@ -62,11 +62,8 @@ static int check_kinds(int ndims, const int64_t *shape, const distfft_kind *kind
             return error_fail(DISTFFT_ERR_SHAPE, "%s: %s on axis %d needs at least %lld points, the axis has %lld",
                               where, row->name, i, (long long)row->min_length, (long long)shape[i]);
     }
-    if (last_transformed < 0)
+    if (!transformed)
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: every axis has kind none; nothing to transform", where);
-    if (r2c_axis >= 0 && r2c_axis != last_transformed)
-        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: r2c is on axis %d, but it must be on the last transformed "
-                          "axis (%d), the one transformed first", where, r2c_axis, last_transformed);
     if (r2c_axis >= 0 && complex_data)
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: complex_data is set, but axis %d is r2c (real input)",
                           where, r2c_axis);

@@ -4,7 +4,8 @@
  *
  * Alignments. The axes are put in a working order: the untransformed axes
  * first (they are distributed and never move), then the transformed ones in
- * increasing order (so R2C, on the last transformed axis, comes first). In
+ * increasing order, except the R2C axis (whichever it is), which goes last:
+ * it meets the real input, so it is transformed first. In
  * that order, with an r-dimensional grid, the data starts with position i
  * distributed over grid direction i (i < r) and positions r..d-1 complete:
  *   stage 0:  transform the complete transformed positions;
@@ -44,12 +45,16 @@ int64_t algebra_padded_length(int64_t n, double factor)
 
 int algebra_working_order(int ndims, const distfft_kind *kinds, int *order)
 {
-    int count = 0;
+    int count = 0, r2c = -1;
     for (int i = 0; i < ndims; i++)
         if (kinds[i] == DISTFFT_NONE) order[count++] = i;
     int untransformed = count;
-    for (int i = 0; i < ndims; i++)
-        if (kinds[i] != DISTFFT_NONE) order[count++] = i;
+    for (int i = 0; i < ndims; i++) {
+        if (kinds[i] == DISTFFT_NONE) continue;
+        if (kinds[i] == DISTFFT_R2C) r2c = i;
+        else order[count++] = i;
+    }
+    if (r2c >= 0) order[count++] = r2c; /* last: complete at stage 0, transformed first */
     return untransformed;
 }
 
@@ -155,14 +160,15 @@ static void add_weights(builder *b, int axis)
 
 /* Transform the axes of one stage: R2C and the C2C axes in one FFTW
  * multi-dimensional plan (one pass over memory instead of two; the R2C
- * axis listed last, as FFTW halves its last dimension), then the
- * real-to-real axes in one plan. C2C axes in increasing order. */
+ * axis listed last, as FFTW halves its last dimension, whatever its
+ * stride), then the real-to-real axes in one plan. C2C axes in increasing
+ * order. */
 static void add_stage_transforms(builder *b, int naxes, const int *stage_axes)
 {
     const distfft_kind *kinds = b->input->kinds;
     int c2c[DISTFFT_MAX_DIMS + 1], r2r[DISTFFT_MAX_DIMS], c2c_count = 0, r2r_count = 0, r2c = -1;
     distfft_kind r2r_kinds[DISTFFT_MAX_DIMS];
-    for (int j = naxes - 1; j >= 0; j--) { /* stage_axes is decreasing */
+    for (int j = naxes - 1; j >= 0; j--) { /* stage_axes runs back through the working order */
         int a = stage_axes[j];
         kind_role role = kind_row_of(kinds[a])->role;
         if (role == KIND_REAL_TO_COMPLEX) r2c = a;

@@ -312,8 +312,9 @@ int plan_run(struct distfft_plan_s *plan, int list, void *in, void *out)
         if (rc != DISTFFT_SUCCESS) return rc;
     }
     const step_spec *last = spec_of(plan, list, step_count(plan, list) - 1);
-    if (plan->fields == 1 && slots[last->dst] != out && out) /* an in-place chain ended in a work buffer */
-        memcpy(out, slots[last->dst], plan_out_bytes(plan, list));
+    size_t out_bytes = plan_out_bytes(plan, list); /* 0 on a rank with an empty block: no work buffer */
+    if (plan->fields == 1 && slots[last->dst] != out && out && out_bytes) /* in place, ended in a work buffer */
+        memcpy(out, slots[last->dst], out_bytes);
     double factor = plan->sweep_scale[list]; /* 1 when folded into a step */
     if (factor != 1.0) {
         int components = type_is_complex(last->out_type) ? 2 : 1;

@@ -84,7 +84,7 @@ int64_t distfft_plan_local_size(const struct distfft_plan_s *plan)
 {
     if (!plan) return -1;
     size_t element = distfft_type_size(plan->algebra.output_type);
-    size_t bytes = plan->algebra.local_bytes;
+    size_t bytes = plan->algebra.local_bytes * (size_t)plan->fields; /* pipelined: one field's algebra */
     if (plan->ends) { /* not in place: the larger of the caller's two blocks */
         size_t in = plan_caller_bytes(plan, PLAN_FORWARD, false), out = plan_caller_bytes(plan, PLAN_FORWARD, true);
         bytes = in > out ? in : out;

@@ -1,7 +1,8 @@
 /*
  * direct_reference.c -- forward transforms by direct sums (see
- * direct_reference.h). Axes are applied from the last to the first, so the
- * r2c axis (the last transformed one) meets the real input.
+ * direct_reference.h). Axes are applied from the last to the first, in
+ * complex arithmetic: the r2c axis is the DFT with its rows past n/2 left
+ * out, and sums along different axes commute, so the r2c axis may be any.
  */
 #include "direct_reference.h"
 

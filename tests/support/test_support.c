@@ -451,6 +451,13 @@ void test_detail(test_suite *suite, const char *format, ...)
     fflush(stderr);
 }
 
+int test_created(test_suite *suite, int rc, const char *name)
+{
+    test_case(suite, rc == DISTFFT_SUCCESS, "create %s", name);
+    if (rc != DISTFFT_SUCCESS) test_detail(suite, "%s: %s", name, distfft_last_error());
+    return rc == DISTFFT_SUCCESS;
+}
+
 int test_all(MPI_Comm comm, int ok)
 {
     int local = ok ? 1 : 0, all = 0;

@@ -178,6 +178,10 @@ void test_detail(test_suite *suite, const char *format, ...)
 #endif
     ;
 
+/* The case "create <name>" for a plan creation that returned rc, with the
+ * library's message as a detail when it failed. Returns rc == success. */
+int test_created(test_suite *suite, int rc, const char *name);
+
 /* Collective: reduce every case's verdict over comm (a case passes when it
  * passed on every rank), print "FAIL <case>" lines and the summary line
  * "<program>: P passed, F failed" on rank 0, free the suite and return the

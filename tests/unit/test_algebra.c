@@ -168,6 +168,41 @@ static void test_none_and_cheb(void)
     check(algebra_busy_direction(2, grid, 1) == 1, "busy: the exchanged direction of largest extent");
 }
 
+/* r2c on axis 0 of a pencil plan (issue 23): the working order puts it
+ * last, so it is complete in the input and transformed first; the output
+ * has n/2+1 points there, in natural axis order. */
+static void test_r2c_first_axis(void)
+{
+    int64_t shape[3] = {9, 6, 10};
+    distfft_kind kinds[3] = {DISTFFT_R2C, DISTFFT_C2C, DISTFFT_C2C};
+    int grid[2] = {2, 2}, order[3];
+    check(algebra_working_order(3, kinds, order) == 0 && order[0] == 1 && order[1] == 2 && order[2] == 0,
+          "r2c on axis 0: working order 1, 2, 0");
+    algebra_input input = input_of(3, shape, kinds, 2, grid);
+    algebra_steps steps;
+    algebra_build(&input, &steps);
+    const step_spec *f = steps.forward;
+    check(steps.forward_count == 5 && f[0].kind == STEP_FFT && f[0].fft.family == SERIAL_R2C &&
+              f[0].fft.naxes == 1 && f[0].fft.axes[0] == 0,
+          "r2c on axis 0: the first step is the r2c of axis 0");
+    check(f[1].kind == STEP_EXCHANGE && f[1].grid_direction == 1 && f[1].axis_in == 0 && f[1].axis_out == 2 &&
+              f[3].kind == STEP_EXCHANGE && f[3].grid_direction == 0 && f[3].axis_in == 2 && f[3].axis_out == 1,
+          "r2c on axis 0: exchanges 0->2 on P1, then 2->1 on P0");
+    check(steps.input_local[0] == 9 && steps.out_shape[0] == 5 && steps.out_shape[1] == 6 &&
+              steps.out_shape[2] == 10 && steps.input_type == DISTFFT_REAL_DOUBLE,
+          "r2c on axis 0: complete real input along axis 0, output 5x6x10");
+    const step_spec *b = &steps.backward[steps.backward_count - 1];
+    check(b->kind == STEP_FFT && b->fft.family == SERIAL_C2R && b->fft.axes[b->fft.naxes - 1] == 0,
+          "r2c on axis 0: the backward ends with its c2r");
+    check_chain(steps.forward, steps.forward_count, "r2c on axis 0");
+    /* one rank: one fused FFTW plan, the r2c axis listed last (halved) */
+    int one[2] = {1, 1};
+    input = input_of(3, shape, kinds, 2, one);
+    algebra_build(&input, &steps);
+    check(steps.forward_count == 1 && steps.forward[0].fft.naxes == 3 && steps.forward[0].fft.axes[2] == 0,
+          "r2c on axis 0, one rank: fused, axis 0 listed last");
+}
+
 /* Padding 3/2 on every axis of a pencil plan: the global shape of an axis
  * changes from M to N at the step that transforms it, so the exchanges
  * carry M*M*N and M*N*N elements instead of M^3 each: 10/18 of the volume. */
@@ -247,6 +282,7 @@ int main(void)
     test_blocks_tile();
     test_work_memory();
     test_none_and_cheb();
+    test_r2c_first_axis();
     printf("test_algebra: %s\n", failures ? "FAILED" : "all passed");
     return failures ? 1 : 0;
 }

@@ -42,6 +42,15 @@ _RIGORS = {"FFTW_ESTIMATE": "estimate", "FFTW_MEASURE": "measure",
 _ACCEPTED = ("planner_effort", "threads", "overwrite_input", "method", "verbose")
 
 
+def working_order(kinds):
+    """The plan's working order of the axes (src/plan/algebra.c): the
+    untransformed ones, the transformed ones increasing, the r2c axis last
+    (transformed first)."""
+    axes = range(len(kinds))
+    return [a for a in axes if kinds[a] == "none"] + \
+        [a for a in axes if kinds[a] not in ("none", "r2c")] + [a for a in axes if kinds[a] == "r2c"]
+
+
 class FusedTransform:
     """PFFT.forward / PFFT.backward: call it, or use its arrays.
 
@@ -85,8 +94,7 @@ class Engine:
                       backend, transforms, darray, slab, kw)
         self._pencils = layout.Pencils(comm, self._input_shape, self.axes, setup["dims"],
                                        self._output_shape)
-        order = [a for a in range(len(self._input_shape)) if self._kinds.kinds[a] == "none"] + \
-            [a for a in range(len(self._input_shape)) if self._kinds.kinds[a] != "none"]
+        order = working_order(self._kinds.kinds)
         grid_extents, key = self._pencils.distfft_grid(order)
         self._plan_comm = comm.Split(0, key)
         try:
@@ -138,12 +146,6 @@ class Engine:
             raise ValueError(f"distfft.mpi4py_fft: planner_effort {effort!r} is not one of "
                              f"{tuple(_RIGORS)}")
         groups = layout.normalize_axes(axes, len(shape))
-        flat = [a for g in groups for a in g]
-        if flat != sorted(flat):
-            raise NotImplementedError(
-                f"distfft.mpi4py_fft: axes {axes}: distfft transforms the axes in decreasing "
-                "order (the last axis first); an order that is not increasing (after groups "
-                "are flattened) is not available")
         padded = padding_lengths(shape, groups, padding, darray is not None)
         dims = layout.grid_dims(comm.Get_size(), len(shape), groups, grid, slab)
         if collapse:
@@ -152,6 +154,17 @@ class Engine:
         self.collapse = bool(collapse)
         self.backend = backend
         self._kinds = Kinds(padded, groups, dtype, backend, transforms)
+        flat = [a for g in groups for a in g]
+        if flat != working_order(self._kinds.kinds)[-len(flat):]:
+            # mpi4py-fft transforms the axes in reverse order of `axes`, and
+            # its blocks after each exchange follow that order; distfft's
+            # plan transforms the r2c axis first, then the others from the
+            # highest down, so in any other order at least one block would
+            # differ (on more than one rank): mpi4py-fft's chain runs it.
+            raise NotImplementedError(
+                f"distfft.mpi4py_fft: axes {axes} with kinds {self._kinds.kinds}: one distfft "
+                "plan transforms the r2c axis first and the others from the last axis down; "
+                "mpi4py-fft's blocks for another order are not available")
         check_padded_groups(shape, padded, groups, self._kinds.kinds)
         self._input_shape = tuple(padded)
         out = list(shape)

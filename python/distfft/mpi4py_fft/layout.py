@@ -158,7 +158,8 @@ class Pencils:
 
     def distfft_grid(self, order):
         """distfft's grid for the working order `order` (untransformed axes,
-        then transformed ones, increasing): axis order[i] over direction i;
+        then transformed ones, increasing, the r2c axis last; _fused.working_order):
+        axis order[i] over direction i;
         and the rank this process must have in the plan's communicator for
         distfft's row-major grid to put it where mpi4py-fft's Cartesian
         grid does."""

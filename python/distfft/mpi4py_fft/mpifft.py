@@ -17,10 +17,13 @@ Two engines give the same blocks and numbers:
   `xfftn`/`transfer` are built only if a program reads them (local: a
   Transfer plans its redistribution on its first call);
 - mpi4py-fft's chain (engine='steps', and 'auto' where the plan cannot:
-  a Subcomm or darray argument, axes in any order, real-to-complex on an
-  axis that is not distfft's first, transforms= distfft has no kind for,
-  ...): serial transforms over each group (libfft.FFT: FFTW for backend
-  'fftw') interleaved with Transfers, each a distfft redistribution.
+  a Subcomm or darray argument, axes in an order the plan does not
+  transform in -- it does the r2c axis first, wherever it is, then the
+  others from the highest down, so axes=(1, 2, 0) on real data is one
+  plan but (2, 0, 1) is not: mpi4py-fft's blocks after each exchange
+  follow its own order --, transforms= distfft has no kind for, ...):
+  serial transforms over each group (libfft.FFT: FFTW for backend 'fftw')
+  interleaved with Transfers, each a distfft redistribution.
 
 kw: planner_effort, threads, overwrite_input (the serial planners'),
 slab, and distfft's own method= (of every exchange; default
