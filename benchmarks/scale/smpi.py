@@ -127,6 +127,17 @@ def smpirun_command(xml_path, hosts_path, ranks, configuration):
                # its bookkeeping of messages in flight then costs hours at
                # 256 ranks (node placement's MPI_Allgather)
                "--cfg=smpi/allgather:rdb",
+               # Small-message collectives as Open MPI and MPICH run them
+               # (binomial trees, Bruck's barrier). SMPI's defaults are
+               # linear at the root: its allreduce is a flat reduce whose
+               # root waits on P-1 requests, and SimGrid's waitany costs O(P)
+               # per completion, so one allreduce costs O(P^2) host time --
+               # half of a 2,048-rank plan's simulation (perf), 13x less wall
+               # time with these (docs/guide/scale.md). Recursive doubling
+               # (smpi/allreduce:rdb) is worse here: P flows at once in every
+               # round, and SimGrid's solver pays for each of them per event.
+               "--cfg=smpi/allreduce:redbcast", "--cfg=smpi/reduce:binomial",
+               "--cfg=smpi/bcast:binomial_tree", "--cfg=smpi/barrier:ompi_bruck",
                "--log=root.thres:warning", "--log=smpi_config.thres:error"]
     return command + [f"--cfg={item}" for item in configuration]
 
@@ -138,8 +149,31 @@ def scratch_environment(directory):
     return dict(os.environ, TMPDIR=directory)
 
 
+# Each simulated rank dlopens its own copy of the program (SMPI's dlopen
+# privatization): 8 memory mappings per rank, so the kernel's default limit
+# of 65,530 mappings stopped an 8,192-rank run at rank 8,157 with "dlopen
+# failed: cannot map zero-fill pages". Folded arrays add a few thousand.
+MAPPINGS_PER_RANK = 8
+MAPPINGS_OTHER = 4096
+
+
+def check_map_count(ranks):
+    """Refuse, with the remedy, a rank count the kernel's mapping limit cannot hold."""
+    try:
+        with open("/proc/sys/vm/max_map_count") as stream:
+            limit = int(stream.read())
+    except (OSError, ValueError):
+        return
+    needed = MAPPINGS_PER_RANK * ranks + MAPPINGS_OTHER
+    if limit < needed:
+        raise SystemExit(f"smpi.py: {ranks} simulated ranks need about {needed} memory mappings; "
+                         f"the kernel allows {limit} (vm.max_map_count). As root: "
+                         f"sysctl -w vm.max_map_count={max(needed, 1048576)}")
+
+
 def run(kind, ranks, cores_per_node, sample, fold, configuration, program):
     """Run `program` under smpirun; returns (exit status, wall seconds)."""
+    check_map_count(ranks)
     environment = dict(os.environ)
     if sample:
         environment["DISTFFT_SMPI_SAMPLE"] = str(sample)
