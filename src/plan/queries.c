@@ -85,7 +85,10 @@ int64_t distfft_plan_local_size(const struct distfft_plan_s *plan)
     if (!plan) return -1;
     size_t element = distfft_type_size(plan->algebra.output_type);
     size_t bytes = plan->algebra.local_bytes;
-    if (plan->ends) { /* not in place: the larger of the caller's two blocks */
+    /* Not in place with caller layouts, or pipelined fields (whose steps
+     * are those of one field: local_bytes is per field): the larger of the
+     * caller's two blocks, every field included. */
+    if (plan->ends || plan->fields > 1) {
         size_t in = plan_caller_bytes(plan, PLAN_FORWARD, false), out = plan_caller_bytes(plan, PLAN_FORWARD, true);
         bytes = in > out ? in : out;
     }

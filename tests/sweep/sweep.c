@@ -102,6 +102,7 @@ typedef struct {
     int in_place;                 /* options.in_place */
     int threads;                  /* options.threads (1-3) */
     distfft_placement placement;  /* options.placement */
+    distfft_overlap overlap;      /* options.overlap */
     /* Caller layouts (distfft_plan_create_layouts) of the input (physical,
      * padded shape) and output (spectral shape): per end LAYOUT_OWN (none
      * given: the plan's own), LAYOUT_BOXES (random tiling) or LAYOUT_SLABS
@@ -277,13 +278,14 @@ static void draw_layout(rng *r, config *c, int end)
 
 /* Drawn after everything else (so the earlier fields of a configuration
  * stay what they were): threads 1-3 (one time in three more than one),
- * placement, and caller layouts one time in three -- at either end or
+ * placement, overlap of batched plans, and caller layouts one time in three -- at either end or
  * both; with in_place only one time in ten such draws (the plan must then
  * refuse them). */
 static void draw_extras(rng *r, config *c)
 {
     c->threads = rng_int(r, 0, 2) == 0 ? rng_int(r, 2, 3) : 1;
     c->placement = (distfft_placement)rng_int(r, DISTFFT_PLACEMENT_ROW, DISTFFT_PLACEMENT_NODE);
+    c->overlap = (distfft_overlap)rng_int(r, DISTFFT_OVERLAP_AUTO, DISTFFT_OVERLAP_FIELDS);
     if (rng_int(r, 0, 2) != 0) return;
     int ends = rng_int(r, 1, 3); /* bit 0: input, bit 1: output */
     if (c->in_place && rng_int(r, 0, 9) != 0) return;
@@ -343,8 +345,8 @@ static void describe(const config *c, char *text, size_t size)
              c->precision == DISTFFT_FLOAT ? "float" : "double", grid,
              distfft_method_name(c->method), (long long)c->batch, (int)c->norm,
              c->destroy_input, (int)c->rigor, c->node_size, c->in_place);
-    snprintf(text + strlen(text), size - strlen(text), " threads=%d placement=%s", c->threads,
-             distfft_placement_name(c->placement));
+    snprintf(text + strlen(text), size - strlen(text),  " threads=%d placement=%s overlap=%s",
+             c->threads, distfft_placement_name(c->placement), distfft_overlap_name(c->overlap));
     if (c->padded[0] == 0) return;
     char padded[64];
     test_shape_string(c->ndims, c->padded, padded, sizeof padded);
@@ -619,6 +621,7 @@ static distfft_plan create(verdict *v, const config *c)
     options.in_place = c->in_place;
     options.threads = c->threads;
     options.placement = c->placement;
+    options.overlap = c->overlap;
     for (int a = 0; a < c->ndims; a++) options.padding[a] = c->padding[a];
 
     distfft_layout layouts[2];
@@ -664,7 +667,8 @@ static void run_config(verdict *v, const config *c)
     size_t in_bytes = (size_t)(c->batch * test_product(c->ndims, in_shape)) * distfft_type_size(in_type);
     size_t out_bytes = (size_t)(c->batch * test_product(c->ndims, out_shape)) * distfft_type_size(out_type);
     size_t local_bytes = (size_t)distfft_plan_local_size(plan) * distfft_type_size(out_type);
-    expect(v, local_bytes >= in_bytes && local_bytes >= out_bytes, "local_size below a block");
+    expect(v, local_bytes >= in_bytes && local_bytes >= out_bytes, "local_size (%zu bytes) below a "
+           "block (input %zu, output %zu bytes)", local_bytes, in_bytes, out_bytes);
     void *input, *output, *back, *saved = malloc(in_bytes + 1);
     if (c->in_place) {
         input = output = back = test_guarded_alloc(local_bytes, 0x5A);
