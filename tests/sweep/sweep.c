@@ -8,13 +8,23 @@
  * stays cheap), per-axis kinds, precision, grid (automatic, or any
  * factorisation of the ranks, so some ranks may get no data), method,
  * batch, norm, destroy_input and node_size (0, or pretended nodes of 1-3
- * ranks, which the node-aware methods shm and hierarchical follow). Every rank draws the same configuration,
+ * ranks, which the node-aware methods shm and hierarchical follow),
+ * padding and in_place; then threads per rank (1-3), placement (row,
+ * morton, node), overlap of batched plans, and caller layouts
+ * (distfft_plan_create_layouts) one time in three: at the input, the
+ * output or both, each a random tiling of the array by recursive
+ * bisection (random rank split, axis and cut, in any rank order, so whole
+ * groups of ranks may hold empty boxes) or slabs along a random axis
+ * (distfft_layout_from_grid). Every rank draws the same configuration,
  * so one mpiexec runs many of them without communicating the draw.
  *
  * Most draws respect the rules of distfft.h; about one in ten draws the
  * kinds freely, and when that breaks a rule the plan must fail on every
  * rank with the documented code (DISTFFT_ERR_SHAPE for dct1/cheb on fewer
- * than 2 points, DISTFFT_ERR_ARGUMENT for the other kind rules).
+ * than 2 points, DISTFFT_ERR_ARGUMENT for the other kind rules). So must
+ * an in-place plan with caller layouts, and threads > 1 where MPI gives
+ * less than MPI_THREAD_FUNNELED (DISTFFT_ERR_UNSUPPORTED; the sweep asks
+ * MPI_Init_thread for FUNNELED).
  *
  * The vector method applies only where every exchange has equal blocks: a
  * vector draw rounds the axes up to multiples of the ranks two times in
@@ -23,10 +33,11 @@
  * plan must fail with DISTFFT_ERR_UNSUPPORTED on every rank.
  *
  * A valid plan must: transform every field of the batch like the direct
- * sums of direct_reference.c (gathered on one rank) within
+ * sums of direct_reference.c (gathered on one rank from the plan's blocks,
+ * the caller's boxes where it has layouts) within
  * 8 eps log2(N) of the largest output; keep its input unless destroy_input;
  * give backward(forward(x)) = x within the same bound; write nothing past
- * its output blocks.
+ * its output blocks; and its local_size must hold both blocks.
  *
  *   sweep [--seed S] [--count N] [--first I] [--ranks-filter world|any|P]
  *         [--index I] [--verbose]
