@@ -96,7 +96,8 @@ ASAN_CTEST_EXCLUDE='^bench\.|\.np[5-9]$'
 # libclang-rt-14-dev (libclang_rt.fuzzer-x86_64.a); clang's OpenMP needs
 # libomp-dev.
 FUZZ_PACKAGES="clang libclang-rt-14-dev libomp-dev"
-FUZZ_HARNESSES="fuzz_wisdom fuzz_npy_header fuzz_options fuzz_model"
+FUZZ_HARNESSES="fuzz_wisdom fuzz_npy_header fuzz_options fuzz_model fuzz_environment"
+FUZZ_SHORT="fuzz_environment" FUZZ_SHORT_SECONDS=10
 build_fuzz() {
   PACKAGES=$FUZZ_PACKAGES install_packages
   say "building the libFuzzer harnesses (clang, ASan + UBSan) in build-fuzz/"
@@ -107,15 +108,22 @@ build_fuzz() {
 }
 
 # fuzz_run SECONDS | --runs N: every harness in turn (one at a time: two
-# cores), for SECONDS each or N inputs each, from its seed corpus
+# cores), for SECONDS each (at most FUZZ_SHORT_SECONDS for the harnesses of
+# FUZZ_SHORT: a parser of a few lines, saturated in seconds) or N inputs
+# each, from its seed corpus
 # tests/fuzz/corpus/NAME (read only: what the fuzzer finds goes to a
 # temporary directory, as do crash artifacts). Prints libFuzzer's final
 # figures per harness; fails on any crash, sanitizer report, leak, broken
 # invariant or input slower than 10 s (the failing input is kept and named).
 fuzz_run() {
-  local limit=-max_total_time=${1:-60} status=0 harness work log
-  if [ "${1:-}" = --runs ]; then limit=-runs=${2:?fuzz_run --runs N}; fi
+  local every=-max_total_time=${1:-60} limit status=0 harness work log
+  if [ "${1:-}" = --runs ]; then every=-runs=${2:?fuzz_run --runs N}; fi
   for harness in $FUZZ_HARNESSES; do
+    limit=$every
+    if [[ " $FUZZ_SHORT " == *" $harness "* && $every == -max_total_time=* ]] \
+        && [ "${every#*=}" -gt "$FUZZ_SHORT_SECONDS" ]; then
+      limit=-max_total_time=$FUZZ_SHORT_SECONDS
+    fi
     work=$(mktemp -d "${TMPDIR:-/tmp}/distfft-$harness.XXXXXX")
     mkdir "$work/corpus"
     log="$work/log"
