@@ -19,9 +19,11 @@ program test_fortran_lifetime
   use, intrinsic :: iso_c_binding
   use mpi
   use distfft
+  use fortran_checks   ! rank, failures, reduce, check
   implicit none
   integer, parameter :: cycles = 12
-  integer :: rank, ranks, ierr, failures, k
+  integer :: ranks, ierr, k
+  integer :: bad_cycles = 0           ! on this rank (checked, reduced, at the end)
   integer(c_long) :: comms, windows   ! held after the first cycle
   interface
     function distfft_test_comms() bind(C, name="distfft_test_comms") result(count)
@@ -44,12 +46,11 @@ program test_fortran_lifetime
     if (k == 1) then
       comms = distfft_test_comms()
       windows = distfft_test_windows()
-    else if (k == cycles) then
-      call check(distfft_test_comms() == comms .and. distfft_test_windows() == windows, &
-                 'every communicator and window of the released objects freed by the collects')
     end if
-    if (distfft_test_comms() /= comms .or. distfft_test_windows() /= windows) failures = failures + 1
+    if (distfft_test_comms() /= comms .or. distfft_test_windows() /= windows) bad_cycles = bad_cycles + 1
   end do
+  call check(bad_cycles == 0, 'every cycle: releases at different moments, collects, no hang, and the '// &
+             'communicators and windows of the released objects freed')
   call test_held_by_one()
   call reduce(failures, MPI_SUM)
   if (rank == 0) write (*, '(a, i0, a, i0, a)') 'test_fortran_lifetime: ', failures, ' failed checks (', &
@@ -58,31 +59,6 @@ program test_fortran_lifetime
   if (failures /= 0) error stop 1
 
 contains
-
-  ! In-place reduction of one default integer over all ranks (the one
-  ! MPI_Allreduce call site, as in test_fortran.f90).
-  subroutine reduce(value, op)
-    integer, intent(inout) :: value
-    integer, intent(in) :: op
-    integer :: values(1), mpi_error
-    values(1) = value
-    call MPI_Allreduce(MPI_IN_PLACE, values, 1, MPI_INTEGER, op, MPI_COMM_WORLD, mpi_error)
-    value = values(1)
-  end subroutine reduce
-
-  ! One check, reduced over the ranks (every rank calls it).
-  subroutine check(ok, name)
-    logical, intent(in) :: ok
-    character(len=*), intent(in) :: name
-    integer :: flag
-    flag = merge(1, 0, ok)
-    call reduce(flag, MPI_MIN)
-    if (.not. ok) write (*, '(a, i0, 2a)') '[rank ', rank, '] failed here: ', name
-    if (flag /= 1) then
-      failures = failures + 1
-      if (rank == 0) write (*, '(2a)') 'FAIL ', name
-    end if
-  end subroutine check
 
   ! A 2-D c2c plan with the shm method (a window per exchange).
   subroutine make_plan(plan, rc)
@@ -170,8 +146,7 @@ contains
     ok = ok .and. rc == DISTFFT_SUCCESS .and. .not. c_associated(redist%handle)
     call distfft_collect(MPI_COMM_WORLD, rc)
     ok = ok .and. rc == DISTFFT_SUCCESS
-    if (k == 1 .or. k == cycles) call check(ok .and. made == DISTFFT_SUCCESS, 'release at different moments, collect')
-    if (.not. ok .or. made /= DISTFFT_SUCCESS) failures = failures + 1
+    if (.not. ok .or. made /= DISTFFT_SUCCESS) bad_cycles = bad_cycles + 1
   end subroutine test_cycle
 
   ! Rank 0 releases a plan the others keep; collects free nothing of it (a

@@ -117,7 +117,7 @@ typedef struct {
     /* Caller layouts (distfft_plan_create_layouts) of the input (physical,
      * padded shape) and output (spectral shape): per end LAYOUT_OWN (none
      * given: the plan's own), LAYOUT_BOXES (random tiling) or LAYOUT_SLABS
-     * (distfft_layout_from_grid, slabs along box_axis). */
+     * (distfft_layout_from_grid, slabs along slab_axis). */
     int layout[2];
     int slab_axis[2];
     int64_t box_start[2][MAX_RANKS][MAX_AXES], box_shape[2][MAX_RANKS][MAX_AXES];
@@ -289,9 +289,9 @@ static void draw_layout(rng *r, config *c, int end)
 
 /* Drawn after everything else (so the earlier fields of a configuration
  * stay what they were): threads 1-3 (one time in three more than one),
- * placement, overlap of batched plans, and caller layouts one time in three -- at either end or
- * both; with in_place only one time in ten such draws (the plan must then
- * refuse them). */
+ * placement, overlap of batched plans, and caller layouts one time in
+ * three -- at either end or both; with in_place only one time in ten such
+ * draws (the plan must then refuse them). */
 static void draw_extras(rng *r, config *c)
 {
     c->threads = rng_int(r, 0, 2) == 0 ? rng_int(r, 2, 3) : 1;
