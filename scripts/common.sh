@@ -361,16 +361,17 @@ sweep_range() {
 
 # test_sweep_long [TOTAL]: TOTAL configurations (default 10^5, or
 # $DISTFFT_SWEEP_TOTAL), distinct, split between the two MPIs by their
-# rates here: Open MPI (which yields when idle) runs the first 95 %, MPICH
-# (which spins: beyond the 2 cores, 3-8 ranks, 0.3-1.3 configurations/s
-# at a load of 20) the last 5 %. Measured on this 2-core machine
-# (docs/reliability.md, "Randomized sweep"): Open MPI 22-55 configurations
-# per second over 1-8 ranks, MPICH about 2.5 over 1-8 ranks; so 10^5 takes
-# about 30-70 minutes under Open MPI and 35-60 minutes under MPICH: 1-2 1/4
-# hours in all.
+# rates here: Open MPI (which yields when idle) runs the first 98 %, MPICH
+# (which spins: beyond the 2 cores it crawls) the last 2 %. Measured on
+# this 2-core machine at a load of 20-30 (docs/reliability.md, "Randomized
+# sweep"): Open MPI 14 configurations/s over 1-8 ranks (4000 in 293 s;
+# 23-53/s nearer idle); MPICH 40-100/s on 1-2 ranks, 1.5/s on 3, 0.6-0.7/s
+# on 4-5 and 0.3-0.5/s on 6-8. Expected wall time of 10^5: Open MPI
+# 98,000 in 30 min (idle) to 2 h (load 30), MPICH 2,000 in 40-55 min:
+# 1 1/4 to 3 hours in all.
 test_sweep_long() {
   local total=${1:-${DISTFFT_SWEEP_TOTAL:-100000}} status=0
-  local mpich=$((total / 20))
+  local mpich=$((total / 50))
   local openmpi=$((total - mpich))
   say "randomized sweep: $total configurations of seed $SWEEP_LONG_SEED on 1-8 ranks" \
     "($openmpi under Open MPI, $mpich under MPICH)"
