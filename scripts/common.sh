@@ -363,12 +363,12 @@ sweep_range() {
 # $DISTFFT_SWEEP_TOTAL), distinct, split between the two MPIs by their
 # rates here: Open MPI (which yields when idle) runs the first 98 %, MPICH
 # (which spins: beyond the 2 cores it crawls) the last 2 %. Measured on
-# this 2-core machine at a load of 20-30 (docs/reliability.md, "Randomized
-# sweep"): Open MPI 14 configurations/s over 1-8 ranks (4000 in 293 s;
-# 23-53/s nearer idle); MPICH 40-100/s on 1-2 ranks, 1.5/s on 3, 0.6-0.7/s
-# on 4-5 and 0.3-0.5/s on 6-8. Expected wall time of 10^5: Open MPI
-# 98,000 in 30 min (idle) to 2 h (load 30), MPICH 2,000 in 40-55 min:
-# 1 1/4 to 3 hours in all.
+# this 2-core machine, shared (docs/reliability.md, "Randomized sweep"):
+# Open MPI 77-87 configurations/s over 1-8 ranks at a load of 5-10
+# (20,000 in 230 s), 14/s at a load of 30 (4000 in 293 s); MPICH 40-100/s
+# on 1-2 ranks, 1.5/s on 3, 0.6-0.7/s on 4-5 and 0.5-0.8/s on 6-8. Expected
+# wall time of 10^5: Open MPI's 98,000 in 20 minutes (load 5-10) to 2 hours
+# (load 30), MPICH's 2,000 in 30-55 minutes: about 50 minutes to 3 hours.
 test_sweep_long() {
   local total=${1:-${DISTFFT_SWEEP_TOTAL:-100000}} status=0
   local mpich=$((total / 50))
