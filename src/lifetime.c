@@ -116,15 +116,26 @@ static int free_record(lifetime_record *record)
 
 int lifetime_release(lifetime_tag *tag, int (*free_object)(void *), void *object)
 {
+    return lifetime_release_with(tag, free_object, object, NULL);
+}
+
+int lifetime_release_with(lifetime_tag *tag, int (*free_object)(void *), void *object, MPI_Comm *companion)
+{
     lifetime_queue *queue = tag->queue;
-    if (!queue) return free_object(object); /* never numbered: nothing synchronising to park */
+    int rc = DISTFFT_SUCCESS;
+    if (!queue) { /* never numbered: nothing synchronising to park */
+        KEEP(free_object(object));
+        if (companion && *companion != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(companion));
+        return rc;
+    }
     lifetime_record *record = calloc(1, sizeof *record);
     if (!record) return error_fail(DISTFFT_ERR_MEMORY, "release: the record of the deferred frees");
     record->number = tag->number;
     record->handles = record->inline_handles;
     record->capacity = RECORD_INLINE;
     parking = record;
-    int rc = free_object(object);
+    rc = free_object(object);
+    if (companion && *companion != MPI_COMM_NULL) KEEP_MPI(lifetime_comm_free(companion));
     parking = NULL;
     lifetime_record **at = &queue->parked;
     while (*at && (*at)->number < record->number) at = &(*at)->next;

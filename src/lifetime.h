@@ -44,6 +44,13 @@ int lifetime_forget(lifetime_tag *tag);
  * the record cannot be made; otherwise free_object's first failure. */
 int lifetime_release(lifetime_tag *tag, int (*free_object)(void *), void *object);
 
+/* lifetime_release, and *companion too (a communicator a language binding
+ * made beside the object: the Fortran module's duplicate; may be NULL),
+ * parked on the same record -- or freed at once where the object is not
+ * numbered. *companion becomes MPI_COMM_NULL unless nothing was freed
+ * (DISTFFT_ERR_MEMORY). */
+int lifetime_release_with(lifetime_tag *tag, int (*free_object)(void *), void *object, MPI_Comm *companion);
+
 /* MPI_Comm_free / MPI_Win_free, or parked when a release is running on
  * this thread. MPI return codes (for KEEP_MPI). */
 int lifetime_comm_free(MPI_Comm *comm);

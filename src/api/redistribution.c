@@ -173,9 +173,14 @@ int distfft_redist_release(distfft_redist *redist)
 {
     error_clear();
     if (!redist) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_redist_release: NULL");
+    return redist_release(redist, NULL);
+}
+
+int redist_release(distfft_redist *redist, MPI_Comm *companion)
+{
     if (!*redist) return DISTFFT_SUCCESS;
     lifetime_tag tag = (*redist)->lifetime;
-    int rc = lifetime_release(&tag, redist_free_opaque, *redist);
+    int rc = lifetime_release_with(&tag, redist_free_opaque, *redist, companion);
     if (rc == DISTFFT_ERR_MEMORY && tag.queue) return rc; /* no record: nothing freed, the object is intact */
     *redist = NULL;
     return rc;

@@ -137,6 +137,7 @@ module distfft
   public :: distfft_plan_input_block, distfft_plan_output_block, distfft_plan_output_shape
   public :: distfft_plan_describe
   public :: distfft_redist_create, distfft_redist_execute, distfft_redist_destroy
+  public :: distfft_plan_release, distfft_redist_release, distfft_collect
   public :: distfft_last_error, distfft_error_string
   public :: distfft_array_write, distfft_array_read, distfft_array_file_info
   public :: distfft_layout_from_box, distfft_layout_box, distfft_layout_equal, distfft_layout_destroy

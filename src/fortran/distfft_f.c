@@ -6,8 +6,9 @@
  * [n3][n2][n1]. These small functions convert both at the boundary, so the
  * module's shapes, starts, kinds and axes are in Fortran order (axis 1 is
  * the fastest varying, C's last), and the module itself only declares
- * interfaces. They need nothing but mpi.h, so they are always part of the
- * library (the module is built only where a Fortran compiler is found).
+ * interfaces. They need nothing but mpi.h (and, for the release calls, the
+ * library's own headers), so they are always part of the library (the
+ * module is built only where a Fortran compiler is found).
  *
  * Also here: the options layout as C sees it (the module compares it with
  * its bind(C) mirror of distfft_options), and the agreement the module's
@@ -18,6 +19,8 @@
 
 #include "error.h"
 #include "fortran_order.h"
+#include "plan/plan.h"
+#include "redist/redist.h"
 
 /* Prototypes: these are the module's interface, not the C API. */
 int distfft_f_options_layout(int64_t *layout, int size);
@@ -38,6 +41,9 @@ int distfft_f_redist_create(MPI_Fint subcomm, int type, int ndims, const int64_t
                             const int64_t *out_shape, int axis_out, int64_t batch, int method,
                             distfft_redist *redist, MPI_Fint *redist_comm);
 int distfft_f_comm_free(MPI_Fint *comm);
+int distfft_f_plan_release(distfft_plan *plan, MPI_Fint *plan_comm);
+int distfft_f_redist_release(distfft_redist *redist, MPI_Fint *redist_comm);
+int distfft_f_collect(MPI_Fint comm);
 int distfft_f_array_io(int writing, MPI_Fint comm, const char *path, int type, int ndims,
                        const int64_t *global_shape, const int64_t *local_shape, const int64_t *global_start,
                        int64_t batch, void *local);
@@ -97,6 +103,33 @@ int distfft_f_comm_free(MPI_Fint *handle)
     int rc = comm != MPI_COMM_NULL ? CHECK_MPI(MPI_Comm_free(&comm)) : DISTFFT_SUCCESS;
     *handle = MPI_Comm_c2f(MPI_COMM_NULL);
     return rc;
+}
+
+/* Release calls: the module's duplicate (plan%comm, redist%comm) is
+ * parked with the object's own communicators -- MPI_Comm_free is
+ * collective, a release is not -- and freed by the same distfft_collect.
+ * Local. Where nothing was freed (DISTFFT_ERR_MEMORY) both stay. */
+int distfft_f_plan_release(distfft_plan *plan, MPI_Fint *plan_comm)
+{
+    error_clear();
+    MPI_Comm comm = MPI_Comm_f2c(*plan_comm);
+    int rc = plan_release(plan, &comm);
+    *plan_comm = MPI_Comm_c2f(comm);
+    return rc;
+}
+
+int distfft_f_redist_release(distfft_redist *redist, MPI_Fint *redist_comm)
+{
+    error_clear();
+    MPI_Comm comm = MPI_Comm_f2c(*redist_comm);
+    int rc = redist_release(redist, &comm);
+    *redist_comm = MPI_Comm_c2f(comm);
+    return rc;
+}
+
+int distfft_f_collect(MPI_Fint comm)
+{
+    return distfft_collect(MPI_Comm_f2c(comm));
 }
 
 /* Shape, options.kinds and options.padding in Fortran order; options may

@@ -428,10 +428,15 @@ int distfft_plan_release(distfft_plan *plan)
 {
     error_clear();
     if (!plan) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_plan_release: NULL");
+    return plan_release(plan, NULL);
+}
+
+int plan_release(distfft_plan *plan, MPI_Comm *companion)
+{
     if (!*plan) return DISTFFT_SUCCESS;
     plan_planner_enter(); /* FFTW's plans are destroyed now */
     lifetime_tag tag = (*plan)->lifetime;
-    int rc = lifetime_release(&tag, plan_free_opaque, *plan);
+    int rc = lifetime_release_with(&tag, plan_free_opaque, *plan, companion);
     plan_planner_leave();
     if (rc == DISTFFT_ERR_MEMORY && tag.queue) return rc; /* no record: nothing freed, the plan is intact */
     *plan = NULL;

@@ -126,6 +126,11 @@ int pipeline_run(struct distfft_plan_s *plan, int list, void *const *slots);
  * the first failure (a message is recorded only then). */
 int plan_free(struct distfft_plan_s *plan);
 
+/* distfft_plan_release of a non-NULL handle pointer, parking *companion
+ * (a language binding's communicator beside the plan; may be NULL) with
+ * the plan's own (lifetime_release_with). */
+int plan_release(distfft_plan *plan, MPI_Comm *companion);
+
 /* ---- ends.c: the caller's layouts at the two ends of a plan ---- */
 
 enum { PLAN_END_INPUT = 0, PLAN_END_OUTPUT = 1 };

@@ -118,6 +118,11 @@ void redist_describe(const struct distfft_redist_s *redist, int depth, text *out
  * (a message is recorded only then). NULL: no-op. */
 int redist_free(struct distfft_redist_s *redist);
 
+/* distfft_redist_release of a non-NULL handle pointer, parking *companion
+ * (a language binding's communicator beside it; may be NULL) with the
+ * redistribution's own (lifetime_release_with). In api/redistribution.c. */
+int redist_release(distfft_redist *redist, MPI_Comm *companion);
+
 /* The method table (methods.def): its rows in id order. */
 #define REDIST_MAX_METHODS DISTFFT_MAX_METHODS
 int redist_method_count(void);

@@ -11,8 +11,9 @@ program test_fortran
   use, intrinsic :: iso_c_binding
   use mpi
   use distfft
+  use fortran_checks   ! rank, failures, reduce, check
   implicit none
-  integer :: rank, ranks, ierr, failures
+  integer :: ranks, ierr
   character(len=:), allocatable :: message
 
   call MPI_Init(ierr)
@@ -33,36 +34,6 @@ program test_fortran
   if (failures /= 0) error stop 1
 
 contains
-
-  ! In-place reduction of one default integer over all ranks: the one
-  ! MPI_Allreduce call site (MPICH's `use mpi` has no interfaces for choice
-  ! buffers, so gfortran compares the types of every call site).
-  subroutine reduce(value, op)
-    integer, intent(inout) :: value
-    integer, intent(in) :: op
-    integer :: values(1), mpi_error   ! not ierr: callers pass it as an argument
-    values(1) = value
-    call MPI_Allreduce(MPI_IN_PLACE, values, 1, MPI_INTEGER, op, MPI_COMM_WORLD, mpi_error)
-    value = values(1)
-  end subroutine reduce
-
-  ! One check, reduced over the ranks (every rank calls it).
-  subroutine check(ok, name)
-    logical, intent(in) :: ok
-    character(len=*), intent(in) :: name
-    logical :: all_ok
-    integer :: flag
-    flag = merge(1, 0, ok)
-    call reduce(flag, MPI_MIN)
-    all_ok = flag == 1
-    if (.not. ok) write (*, '(a, i0, 2a)') '[rank ', rank, '] failed here: ', name
-    if (.not. all_ok) then
-      failures = failures + 1
-      if (rank == 0) write (*, '(2a)') 'FAIL ', name
-    else if (rank == 0) then
-      write (*, '(2a)') 'ok   ', name
-    end if
-  end subroutine check
 
   ! The code is `code` on every rank and the message contains `text` and is
   ! the same everywhere.

@@ -8,13 +8,23 @@
  * stays cheap), per-axis kinds, precision, grid (automatic, or any
  * factorisation of the ranks, so some ranks may get no data), method,
  * batch, norm, destroy_input and node_size (0, or pretended nodes of 1-3
- * ranks, which the node-aware methods shm and hierarchical follow). Every rank draws the same configuration,
+ * ranks, which the node-aware methods shm and hierarchical follow),
+ * padding and in_place; then threads per rank (1-3), placement (row,
+ * morton, node), overlap of batched plans, and caller layouts
+ * (distfft_plan_create_layouts) one time in three: at the input, the
+ * output or both, each a random tiling of the array by recursive
+ * bisection (random rank split, axis and cut, in any rank order, so whole
+ * groups of ranks may hold empty boxes) or slabs along a random axis
+ * (distfft_layout_from_grid). Every rank draws the same configuration,
  * so one mpiexec runs many of them without communicating the draw.
  *
  * Most draws respect the rules of distfft.h; about one in ten draws the
  * kinds freely, and when that breaks a rule the plan must fail on every
  * rank with the documented code (DISTFFT_ERR_SHAPE for dct1/cheb on fewer
- * than 2 points, DISTFFT_ERR_ARGUMENT for the other kind rules).
+ * than 2 points, DISTFFT_ERR_ARGUMENT for the other kind rules). So must
+ * an in-place plan with caller layouts, and threads > 1 where MPI gives
+ * less than MPI_THREAD_FUNNELED (DISTFFT_ERR_UNSUPPORTED; the sweep asks
+ * MPI_Init_thread for FUNNELED).
  *
  * The vector method applies only where every exchange has equal blocks: a
  * vector draw rounds the axes up to multiples of the ranks two times in
@@ -23,10 +33,11 @@
  * plan must fail with DISTFFT_ERR_UNSUPPORTED on every rank.
  *
  * A valid plan must: transform every field of the batch like the direct
- * sums of direct_reference.c (gathered on one rank) within
+ * sums of direct_reference.c (gathered on one rank from the plan's blocks,
+ * the caller's boxes where it has layouts) within
  * 8 eps log2(N) of the largest output; keep its input unless destroy_input;
  * give backward(forward(x)) = x within the same bound; write nothing past
- * its output blocks.
+ * its output blocks; and its local_size must hold both blocks.
  *
  *   sweep [--seed S] [--count N] [--first I] [--ranks-filter world|any|P]
  *         [--index I] [--verbose]
@@ -100,7 +111,20 @@ typedef struct {
     double padding[MAX_AXES];     /* options.padding (1: none) */
     int64_t padded[MAX_AXES];     /* the physical lengths it gives */
     int in_place;                 /* options.in_place */
+    int threads;                  /* options.threads (1-3) */
+    distfft_placement placement;  /* options.placement */
+    distfft_overlap overlap;      /* options.overlap */
+    /* Caller layouts (distfft_plan_create_layouts) of the input (physical,
+     * padded shape) and output (spectral shape): per end LAYOUT_OWN (none
+     * given: the plan's own), LAYOUT_BOXES (random tiling) or LAYOUT_SLABS
+     * (distfft_layout_from_grid, slabs along slab_axis). */
+    int layout[2];
+    int slab_axis[2];
+    int64_t box_start[2][MAX_RANKS][MAX_AXES], box_shape[2][MAX_RANKS][MAX_AXES];
 } config;
+
+enum { LAYOUT_OWN, LAYOUT_BOXES, LAYOUT_SLABS };
+enum { END_IN, END_OUT };
 
 static const int primes[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37};
 #define COUNT_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -213,6 +237,77 @@ static void draw_spectral(rng *r, config *c)
         for (int a = 0; a < c->ndims; a++) c->padding[a] = 1.0, c->padded[a] = c->shape[a];
 }
 
+/* The global shape of the plan's output (spectral): the r2c axis (the last
+ * one, when the kinds break the rules) has n/2+1 points. */
+static void output_shape(const config *c, int64_t *shape)
+{
+    int r2c = -1;
+    for (int a = 0; a < c->ndims; a++) {
+        shape[a] = c->shape[a];
+        if (c->kinds[a] == DISTFFT_R2C) r2c = a;
+    }
+    if (r2c >= 0) shape[r2c] = c->shape[r2c] / 2 + 1;
+}
+
+/* A random tiling of (start, shape) by ranks perm[lo..hi-1]: recursive
+ * bisection at a random rank split, axis and cut (proportional, or
+ * anywhere from 0 to n: then whole groups may hold empty boxes). */
+static void split_boxes(rng *r, config *c, int end, const int64_t *start,
+                        const int64_t *shape, int lo, int hi, const int *perm)
+{
+    if (hi - lo == 1) {
+        memcpy(c->box_start[end][perm[lo]], start, sizeof c->box_start[end][0]);
+        memcpy(c->box_shape[end][perm[lo]], shape, sizeof c->box_shape[end][0]);
+        return;
+    }
+    int mid = rng_int(r, lo + 1, hi - 1), axis = rng_int(r, 0, c->ndims - 1);
+    int64_t n = shape[axis];
+    int64_t cut = rng_int(r, 0, 2) == 0 ? rng_int(r, 0, (int)n) : n * (mid - lo) / (hi - lo);
+    int64_t start2[MAX_AXES], shape1[MAX_AXES], shape2[MAX_AXES];
+    memcpy(start2, start, sizeof start2);
+    memcpy(shape1, shape, sizeof shape1);
+    memcpy(shape2, shape, sizeof shape2);
+    shape1[axis] = cut;
+    shape2[axis] = n - cut;
+    start2[axis] += cut;
+    split_boxes(r, c, end, start, shape1, lo, mid, perm);
+    split_boxes(r, c, end, start2, shape2, mid, hi, perm);
+}
+
+static void draw_layout(rng *r, config *c, int end)
+{
+    c->layout[end] = rng_int(r, 0, 3) == 0 ? LAYOUT_SLABS : LAYOUT_BOXES;
+    c->slab_axis[end] = rng_int(r, 0, c->ndims - 1);
+    int64_t global[MAX_AXES], zero[MAX_AXES] = {0};
+    if (end == END_IN) memcpy(global, c->padded, sizeof global);
+    else output_shape(c, global);
+    int perm[MAX_RANKS];
+    for (int k = 0; k < c->ranks; k++) perm[k] = k;
+    for (int k = c->ranks - 1; k > 0; k--) { /* boxes in any rank order */
+        int j = rng_int(r, 0, k), t = perm[k];
+        perm[k] = perm[j];
+        perm[j] = t;
+    }
+    split_boxes(r, c, end, zero, global, 0, c->ranks, perm);
+}
+
+/* Drawn after everything else (so the earlier fields of a configuration
+ * stay what they were): threads 1-3 (one time in three more than one),
+ * placement, overlap of batched plans, and caller layouts one time in
+ * three -- at either end or both; with in_place only one time in ten such
+ * draws (the plan must then refuse them). */
+static void draw_extras(rng *r, config *c)
+{
+    c->threads = rng_int(r, 0, 2) == 0 ? rng_int(r, 2, 3) : 1;
+    c->placement = (distfft_placement)rng_int(r, DISTFFT_PLACEMENT_ROW, DISTFFT_PLACEMENT_NODE);
+    c->overlap = (distfft_overlap)rng_int(r, DISTFFT_OVERLAP_AUTO, DISTFFT_OVERLAP_FIELDS);
+    if (rng_int(r, 0, 2) != 0) return;
+    int ends = rng_int(r, 1, 3); /* bit 0: input, bit 1: output */
+    if (c->in_place && rng_int(r, 0, 9) != 0) return;
+    for (int end = END_IN; end <= END_OUT; end++)
+        if (ends >> end & 1) draw_layout(r, c, end);
+}
+
 static void draw_config(uint64_t seed, int64_t index, config *c)
 {
     rng r = rng_for(seed, index);
@@ -239,6 +334,12 @@ static void draw_config(uint64_t seed, int64_t index, config *c)
     draw_spectral(&r, c);
     if (c->method == DISTFFT_METHOD_VECTOR) /* its applicability is judged unpadded */
         for (int a = 0; a < c->ndims; a++) c->padding[a] = 1.0, c->padded[a] = c->shape[a];
+    draw_extras(&r, c);
+}
+
+static int has_layouts(const config *c)
+{
+    return c->layout[END_IN] != LAYOUT_OWN || c->layout[END_OUT] != LAYOUT_OWN;
 }
 
 static void describe(const config *c, char *text, size_t size)
@@ -259,14 +360,34 @@ static void describe(const config *c, char *text, size_t size)
              c->precision == DISTFFT_FLOAT ? "float" : "double", grid,
              distfft_method_name(c->method), (long long)c->batch, (int)c->norm,
              c->destroy_input, (int)c->rigor, c->node_size, c->in_place);
+    snprintf(text + strlen(text), size - strlen(text),  " threads=%d placement=%s overlap=%s",
+             c->threads, distfft_placement_name(c->placement), distfft_overlap_name(c->overlap));
     if (c->padded[0] == 0) return;
     char padded[64];
     test_shape_string(c->ndims, c->padded, padded, sizeof padded);
     if (strcmp(padded, shape) != 0)
         snprintf(text + strlen(text), size - strlen(text), " padded=%s", padded);
+    /* Caller layouts: each rank's box as numpy slices, in rank order. */
+    for (int end = END_IN; end <= END_OUT; end++) {
+        const char *name = end == END_IN ? "layout_in" : "layout_out";
+        if (c->layout[end] == LAYOUT_SLABS)
+            snprintf(text + strlen(text), size - strlen(text), " %s=slabs(axis %d)", name,
+                     c->slab_axis[end]);
+        if (c->layout[end] != LAYOUT_BOXES) continue;
+        snprintf(text + strlen(text), size - strlen(text), " %s=", name);
+        for (int k = 0; k < c->ranks; k++)
+            for (int a = 0; a < c->ndims; a++)
+                snprintf(text + strlen(text), size - strlen(text), "%s%lld:%lld%s",
+                         a ? "" : "[", (long long)c->box_start[end][k][a],
+                         (long long)(c->box_start[end][k][a] + c->box_shape[end][k][a]),
+                         a + 1 < c->ndims ? "," : "]");
+    }
 }
 
 /* ---- the rules, restated independently of the library -------------------- */
+
+/* The thread level MPI gave this process (MPI_Init_thread). */
+static int thread_level = MPI_THREAD_SINGLE;
 
 /* Bit set of the codes the plan may fail with (1 << code); 0 if valid. */
 static unsigned expected_failures(const config *c)
@@ -288,6 +409,11 @@ static unsigned expected_failures(const config *c)
             codes |= 1u << DISTFFT_ERR_ARGUMENT;
     if (!transformed || r2c_count > 1) /* r2c on any one transformed axis */
         codes |= 1u << DISTFFT_ERR_ARGUMENT;
+    /* Threads need MPI_THREAD_FUNNELED; an in-place plan takes no layouts. */
+    if (c->threads > 1 && thread_level < MPI_THREAD_FUNNELED)
+        codes |= 1u << DISTFFT_ERR_UNSUPPORTED;
+    if (c->in_place && has_layouts(c))
+        codes |= 1u << DISTFFT_ERR_UNSUPPORTED;
     return codes;
 }
 
@@ -379,13 +505,25 @@ static double forward_error(verdict *v, const config *c, distfft_type in_type,
  * Asked of the alltoallw plan of the same configuration: each exchange's
  * group size must divide both exchanged axes as they are at that step (the
  * r2c axis has n/2+1 points once the r2c transform has run). */
-static int vector_applies(MPI_Comm comm, const config *c, const distfft_options *options)
+static int plan_with(MPI_Comm comm, const config *c, const distfft_options *options,
+                     distfft_layout *layouts, distfft_plan *plan)
+{
+    if (!has_layouts(c))
+        return distfft_plan_create(comm, c->ndims, c->shape, c->precision, options, plan);
+    return distfft_plan_create_layouts(comm, c->ndims, c->shape, c->precision, options,
+                                       layouts[END_IN], layouts[END_OUT], plan);
+}
+
+/* The reshapes at the ends to and from caller layouts (grid direction -1)
+ * run alltoallw under the vector method: only the grid's exchanges count. */
+static int vector_applies(MPI_Comm comm, const config *c, const distfft_options *options,
+                          distfft_layout *layouts)
 {
     distfft_options o = *options;
     o.method = DISTFFT_METHOD_ALLTOALLW;
     o.rigor = DISTFFT_ESTIMATE;
     distfft_plan plan = NULL;
-    if (distfft_plan_create(comm, c->ndims, c->shape, c->precision, &o, &plan) != DISTFFT_SUCCESS)
+    if (plan_with(comm, c, &o, layouts, &plan) != DISTFFT_SUCCESS)
         return 1; /* the vector plan must then fail alike: not our question */
     int64_t length[MAX_AXES];
     memcpy(length, c->shape, sizeof length);
@@ -396,7 +534,7 @@ static int vector_applies(MPI_Comm comm, const config *c, const distfft_options 
         if (strncmp(step.description, "fft r2c", 7) == 0)
             for (int a = 0; a < c->ndims; a++)
                 if (c->kinds[a] == DISTFFT_R2C) length[a] = c->shape[a] / 2 + 1;
-        if (step.is_redistribution &&
+        if (step.is_redistribution && step.grid_direction >= 0 &&
             (length[step.axis_in] % step.group_size || length[step.axis_out] % step.group_size))
             applies = 0;
     }
@@ -459,6 +597,28 @@ static void check_round_trip(verdict *v, const config *c, distfft_plan plan, voi
     free(first);
 }
 
+/* The caller layouts the configuration draws (NULL at an end without). */
+static void make_layouts(verdict *v, const config *c, distfft_layout *layouts)
+{
+    for (int end = END_IN; end <= END_OUT; end++) {
+        layouts[end] = NULL;
+        int64_t global[MAX_AXES];
+        if (end == END_IN) memcpy(global, c->padded, sizeof global);
+        else output_shape(c, global);
+        int rc = DISTFFT_SUCCESS;
+        if (c->layout[end] == LAYOUT_BOXES) {
+            rc = distfft_layout_from_box(v->comm, c->ndims, global, c->box_start[end][v->rank],
+                                         c->box_shape[end][v->rank], &layouts[end]);
+        } else if (c->layout[end] == LAYOUT_SLABS) {
+            int dims[1] = {c->ranks}, by[MAX_AXES];
+            for (int a = 0; a < c->ndims; a++) by[a] = a == c->slab_axis[end] ? 0 : -1;
+            rc = distfft_layout_from_grid(v->comm, c->ndims, global, 1, dims, by, &layouts[end]);
+        }
+        expect(v, rc == DISTFFT_SUCCESS, "making the caller's %s layout failed: %s",
+               end == END_IN ? "input" : "output", distfft_last_error());
+    }
+}
+
 /* Create the plan; NULL when it (rightly or wrongly) failed. */
 static distfft_plan create(verdict *v, const config *c)
 {
@@ -474,13 +634,20 @@ static distfft_plan create(verdict *v, const config *c)
     options.destroy_input = c->destroy_input;
     options.node_size = c->node_size;
     options.in_place = c->in_place;
+    options.threads = c->threads;
+    options.placement = c->placement;
+    options.overlap = c->overlap;
     for (int a = 0; a < c->ndims; a++) options.padding[a] = c->padding[a];
 
+    distfft_layout layouts[2];
+    make_layouts(v, c, layouts);
     unsigned failures = expected_failures(c);
     int refused = !failures && c->method == DISTFFT_METHOD_VECTOR &&
-                  !vector_applies(v->comm, c, &options);
+                  !vector_applies(v->comm, c, &options, layouts);
     distfft_plan plan = NULL;
-    int rc = distfft_plan_create(v->comm, c->ndims, c->shape, c->precision, &options, &plan);
+    int rc = plan_with(v->comm, c, &options, layouts, &plan);
+    for (int end = END_IN; end <= END_OUT; end++) /* the plan keeps its own copies */
+        expect(v, distfft_layout_destroy(&layouts[end]) == DISTFFT_SUCCESS, "layout_destroy failed");
     int codes[2] = {rc, -rc};
     MPI_Allreduce(MPI_IN_PLACE, codes, 2, MPI_INT, MPI_MAX, v->comm);
     expect(v, codes[0] == -codes[1], "ranks returned different codes from create");
@@ -515,7 +682,8 @@ static void run_config(verdict *v, const config *c)
     size_t in_bytes = (size_t)(c->batch * test_product(c->ndims, in_shape)) * distfft_type_size(in_type);
     size_t out_bytes = (size_t)(c->batch * test_product(c->ndims, out_shape)) * distfft_type_size(out_type);
     size_t local_bytes = (size_t)distfft_plan_local_size(plan) * distfft_type_size(out_type);
-    expect(v, local_bytes >= in_bytes && local_bytes >= out_bytes, "local_size below a block");
+    expect(v, local_bytes >= in_bytes && local_bytes >= out_bytes, "local_size (%zu bytes) below a "
+           "block (input %zu, output %zu bytes)", local_bytes, in_bytes, out_bytes);
     void *input, *output, *back, *saved = malloc(in_bytes + 1);
     if (c->in_place) {
         input = output = back = test_guarded_alloc(local_bytes, 0x5A);
@@ -594,7 +762,8 @@ static int parse(int argc, char **argv, arguments *a)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    /* FUNNELED: what threads > 1 needs (the plans refuse them below it). */
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &thread_level);
     int world_rank, world_size;
     MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &world_size);
@@ -622,7 +791,7 @@ int main(int argc, char **argv)
         int member = world_rank < c.ranks;
         if (c.ranks != world_size)
             MPI_Comm_split(MPI_COMM_WORLD, member ? 0 : MPI_UNDEFINED, world_rank, &v.comm);
-        char text[512];
+        char text[2048];
         describe(&c, text, sizeof text);
         if (member) {
             MPI_Comm_rank(v.comm, &v.rank);
