@@ -12,6 +12,7 @@
  * something (so a counter that sees nothing cannot pass).
  * --quick (busy-polling MPIs, oversubscribed): no 4-D plans.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +140,45 @@ static void redist_cycle(int64_t n0, int64_t n1, distfft_method method,
     if (rc != DISTFFT_SUCCESS)
         fprintf(stderr, "[rank %d] %s: %s\n", me, name, distfft_last_error());
     check_clean(&before, 1, rc == DISTFFT_SUCCESS, name);
+}
+
+/* Distinct chunk lengths of n points in P blocks (distfft_decompose). */
+static int distinct_lengths(int64_t n)
+{
+    int64_t seen[2] = {-1, -1};
+    int count = 0;
+    for (int p = 0; p < P; p++) {
+        int64_t length;
+        distfft_decompose(n, P, p, &length, NULL);
+        if (length > 0 && length != seen[0] && length != seen[1] && count < 2)
+            seen[count++] = length;
+    }
+    return count;
+}
+
+/* alltoallw holds one datatype per distinct chunk length, its shifts in
+ * the displacements (2 to 4 per exchange, not 2P), unless a shift exceeds
+ * the message limit: then one per chunk, as in the paper. */
+static void alltoallw_datatypes(const char *limit, const char *name)
+{
+    if (limit) setenv("DISTFFT_MAX_MESSAGE", limit, 1);
+    mpi_handle_counts before = mpi_handle_counts_now();
+    int64_t n0 = 3 * P + 1, n1 = 2 * P;        /* receive: 2 lengths, send: 1 */
+    int64_t in_shape[3] = {n0, n1, 5}, out_shape[3] = {n0, n1, 5};
+    distfft_decompose(n0, P, me, &in_shape[0], NULL);
+    distfft_decompose(n1, P, me, &out_shape[1], NULL);
+    distfft_redist redist = NULL;
+    int rc = distfft_redist_create(MPI_COMM_WORLD, DISTFFT_COMPLEX_FLOAT, 3, in_shape, 1,
+                                   out_shape, 0, 2, DISTFFT_METHOD_ALLTOALLW, &redist);
+    long held = mpi_handle_counts_now().datatypes - before.datatypes;
+    long expected = limit ? 2L * P : distinct_lengths(n1) + distinct_lengths(n0);
+    if (held != expected)
+        fprintf(stderr, "[rank %d] %s: %ld datatypes held, expected %ld\n", me, name, held,
+                expected);
+    int destroyed = distfft_redist_destroy(&redist);
+    if (limit) unsetenv("DISTFFT_MAX_MESSAGE");
+    check_clean(&before, 1, rc == DISTFFT_SUCCESS && destroyed == DISTFFT_SUCCESS &&
+                                held == expected, name);
 }
 
 /* A halo exchange (3-D, 2 fields, wide periodic halos) of either variant,
@@ -304,6 +344,9 @@ int main(int argc, char **argv)
         check_clean(&before, 1, rc == DISTFFT_ERR_UNSUPPORTED && !plan,
                     "vector: plan refused on unequal blocks");
     }
+
+    alltoallw_datatypes(NULL, "alltoallw: one datatype per chunk length");
+    alltoallw_datatypes("7", "alltoallw: one datatype per chunk beyond the message limit");
 
     /* Rank placements other than row order make communicators of their own. */
     const int64_t shape3[3] = {8, 6, 5};
