@@ -139,26 +139,30 @@ def bench_command(point, bench, model=None):
 
 def simulate(platform, ranks, cores_per_node, program, timeout, environment=None):
     """Run `program` (a command list) on `ranks` simulated ranks of
-    `platform`: (wall seconds, completed process or None if timed out)."""
+    `platform`: (wall seconds, completed process or None if timed out, peak
+    memory of the simulation in bytes)."""
     with tempfile.TemporaryDirectory(prefix="distfft-scale-") as directory:
         xml, hosts = smpi.write_platform(platform, ranks, cores_per_node, directory)
         command = smpi.smpirun_command(xml, hosts, ranks, ["smpi/display-timing:no"]) + program
         start = time.monotonic()
-        try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=directory,
-                                  env=dict(smpi.scratch_environment(directory), **(environment or {})))
-        except subprocess.TimeoutExpired:
-            done = None
-        return time.monotonic() - start, done
+        with smpi.MemoryWatch() as memory:
+            try:
+                done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=directory,
+                                      env=dict(smpi.scratch_environment(directory), **(environment or {})))
+            except subprocess.TimeoutExpired:
+                done = None
+        return time.monotonic() - start, done, memory.peak
 
 
 def run_point(point, bench, timeout, model=None):
     """One point, timed (model None) or predicted; the record of it."""
-    wall, done = simulate(point.platform, point.ranks, point.cores_per_node, bench_command(point, bench, model),
-                          timeout, {"DISTFFT_SMPI_SAMPLE": "3", "DISTFFT_SMPI_FOLD": "1"})
+    wall, done, memory = simulate(point.platform, point.ranks, point.cores_per_node,
+                                  bench_command(point, bench, model),
+                                  timeout, {"DISTFFT_SMPI_SAMPLE": "3", "DISTFFT_SMPI_FOLD": "1"})
     if done is None:
         return {"timed_out": True, "wall_seconds": wall}
-    record = {"timed_out": False, "wall_seconds": wall, "exit_status": done.returncode}
+    record = {"timed_out": False, "wall_seconds": wall, "exit_status": done.returncode,
+              "peak_memory_bytes": memory}
     for line in done.stdout.splitlines():
         if line.startswith("{"):
             try:
@@ -182,7 +186,7 @@ def calibrate(platform, cores_per_node, bench, directory, timeout):
     os.makedirs(directory, exist_ok=True)
     print(f"campaign: calibrating the cost model on {platform} ({cores_per_node} cores per node)", flush=True)
     program = [bench, "--calibrate", path, "--node-size", str(cores_per_node), "--rigor", "measure"]
-    wall, done = simulate(platform, 2 * cores_per_node, cores_per_node, program, timeout,
+    wall, done, _ = simulate(platform, 2 * cores_per_node, cores_per_node, program, timeout,
                           {"DISTFFT_SMPI_SAMPLE": "3",
                            "DISTFFT_MODEL_PLATFORM": f"{platform}, {cores_per_node} cores per node"})
     if done is None or done.returncode != 0 or not os.path.exists(path):
