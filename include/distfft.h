@@ -1077,20 +1077,22 @@ enum {
  * Kinds (distfft_kind, one family per plan): C2C on every listed axis (a
  * complex DFT); C2C axes and one R2C axis, listed last (real-to-complex:
  * the R2C axis of n points has n/2+1 complex ones, FFTW's r2c; the other
- * listed axes are complex DFTs in the same plan); or DCT1..4 and DST1..4
- * in any mix (real-to-real). NONE (leave the axis out of axes) and CHEB
+ * listed axes are complex DFTs in the same plan); or DCT1..4, DST1..4,
+ * R2HC, HC2R and DHT in any mix (real-to-real). NONE (leave the axis out of axes) and CHEB
  * (a DCT1 with distfft's weights: use DCT1) are refused.
  *
  * direction DISTFFT_FORWARD transforms as the kinds say (C2C with sign
  * -1); DISTFFT_BACKWARD runs each kind's backward transform, unnormalised
  * (FFTW's convention: forward then backward multiplies by N, see
  * distfft_kind_logical_length): C2C with sign +1, R2C's c2r (complex in,
- * real out), DCT2 <-> DCT3, DST2 <-> DST3, the others themselves.
+ * real out), DCT2 <-> DCT3, DST2 <-> DST3, R2HC <-> HC2R, the others
+ * themselves.
  *
  * shape is the real-space shape (for R2C, the real array's: its halved
  * axis has shape/2+1 complex points in the other array). Elements: complex
- * (_Complex, FFTW's layout) or real in `precision`: C2C complex in and out,
- * R2C forward real in, complex out, backward the reverse, DCT/DST real (or
+ * (_Complex, FFTW's layout) or real in `precision` (DISTFFT_LONG_DOUBLE
+ * too: long double and long double _Complex, FFTW's fftwl_): C2C complex in and out,
+ * R2C forward real in, complex out, backward the reverse, real-to-real real (or
  * complex with DISTFFT_SERIAL_COMPLEX_DATA). An extent may be 0 (an array
  * without elements: a plan that does nothing); a transformed axis of an
  * array with elements has at least the kind's minimum (2 for DCT1).

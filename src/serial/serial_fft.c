@@ -50,8 +50,11 @@ static bool listed(const serial_spec *spec, int axis)
 
 /* FFTW's threads support, initialised once per process before the first
  * plan_with_nthreads (FFTW 3.3.10's plan_with_nthreads would otherwise call
- * fftw_cleanup). fftw_init_threads is idempotent: Python's _lib.py calls it
- * too, at import, for mpi4py-fft's sake. */
+ * fftw_cleanup, freeing the planner under every existing plan). It runs
+ * when the library is loaded (the constructor below), so that another FFTW
+ * user of the process -- mpi4py-fft or pyFFTW beside the Python package, a
+ * C library beside a C program -- may call plan_with_nthreads at any time;
+ * the Python package opens no FFTW library itself and relies on it. */
 static void init_threads_once(void)
 {
     static bool done;
@@ -62,10 +65,44 @@ static void init_threads_once(void)
     done = true;
 }
 
+__attribute__((constructor)) static void init_threads_at_load(void)
+{
+    init_threads_once();
+}
+
 bool serial_needs_copy(const serial_spec *spec)
 {
     return spec->family == SERIAL_C2R && spec->naxes > 1 && spec->preserve_input;
 }
+
+/* The three precisions are FFTW's three APIs of one shape (fftw_, fftwf_,
+ * fftwl_): one switch over the family, written once for each prefix. */
+#define GURU_PLAN(prefix, target)                                                             \
+    do {                                                                                      \
+        switch (spec->family) {                                                               \
+        case SERIAL_C2C:                                                                      \
+            target = prefix##_plan_guru64_dft(rank, dims, loop_rank, loops, in, out, sign, flags); \
+            break;                                                                            \
+        case SERIAL_R2C:                                                                      \
+            target = prefix##_plan_guru64_dft_r2c(rank, dims, loop_rank, loops, in, out, flags); \
+            break;                                                                            \
+        case SERIAL_C2R:                                                                      \
+            target = prefix##_plan_guru64_dft_c2r(rank, dims, loop_rank, loops, in, out, flags); \
+            break;                                                                            \
+        case SERIAL_R2R:                                                                      \
+            target = prefix##_plan_guru64_r2r(rank, dims, loop_rank, loops, in, out, kinds, flags); \
+            break;                                                                            \
+        }                                                                                     \
+    } while (0)
+#define EXECUTE(prefix, plan)                                                                 \
+    do {                                                                                      \
+        switch (fft->family) {                                                                \
+        case SERIAL_C2C: prefix##_execute_dft(plan, in, out); break;                          \
+        case SERIAL_R2C: prefix##_execute_dft_r2c(plan, in, out); break;                      \
+        case SERIAL_C2R: prefix##_execute_dft_c2r(plan, in, out); break;                      \
+        case SERIAL_R2R: prefix##_execute_r2r(plan, in, out); break;                          \
+        }                                                                                     \
+    } while (0)
 
 /* The FFTW guru64 plan of `rank` transformed dimensions over `loop_rank`
  * loop dimensions, in the spec's precision and family. */
@@ -84,28 +121,9 @@ static void make_guru_plan(serial_fft *fft, const serial_spec *spec, int rank, c
     fftw_plan_with_nthreads(threads);
     fftwf_plan_with_nthreads(threads);
     fftwl_plan_with_nthreads(threads);
-    if (spec->precision == DISTFFT_LONG_DOUBLE) {
-        switch (spec->family) {
-        case SERIAL_C2C: fft->plan_long_double = fftwl_plan_guru64_dft(rank, dims, loop_rank, loops, in, out, sign, flags); break;
-        case SERIAL_R2C: fft->plan_long_double = fftwl_plan_guru64_dft_r2c(rank, dims, loop_rank, loops, in, out, flags); break;
-        case SERIAL_C2R: fft->plan_long_double = fftwl_plan_guru64_dft_c2r(rank, dims, loop_rank, loops, in, out, flags); break;
-        case SERIAL_R2R: fft->plan_long_double = fftwl_plan_guru64_r2r(rank, dims, loop_rank, loops, in, out, kinds, flags); break;
-        }
-    } else if (spec->precision == DISTFFT_FLOAT) {
-        switch (spec->family) {
-        case SERIAL_C2C: fft->plan_float = fftwf_plan_guru64_dft(rank, dims, loop_rank, loops, in, out, sign, flags); break;
-        case SERIAL_R2C: fft->plan_float = fftwf_plan_guru64_dft_r2c(rank, dims, loop_rank, loops, in, out, flags); break;
-        case SERIAL_C2R: fft->plan_float = fftwf_plan_guru64_dft_c2r(rank, dims, loop_rank, loops, in, out, flags); break;
-        case SERIAL_R2R: fft->plan_float = fftwf_plan_guru64_r2r(rank, dims, loop_rank, loops, in, out, kinds, flags); break;
-        }
-    } else {
-        switch (spec->family) {
-        case SERIAL_C2C: fft->plan_double = fftw_plan_guru64_dft(rank, dims, loop_rank, loops, in, out, sign, flags); break;
-        case SERIAL_R2C: fft->plan_double = fftw_plan_guru64_dft_r2c(rank, dims, loop_rank, loops, in, out, flags); break;
-        case SERIAL_C2R: fft->plan_double = fftw_plan_guru64_dft_c2r(rank, dims, loop_rank, loops, in, out, flags); break;
-        case SERIAL_R2R: fft->plan_double = fftw_plan_guru64_r2r(rank, dims, loop_rank, loops, in, out, kinds, flags); break;
-        }
-    }
+    if (spec->precision == DISTFFT_LONG_DOUBLE) GURU_PLAN(fftwl, fft->plan_long_double);
+    else if (spec->precision == DISTFFT_FLOAT) GURU_PLAN(fftwf, fft->plan_float);
+    else GURU_PLAN(fftw, fft->plan_double);
     fftw_plan_with_nthreads(saved_double);
     fftwf_plan_with_nthreads(saved_float);
     fftwl_plan_with_nthreads(saved_long_double);
@@ -171,30 +189,9 @@ int serial_fft_create(const serial_spec *spec, void *in, void *out,
 
 void serial_fft_execute(const serial_fft *fft, void *in, void *out)
 {
-    if (fft->plan_double) {
-        switch (fft->family) {
-        case SERIAL_C2C: fftw_execute_dft(fft->plan_double, in, out); break;
-        case SERIAL_R2C: fftw_execute_dft_r2c(fft->plan_double, in, out); break;
-        case SERIAL_C2R: fftw_execute_dft_c2r(fft->plan_double, in, out); break;
-        case SERIAL_R2R: fftw_execute_r2r(fft->plan_double, in, out); break;
-        }
-    }
-    if (fft->plan_float) {
-        switch (fft->family) {
-        case SERIAL_C2C: fftwf_execute_dft(fft->plan_float, in, out); break;
-        case SERIAL_R2C: fftwf_execute_dft_r2c(fft->plan_float, in, out); break;
-        case SERIAL_C2R: fftwf_execute_dft_c2r(fft->plan_float, in, out); break;
-        case SERIAL_R2R: fftwf_execute_r2r(fft->plan_float, in, out); break;
-        }
-    }
-    if (fft->plan_long_double) {
-        switch (fft->family) {
-        case SERIAL_C2C: fftwl_execute_dft(fft->plan_long_double, in, out); break;
-        case SERIAL_R2C: fftwl_execute_dft_r2c(fft->plan_long_double, in, out); break;
-        case SERIAL_C2R: fftwl_execute_dft_c2r(fft->plan_long_double, in, out); break;
-        case SERIAL_R2R: fftwl_execute_r2r(fft->plan_long_double, in, out); break;
-        }
-    }
+    if (fft->plan_double) EXECUTE(fftw, fft->plan_double);
+    if (fft->plan_float) EXECUTE(fftwf, fft->plan_float);
+    if (fft->plan_long_double) EXECUTE(fftwl, fft->plan_long_double);
 }
 
 void serial_fft_destroy(serial_fft *fft)
