@@ -18,8 +18,8 @@ import scipy.fft
 
 from helpers import apply_along, direct_matrix, random_global
 
-from distfft.mpi4py_fft import fftw   # noqa: E402
-from distfft.mpi4py_fft.fftw import _fftw   # noqa: E402
+from distfft.mpi4py_fft import fftw
+from distfft.mpi4py_fft.fftw import _fftw
 
 LONG = numpy.longdouble
 LONG_IS_WIDER = numpy.finfo(LONG).eps < numpy.finfo(numpy.float64).eps
