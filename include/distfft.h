@@ -140,10 +140,16 @@ typedef enum {
     DISTFFT_REAL_FLOAT          /* float */
 } distfft_type;
 
-/* Floating-point precision of a plan (its arrays are real or complex in it). */
+/* Floating-point precision of a plan (its arrays are real or complex in it).
+ * DISTFFT_LONG_DOUBLE (C's long double, FFTW's fftwl_ in libfftw3l) is for
+ * the serial transforms (distfft_serial_*) only: a distributed plan
+ * (distfft_plan_create, _create_layouts) refuses it with
+ * DISTFFT_ERR_UNSUPPORTED on every rank, as there is no distfft_type, MPI
+ * exchange or threaded pass of ours in long double. */
 typedef enum {
     DISTFFT_DOUBLE = 0,
-    DISTFFT_FLOAT
+    DISTFFT_FLOAT,
+    DISTFFT_LONG_DOUBLE
 } distfft_precision;
 
 /* The vocabulary. Every enum of this API has a name (the word the bench,
@@ -152,7 +158,7 @@ typedef enum {
  * DISTFFT_ERR_ARGUMENT (message listing the known names) for an unknown
  * name and leaves *value alone. All local. Element types: "complex-double",
  * "complex-float", "real-double", "real-float"; precisions: "double",
- * "float". The others are declared with their enums below. */
+ * "float", "long-double". The others are declared with their enums below. */
 const char *distfft_type_name(distfft_type type);
 int distfft_type_from_name(const char *name, distfft_type *type);
 const char *distfft_precision_name(distfft_precision precision);
@@ -400,6 +406,16 @@ int distfft_norm_from_name(const char *name, distfft_norm *norm);
  *            points x_j = cos(pi j / (N-1)): f_j = sum_k a_k T_k(x_j); via
  *            DCT-I. Forward gives a_k, backward the samples, whatever norm.
  *   NONE     the axis is not transformed (numpy's axes= subset).
+ *   R2HC     FFTW_R2HC: the real DFT of N reals in FFTW's halfcomplex
+ *            order, N reals r_0, r_1, ..., r_{N/2}, i_{(N+1)/2-1}, ..., i_1
+ *            (r_k, i_k the real and imaginary parts of output k of R2C).
+ *            Backward is HC2R.
+ *   HC2R     FFTW_HC2R: the inverse (unnormalised) of R2HC, halfcomplex N
+ *            reals in, N reals out. Backward is R2HC.
+ *   DHT      FFTW_DHT: the discrete Hartley transform, y_k = sum_j x_j
+ *            (cos + sin)(2 pi j k / N); its own backward.
+ *            R2HC, HC2R and DHT are real-to-real like the DCTs (logical N =
+ *            N), but an axis of them cannot be padded.
  * Real-to-real kinds act on real data, or on the real and imaginary parts
  * of complex data: after an R2C axis, with a C2C axis, or with
  * options.complex_data (any mix of kinds, as scipy.fft.dctn/dstn accept
@@ -410,17 +426,20 @@ typedef enum {
     DISTFFT_DCT1, DISTFFT_DCT2, DISTFFT_DCT3, DISTFFT_DCT4,
     DISTFFT_DST1, DISTFFT_DST2, DISTFFT_DST3, DISTFFT_DST4,
     DISTFFT_CHEB,
-    DISTFFT_NONE
+    DISTFFT_NONE,
+    DISTFFT_R2HC, DISTFFT_HC2R, DISTFFT_DHT
 } distfft_kind;
 
-/* Name ("c2c", "r2c", "dct1".."dct4", "dst1".."dst4", "cheb", "none") of a
+/* Name ("c2c", "r2c", "dct1".."dct4", "dst1".."dst4", "cheb", "none",
+ * "r2hc", "hc2r", "dht") of a
  * kind, or NULL; and the reverse (DISTFFT_ERR_ARGUMENT if unknown). Local. */
 const char *distfft_kind_name(distfft_kind kind);
 int distfft_kind_from_name(const char *name, distfft_kind *kind);
 
 /* The length N that normalises a transform of `kind` on n points (the 1/N
  * of distfft_norm), FFTW's "logical size": n for C2C and R2C, 2(n-1) for
- * DCT1, 2(n+1) for DST1, 2n for the other DCTs and DSTs; 1 for CHEB (its
+ * DCT1, 2(n+1) for DST1, 2n for the other DCTs and DSTs, n for R2HC, HC2R
+ * and DHT; 1 for CHEB (its
  * weights make every norm's round trip the identity) and NONE, which do not
  * count. 0 for a value that is not a kind. Local. */
 double distfft_kind_logical_length(distfft_kind kind, int64_t n);
@@ -1058,20 +1077,22 @@ enum {
  * Kinds (distfft_kind, one family per plan): C2C on every listed axis (a
  * complex DFT); C2C axes and one R2C axis, listed last (real-to-complex:
  * the R2C axis of n points has n/2+1 complex ones, FFTW's r2c; the other
- * listed axes are complex DFTs in the same plan); or DCT1..4 and DST1..4
- * in any mix (real-to-real). NONE (leave the axis out of axes) and CHEB
+ * listed axes are complex DFTs in the same plan); or DCT1..4, DST1..4,
+ * R2HC, HC2R and DHT in any mix (real-to-real). NONE (leave the axis out of axes) and CHEB
  * (a DCT1 with distfft's weights: use DCT1) are refused.
  *
  * direction DISTFFT_FORWARD transforms as the kinds say (C2C with sign
  * -1); DISTFFT_BACKWARD runs each kind's backward transform, unnormalised
  * (FFTW's convention: forward then backward multiplies by N, see
  * distfft_kind_logical_length): C2C with sign +1, R2C's c2r (complex in,
- * real out), DCT2 <-> DCT3, DST2 <-> DST3, the others themselves.
+ * real out), DCT2 <-> DCT3, DST2 <-> DST3, R2HC <-> HC2R, the others
+ * themselves.
  *
  * shape is the real-space shape (for R2C, the real array's: its halved
  * axis has shape/2+1 complex points in the other array). Elements: complex
- * (_Complex, FFTW's layout) or real in `precision`: C2C complex in and out,
- * R2C forward real in, complex out, backward the reverse, DCT/DST real (or
+ * (_Complex, FFTW's layout) or real in `precision` (DISTFFT_LONG_DOUBLE
+ * too: long double and long double _Complex, FFTW's fftwl_): C2C complex in and out,
+ * R2C forward real in, complex out, backward the reverse, real-to-real real (or
  * complex with DISTFFT_SERIAL_COMPLEX_DATA). An extent may be 0 (an array
  * without elements: a plan that does nothing); a transformed axis of an
  * array with elements has at least the kind's minimum (2 for DCT1).

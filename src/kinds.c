@@ -9,8 +9,8 @@
  * order of the file, and a kind without a row is all zeros (name NULL),
  * which the kind table's test finds. */
 static const kind_row rows[] = {
-#define KIND(id, name, role, fftw, backward, min, factor, offset, weights) \
-    [DISTFFT_##id] = {name, role, fftw, DISTFFT_##backward, min, factor, offset, weights},
+#define KIND(id, name, role, fftw, backward, min, factor, offset, weights, pads) \
+    [DISTFFT_##id] = {name, role, fftw, DISTFFT_##backward, min, factor, offset, weights, pads},
 #include "kinds.def"
 #undef KIND
 };

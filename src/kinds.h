@@ -27,6 +27,7 @@ typedef struct {
     int64_t min_length;
     int length_factor, length_offset; /* logical N = factor * (n + offset); factor 0: 1 */
     bool weights;            /* followed by the Chebyshev weights step */
+    bool pads;               /* options.padding may pad an axis of it */
 } kind_row;
 
 /* The row of a kind, or NULL for a value that is not one. Local. */

@@ -59,7 +59,7 @@ bool type_is_complex(distfft_type type)
 
 bool precision_is_valid(distfft_precision precision)
 {
-    return precision == DISTFFT_DOUBLE || precision == DISTFFT_FLOAT;
+    return precision == DISTFFT_DOUBLE || precision == DISTFFT_FLOAT || precision == DISTFFT_LONG_DOUBLE;
 }
 
 /* FFTW's aligned allocator; folded under SMPI when asked (simulation.h). */

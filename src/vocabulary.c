@@ -21,7 +21,9 @@ static const word type_words[] = {
     {DISTFFT_COMPLEX_DOUBLE, "complex-double"}, {DISTFFT_COMPLEX_FLOAT, "complex-float"},
     {DISTFFT_REAL_DOUBLE, "real-double"},       {DISTFFT_REAL_FLOAT, "real-float"},
 };
-static const word precision_words[] = {{DISTFFT_DOUBLE, "double"}, {DISTFFT_FLOAT, "float"}};
+static const word precision_words[] = {
+    {DISTFFT_DOUBLE, "double"}, {DISTFFT_FLOAT, "float"}, {DISTFFT_LONG_DOUBLE, "long-double"},
+};
 static const word kind_words[] = { /* the name column of the kind table */
 #define KIND(id, name, ...) {DISTFFT_##id, name},
 #include "kinds.def"

@@ -66,8 +66,11 @@ struct option_row {
 
 /* ---- the library's vocabularies, index by index ------------------------ */
 
+/* The distributed precisions: long double is the serial API's only (a
+ * plan refuses it, and the library's message says so). */
 static const char *precision_at(int index)
 {
+    if (index == DISTFFT_LONG_DOUBLE) return NULL;
     return distfft_precision_name((distfft_precision)index);
 }
 

@@ -67,6 +67,9 @@ static fftw_r2r_kind fftw_kind(distfft_kind kind)
     case DISTFFT_DST2: return FFTW_RODFT10;
     case DISTFFT_DST3: return FFTW_RODFT01;
     case DISTFFT_DST4: return FFTW_RODFT11;
+    case DISTFFT_R2HC: return FFTW_R2HC;
+    case DISTFFT_HC2R: return FFTW_HC2R;
+    case DISTFFT_DHT: return FFTW_DHT;
     default: return FFTW_REDFT00; /* dct1 and cheb */
     }
 }
@@ -74,7 +77,8 @@ static fftw_r2r_kind fftw_kind(distfft_kind kind)
 double bench_logical_length(distfft_kind kind, int64_t n)
 {
     switch (kind) {
-    case DISTFFT_C2C: case DISTFFT_R2C: return (double)n;
+    case DISTFFT_C2C: case DISTFFT_R2C: case DISTFFT_R2HC: case DISTFFT_HC2R: case DISTFFT_DHT:
+        return (double)n;
     case DISTFFT_DCT1: return 2.0 * (double)(n - 1);
     case DISTFFT_DST1: return 2.0 * (double)(n + 1);
     case DISTFFT_CHEB: case DISTFFT_NONE: return 1.0;

@@ -57,24 +57,12 @@ _check_mpi_vendor()
 lib = ctypes.CDLL(_library_path())
 
 
-def _init_fftw_threads():
-    """FFTW 3.3.10's fftw_plan_with_nthreads calls fftw_cleanup() when the
-    threads support is not initialised yet, which frees the planner under
-    every existing plan. mpi4py-fft (and other FFTW users in the process)
-    call it when they plan, so distfft's plans would crash afterwards.
-    Initialising the threads support first makes that call harmless.
-    libdistfft calls fftw_init_threads too (idempotent) before its first
-    plan, and sets FFTW's thread count around each of its own plans only
-    (threads=), restoring it after: other FFTW users keep theirs."""
-    for name, function in (("libfftw3_threads.so.3", "fftw_init_threads"),
-                           ("libfftw3f_threads.so.3", "fftwf_init_threads")):
-        try:
-            getattr(ctypes.CDLL(name), function)()
-        except (OSError, AttributeError):
-            pass   # no threads library: nobody can call plan_with_nthreads
-
-
-_init_fftw_threads()
+# FFTW 3.3.10's fftw_plan_with_nthreads calls fftw_cleanup() when the
+# threads support is not initialised yet, which frees the planner under
+# every existing plan; mpi4py-fft (and other FFTW users in the process)
+# call it when they plan. libdistfft initialises the threads support of its
+# three precisions when it is loaded (src/serial/serial_fft.c), so loading
+# it above made that call harmless: the package opens no FFTW library.
 
 # ---- C types ----------------------------------------------------------------
 

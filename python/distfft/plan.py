@@ -143,7 +143,7 @@ class Plan(_lifetime.Handle):
     kinds   None, one kind name for every transformed axis ("r2c" alone is
             numpy's rfftn), a comma-separated string or a sequence with one
             name per transformed axis: c2c, r2c, dct1..dct4, dst1..dst4,
-            cheb, none (see the manual, docs/guide/kinds.md).
+            cheb, none, r2hc, hc2r, dht (see the manual, docs/guide/kinds.md).
     axes    the transformed axes (default all); the others are not
             transformed. With real input and no per-axis kinds, r2c goes on
             the last axis listed (numpy.fft.rfftn(x, axes=axes)); `kinds`

@@ -37,3 +37,39 @@ def check_block(actual, reference, local_slice, dtype, n):
     error = relative_error(actual, reference[local_slice], scale)
     assert error <= tolerance(dtype, n), f"relative error {error:.3g} > {tolerance(dtype, n):.3g}"
 
+
+
+# ---- direct sums in long double: FFTW's halfcomplex and Hartley kinds --------
+
+_PI = numpy.longdouble("3.141592653589793238462643383279502884")
+
+
+def _angle(n, j, k):
+    """2 pi j k / n in long double, j k reduced mod n (rows k, columns j)."""
+    return 2 * _PI * (numpy.multiply.outer(k, j) % n).astype(numpy.longdouble) / n
+
+
+def direct_matrix(kind, n):
+    """The forward matrix (rows k, columns j) of `kind` on n points in long
+    double: "r2hc" (r_k for k <= n/2, then i_{n-k}, FFTW's halfcomplex
+    order), "hc2r" (its inverse times n), "dht" (cos + sin), "dft"."""
+    j = k = numpy.arange(n)
+    if kind == "r2hc":
+        return numpy.where((2 * k <= n)[:, None], numpy.cos(_angle(n, j, k)),
+                           -numpy.sin(_angle(n, j, (n - k) % n)))
+    if kind == "hc2r":   # r_0, 2 r_j, the even r_{n/2} once, then -2 i_{n-j}
+        weight = numpy.where((j == 0) | (2 * j == n), 1, 2).astype(numpy.longdouble)
+        return numpy.where((2 * j <= n)[None, :], weight * numpy.cos(_angle(n, j, k)),
+                           -2 * numpy.sin(_angle(n, (n - j) % n, k)))
+    if kind == "dht":
+        return numpy.cos(_angle(n, j, k)) + numpy.sin(_angle(n, j, k))
+    if kind == "dft":
+        return numpy.exp(-1j * _angle(n, j, k))
+    raise ValueError(kind)
+
+
+def apply_along(matrix, x, axis):
+    """matrix applied along `axis` of x, in long double (complex if either is)."""
+    wide = x.astype(numpy.clongdouble if numpy.iscomplexobj(x) or numpy.iscomplexobj(matrix)
+                    else numpy.longdouble)
+    return numpy.moveaxis(numpy.tensordot(matrix, wide, axes=([1], [axis])), 0, axis)

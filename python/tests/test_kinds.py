@@ -2,18 +2,21 @@
 test_kinds.py -- every transform kind against scipy.fft / numpy.fft on the
 gathered global array (docs/guide/kinds.md: DCT/DST types 1-4 are
 scipy.fft.dct/dst with norm=None, cheb gives Chebyshev coefficients on the
-Gauss-Lobatto points, none leaves an axis alone), alone and mixed with
-r2c, in both precisions, and each backward transform undoes its forward.
+Gauss-Lobatto points, none leaves an axis alone; r2hc, hc2r and dht are
+FFTW's halfcomplex and Hartley kinds, against direct sums), alone and
+mixed with r2c, in both precisions, and each backward transform undoes its
+forward.
 """
 import numpy
 import pytest
 import scipy.fft
 
 import distfft
-from helpers import check_block, random_global
+from helpers import apply_along, check_block, direct_matrix, random_global
 
 SHAPE = (7, 5, 4)
-R2R = ["dct1", "dct2", "dct3", "dct4", "dst1", "dst2", "dst3", "dst4", "cheb"]
+R2R = ["dct1", "dct2", "dct3", "dct4", "dst1", "dst2", "dst3", "dst4", "cheb", "r2hc", "hc2r",
+       "dht"]
 
 
 def chebyshev(x, axis):
@@ -36,6 +39,8 @@ def along(kind, x, axis):
         return x
     if kind == "cheb":
         return chebyshev(x, axis)
+    if kind in ("r2hc", "hc2r", "dht"):   # scipy has no Hartley transform
+        return apply_along(direct_matrix(kind, x.shape[axis]), x, axis).astype(x.dtype)
     transform = scipy.fft.dct if kind.startswith("dct") else scipy.fft.dst
     return transform(x, type=int(kind[3]), axis=axis)
 
@@ -72,7 +77,8 @@ def test_real_to_real_kind_on_every_axis(comm, kind, dtype):
 @pytest.mark.parametrize("kinds", [("dst1", "c2c", "r2c"), ("cheb", "c2c", "r2c"),
                                    ("dct2", "dst3", "r2c"), ("dct4", "none", "r2c"),
                                    ("none", "dct3", "dst2"), ("c2c", "c2c", "c2c"),
-                                   ("r2c", "c2c", "dct2"), ("dst2", "r2c", "none")],
+                                   ("r2c", "c2c", "dct2"), ("dst2", "r2c", "none"),
+                                   ("r2hc", "c2c", "r2c"), ("dht", "dct2", "hc2r")],
                          ids=",".join)
 @pytest.mark.parametrize("dtype", [numpy.float64, numpy.float32], ids=["double", "float"])
 def test_mixed_kinds(comm, kinds, dtype):

@@ -144,9 +144,9 @@ def test_fftw_names_and_arrays_as_mpi4py_fft(tmp_path):
 
 
 def test_fftw_runs_on_distfft_serial_api(tmp_path, capsys):
-    """Float and double plans are distfft_serial_plans (include/distfft.h);
-    long double and FFTW_R2HC/_HC2R/_DHT, which distfft has no word for,
-    are FFTW's own (fftw/_fftw.py)."""
+    """Every plan is a distfft_serial_plan (include/distfft.h): float,
+    double and long double, FFTW_R2HC/_HC2R/_DHT included (fftw/_fftw.py;
+    more in test_fftw_serial.py)."""
     from distfft.errors import DistfftError
     from distfft.mpi4py_fft.fftw import _fftw
     for dtype in (numpy.float32, numpy.float64):
@@ -165,11 +165,12 @@ def test_fftw_runs_on_distfft_serial_api(tmp_path, capsys):
         view[...] = z
         _close(fft(implicit=False).copy(), numpy.fft.fft(z, axis=1), dtype)
     long_plan = fftw.dctn(fftw.aligned((6,), dtype=numpy.longdouble), flags=fftw.FFTW_ESTIMATE)
-    assert isinstance(long_plan._plan, _fftw._DirectPlan)
+    assert isinstance(long_plan._plan, _fftw._SerialPlan)
     x = random_global((4,), numpy.float64, seed=5)
     r2hc = fftw.FFT(fftw.aligned((4,)), fftw.aligned((4,)), axes=(0,),
                     kind=[fftw.FFTW_R2HC], flags=fftw.FFTW_ESTIMATE)
     spectrum = numpy.fft.rfft(x)
+    assert isinstance(r2hc._plan, _fftw._SerialPlan)
     _close(r2hc(x).copy(), numpy.array([spectrum[0].real, spectrum[1].real, spectrum[2].real,
                                         spectrum[1].imag]), numpy.float64)
     with pytest.raises(AssertionError, match="r2r kinds"):

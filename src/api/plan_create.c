@@ -85,6 +85,12 @@ static int check_padding(int ndims, const int64_t *shape, const distfft_options 
         if (padded != shape[i] && options->kinds[i] == DISTFFT_NONE)
             return error_fail(DISTFFT_ERR_ARGUMENT, "%s: padding[%d] = %g on axis %d, whose kind is none "
                               "(only transformed axes can be padded)", where, i, factor, i);
+        const kind_row *row = kind_row_of(options->kinds[i]);
+        if (padded != shape[i] && !row->pads)
+            return error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: padding[%d] = %g on axis %d, whose kind is %s: its "
+                              "spectrum is in FFTW's %s order, where padding's low modes are not a prefix "
+                              "(pad only c2c, r2c, dct, dst and cheb axes)", where, i, factor, i, row->name,
+                              options->kinds[i] == DISTFFT_DHT ? "Hartley" : "halfcomplex");
         if (padded > INT64_MAX / 16 / total)
             return error_fail(DISTFFT_ERR_SHAPE, "%s: the padded array has more than 2^59 elements", where);
         total *= padded;
@@ -168,6 +174,10 @@ static int check_create(int ndims, const int64_t *shape,
     }
     if (!precision_is_valid(precision))
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown precision %d", where, (int)precision);
+    if (precision == DISTFFT_LONG_DOUBLE)
+        return error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: precision long-double is for serial transforms "
+                          "(distfft_serial_*) only; a distributed plan computes and exchanges double or "
+                          "float (distfft has no long-double element type or MPI exchange)", where);
     if (options->grid_ndims < 0 || options->grid_ndims >= ndims)
         return error_fail(DISTFFT_ERR_GRID, "%s: grid_ndims = %d must be in 1..%d (0: automatic) for a %d-dimensional array",
                           where, options->grid_ndims, ndims - 1, ndims);

@@ -2,7 +2,8 @@
  * serial.c -- the public serial-transform API (distfft_serial_*): one
  * process's strided array, transformed along some of its axes by one FFTW
  * plan of serial/serial_fft.c, and FFTW's own wisdom and time limit per
- * precision. Argument checks here, planning there; nothing is collective.
+ * precision (double, float and long double: the one place distfft offers
+ * long double). Argument checks here, planning there; nothing is collective.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,11 @@ struct distfft_serial_plan_s {
 /* FFTW's alignment of a pointer (its remainder modulo the SIMD alignment). */
 static int alignment_of(distfft_precision precision, void *pointer)
 {
-    return precision == DISTFFT_FLOAT ? fftwf_alignment_of(pointer) : fftw_alignment_of(pointer);
+    switch (precision) {
+    case DISTFFT_FLOAT: return fftwf_alignment_of(pointer);
+    case DISTFFT_LONG_DOUBLE: return fftwl_alignment_of(pointer);
+    default: return fftw_alignment_of(pointer);
+    }
 }
 
 /* The family of the transform of kinds[0..naxes) in `direction`, and the
@@ -46,7 +51,8 @@ static int family_of(int naxes, const distfft_kind *kinds, int direction, serial
                               "in axes (the others are a loop)", where, j);
         if (row->weights)
             return error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: kinds[%d] is %s, which needs distfft's weights "
-                              "step; a serial plan takes the FFTW kinds (c2c, r2c, dct1..4, dst1..4)",
+                              "step; a serial plan takes the FFTW kinds (c2c, r2c, dct1..4, dst1..4, "
+                              "r2hc, hc2r, dht)",
                               where, j, row->name);
         if (row->role == KIND_REAL_TO_COMPLEX) {
             if (halved >= 0)
@@ -61,8 +67,9 @@ static int family_of(int naxes, const distfft_kind *kinds, int direction, serial
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: kinds[%d] is r2c, but r2c must be the last listed "
                           "axis (kinds[%d])", where, halved, naxes - 1);
     if (real_axes && real_axes != naxes)
-        return error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: kinds mix real-to-real (dct, dst) with c2c or r2c "
-                          "axes; one FFTW plan does one family: make one serial plan per family", where);
+        return error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: kinds mix real-to-real (dct, dst, r2hc, hc2r, dht) "
+                          "with c2c or r2c axes; "
+                          "one FFTW plan does one family: make one serial plan per family", where);
     spec->family = real_axes ? SERIAL_R2R : halved < 0 ? SERIAL_C2C
                  : direction == DISTFFT_FORWARD ? SERIAL_R2C : SERIAL_C2R;
     return DISTFFT_SUCCESS;
@@ -289,7 +296,9 @@ static int check_precision(distfft_precision precision, const char *where)
 char *distfft_serial_wisdom_export(distfft_precision precision)
 {
     if (check_precision(precision, "distfft_serial_wisdom_export") != DISTFFT_SUCCESS) return NULL;
-    char *text = precision == DISTFFT_FLOAT ? fftwf_export_wisdom_to_string() : fftw_export_wisdom_to_string();
+    char *text = precision == DISTFFT_FLOAT ? fftwf_export_wisdom_to_string()
+               : precision == DISTFFT_LONG_DOUBLE ? fftwl_export_wisdom_to_string()
+               : fftw_export_wisdom_to_string();
     if (!text) error_fail(DISTFFT_ERR_MEMORY, "distfft_serial_wisdom_export: the text");
     return text;
 }
@@ -297,11 +306,13 @@ char *distfft_serial_wisdom_export(distfft_precision precision)
 /* FFTW's wisdom calls that take a text or a path, per precision. */
 typedef int (*wisdom_call)(const char *);
 enum { IMPORT_TEXT, EXPORT_FILE, IMPORT_FILE };
-static const wisdom_call wisdom_calls[2][3] = {
+static const wisdom_call wisdom_calls[3][3] = {
     [DISTFFT_DOUBLE] = {fftw_import_wisdom_from_string, fftw_export_wisdom_to_filename,
                         fftw_import_wisdom_from_filename},
     [DISTFFT_FLOAT] = {fftwf_import_wisdom_from_string, fftwf_export_wisdom_to_filename,
                        fftwf_import_wisdom_from_filename},
+    [DISTFFT_LONG_DOUBLE] = {fftwl_import_wisdom_from_string, fftwl_export_wisdom_to_filename,
+                             fftwl_import_wisdom_from_filename},
 };
 
 /* FFTW's call `which` of `precision` on `argument` (a text or a path),
@@ -343,6 +354,7 @@ int distfft_serial_wisdom_forget(distfft_precision precision)
     int rc = check_precision(precision, "distfft_serial_wisdom_forget");
     if (rc != DISTFFT_SUCCESS) return rc;
     if (precision == DISTFFT_FLOAT) fftwf_forget_wisdom();
+    else if (precision == DISTFFT_LONG_DOUBLE) fftwl_forget_wisdom();
     else fftw_forget_wisdom();
     return DISTFFT_SUCCESS;
 }
@@ -354,6 +366,7 @@ int distfft_serial_set_timelimit(distfft_precision precision, double seconds)
     if (seconds != seconds)
         return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_serial_set_timelimit: seconds is NaN");
     if (precision == DISTFFT_FLOAT) fftwf_set_timelimit(seconds);
+    else if (precision == DISTFFT_LONG_DOUBLE) fftwl_set_timelimit(seconds);
     else fftw_set_timelimit(seconds);
     return DISTFFT_SUCCESS;
 }

@@ -39,7 +39,8 @@ module distfft
   ! Element types and precisions
   integer, parameter, public :: DISTFFT_COMPLEX_DOUBLE = 0, DISTFFT_COMPLEX_FLOAT = 1, &
     DISTFFT_REAL_DOUBLE = 2, DISTFFT_REAL_FLOAT = 3
-  integer, parameter, public :: DISTFFT_DOUBLE = 0, DISTFFT_FLOAT = 1
+  ! (DISTFFT_LONG_DOUBLE: C's serial transforms only; distributed plans refuse it)
+  integer, parameter, public :: DISTFFT_DOUBLE = 0, DISTFFT_FLOAT = 1, DISTFFT_LONG_DOUBLE = 2
   ! Communication methods
   integer, parameter, public :: DISTFFT_METHOD_AUTO = -1, DISTFFT_METHOD_ALLTOALLW = 0, &
     DISTFFT_METHOD_ALLTOALLV = 1, DISTFFT_METHOD_ISEND_WAITALL = 2, &
@@ -55,7 +56,8 @@ module distfft
   integer, parameter, public :: DISTFFT_MAX_THREADS = 4096
   integer, parameter, public :: DISTFFT_C2C = 0, DISTFFT_R2C = 1, DISTFFT_DCT1 = 2, &
     DISTFFT_DCT2 = 3, DISTFFT_DCT3 = 4, DISTFFT_DCT4 = 5, DISTFFT_DST1 = 6, &
-    DISTFFT_DST2 = 7, DISTFFT_DST3 = 8, DISTFFT_DST4 = 9, DISTFFT_CHEB = 10, DISTFFT_NONE = 11
+    DISTFFT_DST2 = 7, DISTFFT_DST3 = 8, DISTFFT_DST4 = 9, DISTFFT_CHEB = 10, DISTFFT_NONE = 11, &
+    DISTFFT_R2HC = 12, DISTFFT_HC2R = 13, DISTFFT_DHT = 14
   integer, parameter, public :: DISTFFT_ESTIMATE = 0, DISTFFT_MEASURE = 1, &
     DISTFFT_PATIENT = 2, DISTFFT_EXHAUSTIVE = 3
   integer, parameter, public :: DISTFFT_PLACEMENT_ROW = 0, DISTFFT_PLACEMENT_MORTON = 1, &

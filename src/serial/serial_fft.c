@@ -1,6 +1,7 @@
 /*
  * serial_fft.c -- FFTW guru64 plans on strided local blocks (see
- * serial_fft.h), for double (fftw_) and single (fftwf_) precision.
+ * serial_fft.h), for double (fftw_), single (fftwf_) and long double
+ * (fftwl_, the public serial API's only) precision.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +13,9 @@
 #include "serial_fft.h"
 
 struct serial_fft {
-    fftw_plan plan_double;   /* one of the two is set, or neither (empty) */
+    fftw_plan plan_double;   /* one of the three is set, or none (empty) */
     fftwf_plan plan_float;
+    fftwl_plan plan_long_double;
     serial_family family;
 };
 
@@ -48,21 +50,59 @@ static bool listed(const serial_spec *spec, int axis)
 
 /* FFTW's threads support, initialised once per process before the first
  * plan_with_nthreads (FFTW 3.3.10's plan_with_nthreads would otherwise call
- * fftw_cleanup). fftw_init_threads is idempotent: Python's _lib.py calls it
- * too, at import, for mpi4py-fft's sake. */
+ * fftw_cleanup, freeing the planner under every existing plan). It runs
+ * when the library is loaded (the constructor below), so that another FFTW
+ * user of the process -- mpi4py-fft or pyFFTW beside the Python package, a
+ * C library beside a C program -- may call plan_with_nthreads at any time;
+ * the Python package opens no FFTW library itself and relies on it. */
 static void init_threads_once(void)
 {
     static bool done;
     if (done) return;
     fftw_init_threads();
     fftwf_init_threads();
+    fftwl_init_threads();
     done = true;
+}
+
+__attribute__((constructor)) static void init_threads_at_load(void)
+{
+    init_threads_once();
 }
 
 bool serial_needs_copy(const serial_spec *spec)
 {
     return spec->family == SERIAL_C2R && spec->naxes > 1 && spec->preserve_input;
 }
+
+/* The three precisions are FFTW's three APIs of one shape (fftw_, fftwf_,
+ * fftwl_): one switch over the family, written once for each prefix. */
+#define GURU_PLAN(prefix, target)                                                             \
+    do {                                                                                      \
+        switch (spec->family) {                                                               \
+        case SERIAL_C2C:                                                                      \
+            target = prefix##_plan_guru64_dft(rank, dims, loop_rank, loops, in, out, sign, flags); \
+            break;                                                                            \
+        case SERIAL_R2C:                                                                      \
+            target = prefix##_plan_guru64_dft_r2c(rank, dims, loop_rank, loops, in, out, flags); \
+            break;                                                                            \
+        case SERIAL_C2R:                                                                      \
+            target = prefix##_plan_guru64_dft_c2r(rank, dims, loop_rank, loops, in, out, flags); \
+            break;                                                                            \
+        case SERIAL_R2R:                                                                      \
+            target = prefix##_plan_guru64_r2r(rank, dims, loop_rank, loops, in, out, kinds, flags); \
+            break;                                                                            \
+        }                                                                                     \
+    } while (0)
+#define EXECUTE(prefix, plan)                                                                 \
+    do {                                                                                      \
+        switch (fft->family) {                                                                \
+        case SERIAL_C2C: prefix##_execute_dft(plan, in, out); break;                          \
+        case SERIAL_R2C: prefix##_execute_dft_r2c(plan, in, out); break;                      \
+        case SERIAL_C2R: prefix##_execute_dft_c2r(plan, in, out); break;                      \
+        case SERIAL_R2R: prefix##_execute_r2r(plan, in, out); break;                          \
+        }                                                                                     \
+    } while (0)
 
 /* The FFTW guru64 plan of `rank` transformed dimensions over `loop_rank`
  * loop dimensions, in the spec's precision and family. */
@@ -77,25 +117,16 @@ static void make_guru_plan(serial_fft *fft, const serial_spec *spec, int rank, c
     int threads = spec->threads > 1 ? spec->threads : 1;
     init_threads_once();
     int saved_double = fftw_planner_nthreads(), saved_float = fftwf_planner_nthreads();
+    int saved_long_double = fftwl_planner_nthreads();
     fftw_plan_with_nthreads(threads);
     fftwf_plan_with_nthreads(threads);
-    if (spec->precision == DISTFFT_FLOAT) {
-        switch (spec->family) {
-        case SERIAL_C2C: fft->plan_float = fftwf_plan_guru64_dft(rank, dims, loop_rank, loops, in, out, sign, flags); break;
-        case SERIAL_R2C: fft->plan_float = fftwf_plan_guru64_dft_r2c(rank, dims, loop_rank, loops, in, out, flags); break;
-        case SERIAL_C2R: fft->plan_float = fftwf_plan_guru64_dft_c2r(rank, dims, loop_rank, loops, in, out, flags); break;
-        case SERIAL_R2R: fft->plan_float = fftwf_plan_guru64_r2r(rank, dims, loop_rank, loops, in, out, kinds, flags); break;
-        }
-    } else {
-        switch (spec->family) {
-        case SERIAL_C2C: fft->plan_double = fftw_plan_guru64_dft(rank, dims, loop_rank, loops, in, out, sign, flags); break;
-        case SERIAL_R2C: fft->plan_double = fftw_plan_guru64_dft_r2c(rank, dims, loop_rank, loops, in, out, flags); break;
-        case SERIAL_C2R: fft->plan_double = fftw_plan_guru64_dft_c2r(rank, dims, loop_rank, loops, in, out, flags); break;
-        case SERIAL_R2R: fft->plan_double = fftw_plan_guru64_r2r(rank, dims, loop_rank, loops, in, out, kinds, flags); break;
-        }
-    }
+    fftwl_plan_with_nthreads(threads);
+    if (spec->precision == DISTFFT_LONG_DOUBLE) GURU_PLAN(fftwl, fft->plan_long_double);
+    else if (spec->precision == DISTFFT_FLOAT) GURU_PLAN(fftwf, fft->plan_float);
+    else GURU_PLAN(fftw, fft->plan_double);
     fftw_plan_with_nthreads(saved_double);
     fftwf_plan_with_nthreads(saved_float);
+    fftwl_plan_with_nthreads(saved_long_double);
 }
 
 int serial_fft_create(const serial_spec *spec, void *in, void *out,
@@ -147,7 +178,7 @@ int serial_fft_create(const serial_spec *spec, void *in, void *out,
     if (unit == 2) loops[loop_rank++] = (fftw_iodim64){2, 1, 1};
 
     make_guru_plan(fft, spec, rank, dims, loop_rank, loops, kinds, in, out);
-    if (!fft->plan_float && !fft->plan_double) {
+    if (!fft->plan_float && !fft->plan_double && !fft->plan_long_double) {
         free(fft);
         return error_fail(DISTFFT_ERR_FFTW, "FFTW could not plan a %d-axis "
                           "transform with %d loop dimensions", rank, loop_rank);
@@ -158,22 +189,9 @@ int serial_fft_create(const serial_spec *spec, void *in, void *out,
 
 void serial_fft_execute(const serial_fft *fft, void *in, void *out)
 {
-    if (fft->plan_double) {
-        switch (fft->family) {
-        case SERIAL_C2C: fftw_execute_dft(fft->plan_double, in, out); break;
-        case SERIAL_R2C: fftw_execute_dft_r2c(fft->plan_double, in, out); break;
-        case SERIAL_C2R: fftw_execute_dft_c2r(fft->plan_double, in, out); break;
-        case SERIAL_R2R: fftw_execute_r2r(fft->plan_double, in, out); break;
-        }
-    }
-    if (fft->plan_float) {
-        switch (fft->family) {
-        case SERIAL_C2C: fftwf_execute_dft(fft->plan_float, in, out); break;
-        case SERIAL_R2C: fftwf_execute_dft_r2c(fft->plan_float, in, out); break;
-        case SERIAL_C2R: fftwf_execute_dft_c2r(fft->plan_float, in, out); break;
-        case SERIAL_R2R: fftwf_execute_r2r(fft->plan_float, in, out); break;
-        }
-    }
+    if (fft->plan_double) EXECUTE(fftw, fft->plan_double);
+    if (fft->plan_float) EXECUTE(fftwf, fft->plan_float);
+    if (fft->plan_long_double) EXECUTE(fftwl, fft->plan_long_double);
 }
 
 void serial_fft_destroy(serial_fft *fft)
@@ -181,6 +199,7 @@ void serial_fft_destroy(serial_fft *fft)
     if (!fft) return;
     if (fft->plan_double) fftw_destroy_plan(fft->plan_double);
     if (fft->plan_float) fftwf_destroy_plan(fft->plan_float);
+    if (fft->plan_long_double) fftwl_destroy_plan(fft->plan_long_double);
     free(fft);
 }
 
@@ -188,6 +207,7 @@ char *serial_fft_sprint(const serial_fft *fft)
 {
     if (fft->plan_double) return fftw_sprint_plan(fft->plan_double);
     if (fft->plan_float) return fftwf_sprint_plan(fft->plan_float);
+    if (fft->plan_long_double) return fftwl_sprint_plan(fft->plan_long_double);
     return NULL;
 }
 
@@ -196,6 +216,8 @@ bool serial_fft_aligned(distfft_precision precision, const void *pointer)
     if (!pointer) return true;
     if (precision == DISTFFT_FLOAT)
         return fftwf_alignment_of((float *)pointer) == 0;
+    if (precision == DISTFFT_LONG_DOUBLE)
+        return fftwl_alignment_of((long double *)pointer) == 0;
     return fftw_alignment_of((double *)pointer) == 0;
 }
 

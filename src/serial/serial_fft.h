@@ -8,8 +8,10 @@
  * involved. Families: complex DFT (C2C), real-to-complex along one axis
  * (R2C, the array's length n there becomes n/2+1) and its inverse (C2R), and
  * real-to-real (R2R: DCT/DST types), on real data or on the real and
- * imaginary parts of complex data. Precision is a runtime argument: fftw_
- * or fftwf_ is chosen inside.
+ * imaginary parts of complex data. Precision is a runtime argument: fftw_,
+ * fftwf_ or fftwl_ is chosen inside (long double: plans of the public
+ * serial API only; the scaling helpers below, for plan steps, know double
+ * and float).
  */
 #ifndef DISTFFT_SERIAL_FFT_H
 #define DISTFFT_SERIAL_FFT_H

@@ -6,7 +6,7 @@
  * The reference is deliberately independent of FFTW: the gathered global
  * input is transformed by direct O(n^2) sums per axis, written from the
  * textbook definitions (the ones FFTW's manual gives for its r2r kinds and
- * scipy.fft.dct/dst use with norm=None). The forward output must agree with
+ * scipy.fft.dct/dst use with norm=None; tests/support/direct_reference.c). The forward output must agree with
  * it within C * eps * log2 N, the round trip must return the input, and the
  * input must be untouched unless destroy_input. Bad kind combinations must
  * fail on every rank with the same code.
@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "direct_reference.h"
 #include "test_support.h"
 
-#define PI 3.14159265358979323846
 
 typedef struct {
     int ndims;
@@ -64,6 +64,13 @@ static const kind_case cases[] = {
     {3, {5, 8, 3}, "c2c,dst3,cheb", 0},
     {3, {6, 7, 5}, "dct1,dst4,dct3", 1},
     {2, {9, 10}, "cheb,dst2", 1},
+    /* FFTW's halfcomplex and Hartley kinds: alone, after r2c, with c2c,
+     * mixed with DCTs, on complex data */
+    {3, {6, 7, 5}, "r2hc,hc2r,dht", 0},
+    {3, {5, 8, 3}, "dht,c2c,r2c", 0},
+    {3, {4, 6, 5}, "c2c,r2hc,none", 0},
+    {2, {9, 10}, "hc2r,dct2", 0},
+    {3, {6, 4, 7}, "dst1,dht,r2hc", 1},
 };
 #define CASE_COUNT ((int)(sizeof cases / sizeof cases[0]))
 
@@ -77,88 +84,8 @@ static int parse_kinds(const char *text, int ndims, distfft_kind *kinds)
     return 0;
 }
 
-/* ---- the reference: direct sums per axis --------------------------------- */
-
-/* Row k of the n_out x n matrix of `kind` (forward), entry j. */
-static double complex matrix_entry(distfft_kind kind, int64_t n, int64_t k, int64_t j)
-{
-    double dk = (double)k, dj = (double)j, dn = (double)n;
-    switch (kind) {
-    case DISTFFT_C2C: case DISTFFT_R2C: return cexp(-2.0 * PI * I * dj * dk / dn);
-    case DISTFFT_DCT1: case DISTFFT_CHEB: {
-        double weight = (j == 0 || j == n - 1) ? 1.0 : 2.0;
-        double value = weight * cos(PI * dj * dk / (dn - 1));
-        if (kind == DISTFFT_CHEB) value /= ((k == 0 || k == n - 1) ? 2.0 : 1.0) * (dn - 1);
-        return value;
-    }
-    case DISTFFT_DCT2: return 2.0 * cos(PI * (dj + 0.5) * dk / dn);
-    case DISTFFT_DCT3: return (j == 0 ? 1.0 : 2.0) * cos(PI * dj * (dk + 0.5) / dn);
-    case DISTFFT_DCT4: return 2.0 * cos(PI * (dj + 0.5) * (dk + 0.5) / dn);
-    case DISTFFT_DST1: return 2.0 * sin(PI * (dj + 1) * (dk + 1) / (dn + 1));
-    case DISTFFT_DST2: return 2.0 * sin(PI * (dj + 0.5) * (dk + 1) / dn);
-    case DISTFFT_DST3: return (j == n - 1 ? 1.0 : 2.0) * sin(PI * (dj + 1) * (dk + 0.5) / dn);
-    case DISTFFT_DST4: return 2.0 * sin(PI * (dj + 0.5) * (dk + 0.5) / dn);
-    default: return j == k ? 1.0 : 0.0;
-    }
-}
-
-/* out = M_kind applied along `axis` of in (shape `shape`); out has n_out
- * points along that axis. */
-static void apply_axis(int ndims, const int64_t *shape, int axis, distfft_kind kind,
-                       int64_t n_out, const double complex *in, double complex *out)
-{
-    int64_t outer = 1, inner = 1, n = shape[axis];
-    for (int a = 0; a < axis; a++) outer *= shape[a];
-    for (int a = axis + 1; a < ndims; a++) inner *= shape[a];
-    for (int64_t o = 0; o < outer; o++)
-        for (int64_t k = 0; k < n_out; k++)
-            for (int64_t i = 0; i < inner; i++) {
-                double complex sum = 0;
-                for (int64_t j = 0; j < n; j++)
-                    sum += matrix_entry(kind, n, k, j) * in[(o * n + j) * inner + i];
-                out[(o * n_out + k) * inner + i] = sum;
-            }
-}
-
-static double logical_length(distfft_kind kind, int64_t n)
-{
-    switch (kind) {
-    case DISTFFT_C2C: case DISTFFT_R2C: return (double)n;
-    case DISTFFT_DCT1: return 2.0 * (double)(n - 1);
-    case DISTFFT_DST1: return 2.0 * (double)(n + 1);
-    case DISTFFT_CHEB: case DISTFFT_NONE: return 1.0;
-    default: return 2.0 * (double)n;
-    }
-}
-
-/* The forward transform of a whole array (allocated result, out_shape). */
-static double complex *reference_forward(int ndims, const int64_t *shape,
-                                         const distfft_kind *kinds, distfft_norm norm,
-                                         const double complex *input)
-{
-    int64_t current[DISTFFT_MAX_DIMS], total = test_product(ndims, shape);
-    memcpy(current, shape, ndims * sizeof *current);
-    double complex *data = malloc(total * sizeof *data);
-    memcpy(data, input, total * sizeof *data);
-    double n_logical = 1.0;
-    for (int a = 0; a < ndims; a++) n_logical *= logical_length(kinds[a], shape[a]);
-    for (int a = ndims - 1; a >= 0; a--) { /* any order: the r2c rows only drop outputs */
-        if (kinds[a] == DISTFFT_NONE) continue;
-        int64_t n_out = kinds[a] == DISTFFT_R2C ? shape[a] / 2 + 1 : shape[a];
-        int64_t next[DISTFFT_MAX_DIMS];
-        memcpy(next, current, sizeof next);
-        next[a] = n_out;
-        double complex *result = malloc(test_product(ndims, next) * sizeof *result);
-        apply_axis(ndims, current, a, kinds[a], n_out, data, result);
-        free(data);
-        data = result;
-        memcpy(current, next, sizeof next);
-    }
-    double scale = norm == DISTFFT_NORM_FORWARD ? 1.0 / n_logical
-                 : norm == DISTFFT_NORM_ORTHO ? 1.0 / sqrt(n_logical) : 1.0;
-    for (int64_t i = 0; i < test_product(ndims, current); i++) data[i] *= scale;
-    return data;
-}
+/* The reference, direct sums per axis: tests/support/direct_reference.c's
+ * direct_forward. */
 
 /* ---- one configuration ------------------------------------------------------ */
 
@@ -244,8 +171,8 @@ static void run_config(test_suite *suite, const config *c)
         double complex *global_out = gather_field(suite->comm, out_type, k->ndims, out_global,
                                                   out_shape, out_start, output, field, &rc_out);
         if (suite->rank == 0) {
-            double complex *expected = reference_forward(k->ndims, k->shape, options.kinds,
-                                                         c->norm, global_in);
+            double complex *expected = direct_forward(k->ndims, k->shape, options.kinds, c->norm,
+                                                      global_in);
             int64_t total = test_product(k->ndims, out_global);
             double error = test_max_abs_diff(total, global_out, expected) /
                            fmax(test_max_abs(total, expected), 1e-300);
@@ -303,6 +230,35 @@ static void expect_failure(test_suite *suite, const char *what, int ndims, const
     if (rc == DISTFFT_SUCCESS) distfft_plan_destroy(&plan);
 }
 
+/* Refused with DISTFFT_ERR_UNSUPPORTED, the same on every rank: padding an
+ * axis in halfcomplex or Hartley order, and long double (serial only). */
+static void refused_on_every_rank(test_suite *suite)
+{
+    int64_t shape[3] = {6, 4, 5};
+    for (int which = 0; which < 4; which++) {
+        distfft_options options;
+        distfft_options_init(&options);
+        options.rigor = DISTFFT_ESTIMATE;
+        parse_kinds(which == 3 ? "c2c,c2c,r2c" : "c2c,dct2,dct2", 3, options.kinds);
+        distfft_kind padded_kind[3] = {DISTFFT_R2HC, DISTFFT_HC2R, DISTFFT_DHT};
+        if (which < 3) {
+            options.kinds[1] = padded_kind[which];
+            options.padding[1] = 1.5;
+        }
+        distfft_precision precision = which == 3 ? DISTFFT_LONG_DOUBLE : DISTFFT_DOUBLE;
+        distfft_plan plan = (distfft_plan)&options; /* must become NULL */
+        int rc = distfft_plan_create(suite->comm, 3, shape, precision, &options, &plan);
+        const char *expected_word = which == 3 ? "long-double" : which == 2 ? "Hartley" : "halfcomplex";
+        int codes[2] = {rc, -rc};
+        MPI_Allreduce(MPI_IN_PLACE, codes, 2, MPI_INT, MPI_MAX, suite->comm);
+        test_case(suite, rc == DISTFFT_ERR_UNSUPPORTED && codes[0] == -codes[1] && plan == NULL &&
+                  strstr(distfft_last_error(), expected_word), "rejects %s on every rank (%s)",
+                  which == 3 ? "long double" : "padding", which == 3 ? "long-double" :
+                  distfft_kind_name(options.kinds[1]));
+        if (rc == DISTFFT_SUCCESS) distfft_plan_destroy(&plan);
+    }
+}
+
 static void bad_inputs(test_suite *suite)
 {
     int64_t shape[3] = {6, 1, 5};
@@ -312,6 +268,7 @@ static void bad_inputs(test_suite *suite)
     expect_failure(suite, "a batch of 0", 3, shape, "c2c,c2c,r2c", 0);
     expect_failure(suite, "every axis none", 3, shape, "none,none,none", 1);
     expect_failure(suite, "an unknown kind", 3, shape, "bogus,c2c,c2c", 1);
+    refused_on_every_rank(suite);
 }
 
 int main(int argc, char **argv)

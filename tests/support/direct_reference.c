@@ -1,8 +1,11 @@
 /*
  * direct_reference.c -- forward transforms by direct sums (see
  * direct_reference.h). Axes are applied from the last to the first, in
- * complex arithmetic: the r2c axis is the DFT with its rows past n/2 left
- * out, and sums along different axes commute, so the r2c axis may be any.
+ * long double complex arithmetic: the r2c axis is the DFT with its rows
+ * past n/2 left out, and sums along different axes commute, so the r2c
+ * axis may be any. FFTW's halfcomplex kinds are real matrices: r2hc's row
+ * k <= n/2 is the real part of the DFT's row k, a row k > n/2 the
+ * imaginary part of row n-k; hc2r is its inverse times n.
  */
 #include "direct_reference.h"
 
@@ -10,36 +13,48 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PI 3.14159265358979323846
+#define PI 3.141592653589793238462643383279502884L
+
+/* The angle 2 pi j k / n, its product reduced mod n (small and exact). */
+static long double turn(int64_t n, int64_t j, int64_t k)
+{
+    return 2 * PI * (long double)((j * k) % n) / (long double)n;
+}
 
 /* Entry (k, j) of the forward matrix of `kind` on n points. */
-static double complex entry(distfft_kind kind, int64_t n, int64_t k, int64_t j)
+static long double complex entry(distfft_kind kind, int64_t n, int64_t k, int64_t j)
 {
-    double dk = (double)k, dj = (double)j, dn = (double)n;
+    long double dk = (long double)k, dj = (long double)j, dn = (long double)n;
     switch (kind) {
-    case DISTFFT_C2C: case DISTFFT_R2C:
-        /* The product j*k reduced mod n keeps the angle small and exact. */
-        return cexp(-2.0 * PI * I * (double)((j * k) % n) / dn);
+    case DISTFFT_C2C: case DISTFFT_R2C: return cexpl(-I * turn(n, j, k));
     case DISTFFT_DCT1: case DISTFFT_CHEB: {
-        double value = (j == 0 || j == n - 1 ? 1.0 : 2.0) * cos(PI * dj * dk / (dn - 1));
-        if (kind == DISTFFT_CHEB) value /= (k == 0 || k == n - 1 ? 2.0 : 1.0) * (dn - 1);
+        long double value = (j == 0 || j == n - 1 ? 1.0L : 2.0L) * cosl(PI * dj * dk / (dn - 1));
+        if (kind == DISTFFT_CHEB) value /= (k == 0 || k == n - 1 ? 2.0L : 1.0L) * (dn - 1);
         return value;
     }
-    case DISTFFT_DCT2: return 2.0 * cos(PI * (dj + 0.5) * dk / dn);
-    case DISTFFT_DCT3: return (j == 0 ? 1.0 : 2.0) * cos(PI * dj * (dk + 0.5) / dn);
-    case DISTFFT_DCT4: return 2.0 * cos(PI * (dj + 0.5) * (dk + 0.5) / dn);
-    case DISTFFT_DST1: return 2.0 * sin(PI * (dj + 1) * (dk + 1) / (dn + 1));
-    case DISTFFT_DST2: return 2.0 * sin(PI * (dj + 0.5) * (dk + 1) / dn);
-    case DISTFFT_DST3: return (j == n - 1 ? 1.0 : 2.0) * sin(PI * (dj + 1) * (dk + 0.5) / dn);
-    case DISTFFT_DST4: return 2.0 * sin(PI * (dj + 0.5) * (dk + 0.5) / dn);
-    default: return j == k ? 1.0 : 0.0;
+    case DISTFFT_DCT2: return 2 * cosl(PI * (dj + 0.5L) * dk / dn);
+    case DISTFFT_DCT3: return (j == 0 ? 1.0L : 2.0L) * cosl(PI * dj * (dk + 0.5L) / dn);
+    case DISTFFT_DCT4: return 2 * cosl(PI * (dj + 0.5L) * (dk + 0.5L) / dn);
+    case DISTFFT_DST1: return 2 * sinl(PI * (dj + 1) * (dk + 1) / (dn + 1));
+    case DISTFFT_DST2: return 2 * sinl(PI * (dj + 0.5L) * (dk + 1) / dn);
+    case DISTFFT_DST3: return (j == n - 1 ? 1.0L : 2.0L) * sinl(PI * (dj + 1) * (dk + 0.5L) / dn);
+    case DISTFFT_DST4: return 2 * sinl(PI * (dj + 0.5L) * (dk + 0.5L) / dn);
+    /* halfcomplex out: r_k for k <= n/2, then i_{n-k} (Im e^{-ix} = -sin x) */
+    case DISTFFT_R2HC: return 2 * k <= n ? cosl(turn(n, j, k)) : -sinl(turn(n, j, n - k));
+    /* halfcomplex in: r_0, 2 r_j, the even r_{n/2} once, then i_{n-j} */
+    case DISTFFT_HC2R:
+        if (j == 0 || 2 * j == n) return cosl(turn(n, j, k));
+        return 2 * j < n ? 2 * cosl(turn(n, j, k)) : -2 * sinl(turn(n, n - j, k));
+    case DISTFFT_DHT: return cosl(turn(n, j, k)) + sinl(turn(n, j, k));
+    default: return j == k ? 1.0L : 0.0L;
     }
 }
 
 double direct_logical_length(distfft_kind kind, int64_t n)
 {
     switch (kind) {
-    case DISTFFT_C2C: case DISTFFT_R2C: return (double)n;
+    case DISTFFT_C2C: case DISTFFT_R2C: case DISTFFT_R2HC: case DISTFFT_HC2R: case DISTFFT_DHT:
+        return (double)n;
     case DISTFFT_DCT1: return 2.0 * (double)(n - 1);
     case DISTFFT_DST1: return 2.0 * (double)(n + 1);
     case DISTFFT_CHEB: case DISTFFT_NONE: return 1.0;
@@ -58,18 +73,18 @@ static int64_t product(int ndims, const int64_t *shape)
  * of in (shape). */
 static void apply_axis(int ndims, const int64_t *shape, int axis,
                        distfft_kind kind, int64_t n_out,
-                       const double complex *in, double complex *out)
+                       const long double complex *in, long double complex *out)
 {
     int64_t n = shape[axis];
     int64_t outer = product(axis, shape);
     int64_t inner = product(ndims - axis - 1, shape + axis + 1);
-    double complex *matrix = malloc((size_t)(n_out * n + 1) * sizeof *matrix);
+    long double complex *matrix = malloc((size_t)(n_out * n + 1) * sizeof *matrix);
     for (int64_t k = 0; k < n_out; k++)
         for (int64_t j = 0; j < n; j++) matrix[k * n + j] = entry(kind, n, k, j);
     for (int64_t o = 0; o < outer; o++)
         for (int64_t k = 0; k < n_out; k++)
             for (int64_t i = 0; i < inner; i++) {
-                double complex sum = 0;
+                long double complex sum = 0;
                 for (int64_t j = 0; j < n; j++)
                     sum += matrix[k * n + j] * in[(o * n + j) * inner + i];
                 out[(o * n_out + k) * inner + i] = sum;
@@ -77,33 +92,49 @@ static void apply_axis(int ndims, const int64_t *shape, int axis,
     free(matrix);
 }
 
-double complex *direct_forward(int ndims, const int64_t *shape,
-                               const distfft_kind *kinds, distfft_norm norm,
-                               const double complex *input)
+long double complex *direct_forward_long(int ndims, const int64_t *shape,
+                                         const distfft_kind *kinds, distfft_norm norm,
+                                         const long double complex *input)
 {
     int64_t current[DISTFFT_MAX_DIMS];
     memcpy(current, shape, (size_t)ndims * sizeof *current);
     int64_t total = product(ndims, shape);
-    double complex *data = malloc((size_t)(total + 1) * sizeof *data);
+    long double complex *data = malloc((size_t)(total + 1) * sizeof *data);
     memcpy(data, input, (size_t)total * sizeof *data);
-    double logical = 1.0;
+    long double logical = 1.0L;
     for (int a = 0; a < ndims; a++) logical *= direct_logical_length(kinds[a], shape[a]);
     for (int a = ndims - 1; a >= 0; a--) {
         if (kinds[a] == DISTFFT_NONE) continue;
         int64_t next[DISTFFT_MAX_DIMS];
         memcpy(next, current, sizeof next);
         next[a] = kinds[a] == DISTFFT_R2C ? shape[a] / 2 + 1 : shape[a];
-        double complex *result = malloc((size_t)(product(ndims, next) + 1) * sizeof *result);
+        long double complex *result = malloc((size_t)(product(ndims, next) + 1) * sizeof *result);
         apply_axis(ndims, current, a, kinds[a], next[a], data, result);
         free(data);
         data = result;
         memcpy(current, next, sizeof next);
     }
-    double scale = norm == DISTFFT_NORM_FORWARD ? 1.0 / logical
-                 : norm == DISTFFT_NORM_ORTHO ? 1.0 / sqrt(logical) : 1.0;
+    long double scale = norm == DISTFFT_NORM_FORWARD ? 1.0L / logical
+                      : norm == DISTFFT_NORM_ORTHO ? 1.0L / sqrtl(logical) : 1.0L;
     total = product(ndims, current);
     for (int64_t i = 0; i < total; i++) data[i] *= scale;
     return data;
+}
+
+double complex *direct_forward(int ndims, const int64_t *shape,
+                               const distfft_kind *kinds, distfft_norm norm,
+                               const double complex *input)
+{
+    int64_t total = product(ndims, shape), out_total = 1;
+    long double complex *wide = calloc((size_t)total + 1, sizeof *wide);
+    for (int64_t i = 0; i < total; i++) wide[i] = input[i];
+    long double complex *result = direct_forward_long(ndims, shape, kinds, norm, wide);
+    for (int a = 0; a < ndims; a++) out_total *= kinds[a] == DISTFFT_R2C ? shape[a] / 2 + 1 : shape[a];
+    double complex *narrow = malloc((size_t)(out_total + 1) * sizeof *narrow);
+    for (int64_t i = 0; i < out_total; i++) narrow[i] = (double complex)result[i];
+    free(wide);
+    free(result);
+    return narrow;
 }
 
 /* Where index k of a padded axis (n retained of m) reads in the full

@@ -1,7 +1,8 @@
 /*
  * direct_reference.h -- a forward transform of every kind by direct O(n^2)
  * sums per axis, from the textbook definitions (FFTW's manual for the r2r
- * kinds, as scipy.fft.dct/dst with norm=None), in double complex.
+ * kinds, as scipy.fft.dct/dst with norm=None), summed in long double
+ * complex (a reference for long-double transforms too).
  *
  * Independent of FFTW on purpose: it is what the randomized sweep compares
  * the library against. Cost: (elements) x (sum of the axis lengths), so keep
@@ -16,7 +17,8 @@
 #include "distfft.h"
 
 /* Logical length of an axis of n points under `kind` (the N of the
- * normalisations in distfft.h): n, 2(n-1), 2(n+1), 2n, or 1. */
+ * normalisations in distfft.h): n (c2c, r2c, r2hc, hc2r, dht), 2(n-1),
+ * 2(n+1), 2n, or 1. */
 double direct_logical_length(distfft_kind kind, int64_t n);
 
 /* The forward transform of a whole global array `input` of `shape` (real
@@ -25,6 +27,11 @@ double direct_logical_length(distfft_kind kind, int64_t n);
 double complex *direct_forward(int ndims, const int64_t *shape,
                                const distfft_kind *kinds, distfft_norm norm,
                                const double complex *input);
+
+/* The same in long double: input and result long double complex. */
+long double complex *direct_forward_long(int ndims, const int64_t *shape,
+                                         const distfft_kind *kinds, distfft_norm norm,
+                                         const long double complex *input);
 
 /* The retained modes of a padded forward transform (distfft.h
  * options.padding): `full` is direct_forward at the padded lengths

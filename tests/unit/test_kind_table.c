@@ -54,6 +54,7 @@ static int documented_fftw_kind(const char *constant)
         {"DISTFFT_DCT1", FFTW_REDFT00}, {"DISTFFT_DCT2", FFTW_REDFT10}, {"DISTFFT_DCT3", FFTW_REDFT01},
         {"DISTFFT_DCT4", FFTW_REDFT11}, {"DISTFFT_DST1", FFTW_RODFT00}, {"DISTFFT_DST2", FFTW_RODFT10},
         {"DISTFFT_DST3", FFTW_RODFT01}, {"DISTFFT_DST4", FFTW_RODFT11}, {"DISTFFT_CHEB", FFTW_REDFT00},
+        {"DISTFFT_R2HC", FFTW_R2HC},     {"DISTFFT_HC2R", FFTW_HC2R},     {"DISTFFT_DHT", FFTW_DHT},
     };
     for (size_t i = 0; i < sizeof documented / sizeof documented[0]; i++)
         if (strcmp(documented[i].constant, constant) == 0) return documented[i].fftw;
@@ -61,7 +62,7 @@ static int documented_fftw_kind(const char *constant)
 }
 
 /* FFTW's inverse of an r2r kind up to scale: REDFT10 <-> REDFT01 (the
- * transpose), the others their own. */
+ * transpose), R2HC <-> HC2R, the others their own. */
 static int fftw_inverse(int fftw)
 {
     switch (fftw) {
@@ -69,6 +70,8 @@ static int fftw_inverse(int fftw)
     case FFTW_REDFT01: return FFTW_REDFT10;
     case FFTW_RODFT10: return FFTW_RODFT01;
     case FFTW_RODFT01: return FFTW_RODFT10;
+    case FFTW_R2HC: return FFTW_HC2R;
+    case FFTW_HC2R: return FFTW_R2HC;
     default: return fftw;
     }
 }
@@ -95,6 +98,11 @@ static void check_constant(const char *constant, int value)
     expect((row->role == KIND_REAL) == (row->fftw_kind >= 0), "real-to-real exactly with an FFTW kind", constant);
     expect(row->min_length >= 1, "minimum length below 1", constant);
     expect(!row->weights || row->role == KIND_REAL, "weights on a kind that is not real-to-real", constant);
+    /* padding keeps a prefix of the spectrum: not FFTW's halfcomplex or Hartley order */
+    bool prefix_spectrum = row->role != KIND_UNTRANSFORMED && row->fftw_kind != FFTW_R2HC &&
+                           row->fftw_kind != FFTW_HC2R && row->fftw_kind != FFTW_DHT;
+    expect(row->pads == prefix_spectrum, "padding allowed exactly where the spectrum's low modes lead",
+           constant);
 }
 
 int main(int argc, char **argv)
@@ -119,7 +127,8 @@ int main(int argc, char **argv)
     /* the normalisation column, as distfft.h documents it, on n = 5 */
     const struct { distfft_kind kind; double length; } lengths[] = {
         {DISTFFT_C2C, 5}, {DISTFFT_R2C, 5}, {DISTFFT_DCT1, 8}, {DISTFFT_DCT2, 10}, {DISTFFT_DST1, 12},
-        {DISTFFT_DST4, 10}, {DISTFFT_CHEB, 1}, {DISTFFT_NONE, 1}, {(distfft_kind)-1, 0}, {(distfft_kind)99, 0},
+        {DISTFFT_DST4, 10}, {DISTFFT_CHEB, 1}, {DISTFFT_NONE, 1}, {DISTFFT_R2HC, 5}, {DISTFFT_HC2R, 5},
+        {DISTFFT_DHT, 5},   {(distfft_kind)-1, 0}, {(distfft_kind)99, 0},
     };
     for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++)
         expect(distfft_kind_logical_length(lengths[i].kind, 5) == lengths[i].length,

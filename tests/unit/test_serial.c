@@ -1,12 +1,16 @@
 /*
  * test_serial.c -- the public serial-transform API (distfft_serial_*), no
- * MPI at run time: every kind family in both precisions against direct
- * sums (tests/support/direct_reference.c, independent of FFTW) on awkward
+ * MPI at run time: every kind family in the three precisions (float,
+ * double, long double) against direct sums in long double
+ * (tests/support/direct_reference.c, independent of FFTW; tolerances from
+ * each precision's epsilon, so a long-double plan computed in double
+ * fails), FFTW's halfcomplex and Hartley kinds (r2hc, hc2r, dht), on awkward
  * shapes (prime lengths, 1-point axes, loop axes), strided and in-place
  * arrays, the backward transforms as inverses, new-array execution, FFTW's
  * wisdom and time limit, and every bad argument's error.
  */
 #include <complex.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -45,28 +49,59 @@ static int64_t product(int ndims, const int64_t *shape)
     return total;
 }
 
+#define PRECISIONS 3
+static const distfft_precision precisions[PRECISIONS] = {DISTFFT_DOUBLE, DISTFFT_FLOAT, DISTFFT_LONG_DOUBLE};
+
+/* Bytes of one real number, and the machine epsilon, of a precision. */
+static size_t real_size(distfft_precision precision)
+{
+    return precision == DISTFFT_FLOAT ? sizeof(float)
+         : precision == DISTFFT_LONG_DOUBLE ? sizeof(long double) : sizeof(double);
+}
+
+static long double epsilon(distfft_precision precision)
+{
+    return precision == DISTFFT_FLOAT ? FLT_EPSILON : precision == DISTFFT_LONG_DOUBLE ? LDBL_EPSILON : DBL_EPSILON;
+}
+
 /* Element i of an array of complex (components 2) or real numbers. */
-static double complex get(distfft_precision precision, int components, const void *data, int64_t i)
+static long double complex get(distfft_precision precision, int components, const void *data, int64_t i)
 {
     if (precision == DISTFFT_FLOAT) {
         const float *f = data;
         return components == 2 ? f[2 * i] + I * f[2 * i + 1] : f[i];
     }
+    if (precision == DISTFFT_LONG_DOUBLE) {
+        const long double *l = data;
+        return components == 2 ? l[2 * i] + I * l[2 * i + 1] : l[i];
+    }
     const double *d = data;
     return components == 2 ? d[2 * i] + I * d[2 * i + 1] : d[i];
 }
 
-static void set(distfft_precision precision, int components, void *data, int64_t i, double complex value)
+static void set(distfft_precision precision, int components, void *data, int64_t i, long double complex value)
 {
     if (precision == DISTFFT_FLOAT) {
         float *f = data;
-        f[components * i] = (float)creal(value);
-        if (components == 2) f[2 * i + 1] = (float)cimag(value);
+        f[components * i] = (float)creall(value);
+        if (components == 2) f[2 * i + 1] = (float)cimagl(value);
+    } else if (precision == DISTFFT_LONG_DOUBLE) {
+        long double *l = data;
+        l[components * i] = creall(value);
+        if (components == 2) l[2 * i + 1] = cimagl(value);
     } else {
         double *d = data;
-        d[components * i] = creal(value);
-        if (components == 2) d[2 * i + 1] = cimag(value);
+        d[components * i] = (double)creall(value);
+        if (components == 2) d[2 * i + 1] = (double)cimagl(value);
     }
+}
+
+/* The value stored for x in `precision` (what the transform sees). */
+static long double complex rounded(distfft_precision precision, long double complex x)
+{
+    long double buffer[2];
+    set(precision, 2, buffer, 0, x);
+    return get(precision, 2, buffer, 0);
 }
 
 /* One transform case: shape, the transformed axes and their kinds. */
@@ -125,7 +160,7 @@ static void run_case(const serial_case *c, distfft_precision precision, int stri
     memcpy(out_shape, c->shape, sizeof out_shape);
     if (halving) out_shape[c->axes[c->naxes - 1]] = c->shape[c->axes[c->naxes - 1]] / 2 + 1;
     int64_t n_in = product(ndims, c->shape), n_out = product(ndims, out_shape);
-    size_t real = precision == DISTFFT_FLOAT ? sizeof(float) : sizeof(double);
+    size_t real = real_size(precision);
 
     int64_t c_in[4], c_out[4], in_strides[4], out_strides[4], step = 1;
     c_order(ndims, c->shape, c_in);
@@ -139,9 +174,10 @@ static void run_case(const serial_case *c, distfft_precision precision, int stri
     void *in = distfft_malloc((size_t)in_span * in_components * real + 64);
     void *out = distfft_malloc((size_t)n_out * out_components * real + 64);
     void *back = distfft_malloc((size_t)in_span * in_components * real + 64);
-    double complex *x = malloc((size_t)n_in * sizeof *x);
+    long double complex *x = malloc((size_t)n_in * sizeof *x);
     for (int64_t i = 0; i < n_in; i++) {
-        x[i] = sin(1.0 + 0.7 * (double)i) + (in_components == 2 ? I * cos(0.3 * (double)i * (double)i) : 0);
+        long double li = (long double)i;
+        x[i] = rounded(precision, sinl(1 + 0.7L * li) + (in_components == 2 ? I * cosl(0.3L * li * li) : 0));
     }
 
     char what[160];
@@ -166,16 +202,19 @@ static void run_case(const serial_case *c, distfft_precision precision, int stri
     /* Filled after planning (MEASURE overwrites the planning arrays). */
     for (int64_t i = 0; i < n_in; i++) set(precision, in_components, in, offset_of(ndims, c->shape, in_strides, i), x[i]);
     check(distfft_serial_execute(forward, in, out) == DISTFFT_SUCCESS, "%s: forward execute", what);
-    double complex *expected = direct_forward(ndims, c->shape, all, DISTFFT_NORM_NONE, x);
-    double error = 0, scale = 0;
+    long double complex *expected = direct_forward_long(ndims, c->shape, all, DISTFFT_NORM_NONE, x);
+    long double error = 0, scale = 0;
     for (int64_t i = 0; i < n_out; i++) {
-        double complex got = get(precision, out_components, out,
-                                 offset_of(ndims, out_shape, out_strides, i));
-        error = fmax(error, cabs(got - expected[i]));
-        scale = fmax(scale, cabs(expected[i]));
+        long double complex got = get(precision, out_components, out,
+                                      offset_of(ndims, out_shape, out_strides, i));
+        error = fmaxl(error, cabsl(got - expected[i]));
+        scale = fmaxl(scale, cabsl(expected[i]));
     }
-    double tolerance = (precision == DISTFFT_FLOAT ? 2e-5 : 1e-12) * (1 + scale) * sqrt((double)n_in + 1);
-    check(error <= tolerance, "%s: forward differs from direct sums by %g (tolerance %g)", what, error,
+    /* FFTW's error grows like eps log n (seen: under 3 eps here); 16 eps
+     * log2 n is loose for that, and for long double still 20 times below
+     * double's eps, so a long-double plan computed in double fails. */
+    long double tolerance = 16 * epsilon(precision) * (1 + scale) * log2l((long double)n_in + 2);
+    check(error <= tolerance, "%s: forward differs from direct sums by %Lg (tolerance %Lg)", what, error,
           tolerance);
     free(expected);
 
@@ -184,13 +223,13 @@ static void run_case(const serial_case *c, distfft_precision precision, int stri
     error = 0;
     scale = 0;
     for (int64_t i = 0; i < n_in; i++) {
-        double complex got = get(precision, in_components, back,
-                                 offset_of(ndims, c->shape, in_strides, i));
-        error = fmax(error, cabs(got / N - x[i]));
-        scale = fmax(scale, cabs(x[i]));
+        long double complex got = get(precision, in_components, back,
+                                      offset_of(ndims, c->shape, in_strides, i));
+        error = fmaxl(error, cabsl(got / N - x[i]));
+        scale = fmaxl(scale, cabsl(x[i]));
     }
-    check(error <= (precision == DISTFFT_FLOAT ? 1e-4 : 1e-12) * (1 + scale),
-          "%s: backward(forward(x)) / N differs from x by %g", what, error);
+    check(error <= 16 * epsilon(precision) * (1 + scale) * log2l((long double)n_in + 2),
+          "%s: backward(forward(x)) / N differs from x by %Lg", what, error);
 done:
     check(distfft_serial_plan_destroy(&forward) == DISTFFT_SUCCESS && !forward, "%s: destroy", what);
     check(distfft_serial_plan_destroy(&backward) == DISTFFT_SUCCESS && !backward, "%s: destroy", what);
@@ -218,15 +257,25 @@ static const serial_case cases[] = {
     {2, {2, 9}, 1, {1}, {DISTFFT_DCT1}, 0},
     /* real-to-real on complex arrays */
     {2, {4, 5}, 2, {0, 1}, {DISTFFT_DCT2, DISTFFT_DST1}, DISTFFT_SERIAL_COMPLEX_DATA},
+    /* FFTW's halfcomplex and Hartley kinds: even and odd lengths (the even
+     * r_{n/2}), one point, and mixed with DCTs and DSTs */
+    {1, {8}, 1, {0}, {DISTFFT_R2HC}, 0},
+    {2, {3, 7}, 1, {1}, {DISTFFT_R2HC}, 0},
+    {1, {1}, 1, {0}, {DISTFFT_HC2R}, 0},
+    {2, {6, 5}, 2, {0, 1}, {DISTFFT_HC2R, DISTFFT_HC2R}, 0},
+    {1, {11}, 1, {0}, {DISTFFT_DHT}, 0},
+    {3, {4, 3, 6}, 3, {2, 0, 1}, {DISTFFT_DHT, DISTFFT_DCT2, DISTFFT_R2HC}, 0},
+    {2, {5, 4}, 2, {0, 1}, {DISTFFT_HC2R, DISTFFT_DST3}, 0},
+    {2, {4, 7}, 2, {1, 0}, {DISTFFT_R2HC, DISTFFT_DHT}, DISTFFT_SERIAL_COMPLEX_DATA},
 };
 
 static void test_transforms(void)
 {
     int count = (int)(sizeof cases / sizeof cases[0]);
-    for (int p = 0; p < 2; p++)
+    for (int p = 0; p < PRECISIONS; p++)
         for (int i = 0; i < count; i++)
             for (int strided = 0; strided < 2; strided++)
-                run_case(&cases[i], p ? DISTFFT_FLOAT : DISTFFT_DOUBLE, strided, 1 + (i % 3 == 0 && strided));
+                run_case(&cases[i], precisions[p], strided, 1 + (i % 3 == 0 && strided));
 }
 
 /* In place: c2c, and r2c with FFTW's padded real array. */
@@ -277,7 +326,23 @@ static void test_in_place(void)
 }
 
 /* create(...) with one argument spoilt returns `code`, a message naming
- * the call, and a NULL plan. */
+ * the call, and a NULL plan, and leaves the arrays alone: the `guarded`
+ * bytes of the test's arrays are as they were. */
+static struct {
+    const void *in, *out;
+    unsigned char in_before[2048], out_before[2048];
+    size_t bytes;
+} guarded;
+
+static void guard(const void *in, const void *out, size_t bytes)
+{
+    guarded.in = in;
+    guarded.out = out;
+    guarded.bytes = bytes;
+    memcpy(guarded.in_before, in, bytes);
+    memcpy(guarded.out_before, out, bytes);
+}
+
 typedef struct {
     int ndims;
     const int64_t *shape;
@@ -301,6 +366,9 @@ static void expect_refused(create_args a, int code, const char *what)
     bool named = strstr(distfft_last_error(), "distfft_serial_plan_create") != NULL;
     check(rc == code && (code == DISTFFT_SUCCESS ? plan != NULL : plan == NULL && named),
           "%s: rc %d (expected %d), plan %s", what, rc, code, plan ? "set" : "NULL");
+    if (code != DISTFFT_SUCCESS && guarded.bytes)
+        check(!memcmp(guarded.in, guarded.in_before, guarded.bytes) &&
+              !memcmp(guarded.out, guarded.out_before, guarded.bytes), "%s: the arrays were touched", what);
     if (rc == DISTFFT_SUCCESS) distfft_serial_plan_destroy(&plan);
 }
 
@@ -313,11 +381,30 @@ static void test_bad_arguments(void)
     distfft_kind mixed[2] = {DISTFFT_C2C, DISTFFT_DCT2}, r2c_mixed[2] = {DISTFFT_DCT2, DISTFFT_R2C};
     distfft_kind not_kind[1] = {(distfft_kind)42}, none[1] = {DISTFFT_NONE}, cheb[1] = {DISTFFT_CHEB};
     distfft_kind dct1[1] = {DISTFFT_DCT1}, c2r[2] = {DISTFFT_C2C, DISTFFT_R2C};
+    distfft_kind r2hc_c2c[2] = {DISTFFT_R2HC, DISTFFT_C2C}, dht_r2c[2] = {DISTFFT_DHT, DISTFFT_R2C};
+    distfft_kind hc2r[1] = {DISTFFT_HC2R};
     double complex *in = distfft_malloc(120 * sizeof *in), *out = distfft_malloc(120 * sizeof *out);
+    for (int i = 0; i < 120; i++) {
+        in[i] = i + 0.5 * I;
+        out[i] = -i;
+    }
+    guard(in, out, 120 * sizeof *in);
     create_args good = {3, shape, 3, axes, c2c, DISTFFT_FORWARD, DISTFFT_DOUBLE, in, out, NULL, NULL,
                         DISTFFT_ESTIMATE, 0, 1};
     create_args a;
     expect_refused(good, DISTFFT_SUCCESS, "the good arguments");
+    a = good; a.precision = DISTFFT_LONG_DOUBLE; a.in = a.out = NULL;
+    expect_refused(a, DISTFFT_ERR_ARGUMENT, "long double, in NULL");
+    a = good; a.precision = DISTFFT_LONG_DOUBLE; a.shape = one; a.naxes = 1; a.axes = last_two; a.kinds = dct1;
+    expect_refused(a, DISTFFT_ERR_SHAPE, "long double: dct1 on one point");
+    a = good; a.precision = DISTFFT_LONG_DOUBLE; a.flags = DISTFFT_SERIAL_COMPLEX_DATA;
+    expect_refused(a, DISTFFT_ERR_ARGUMENT, "long double: complex data c2c");
+    a = good; a.naxes = 2; a.axes = last_two; a.kinds = r2hc_c2c;
+    expect_refused(a, DISTFFT_ERR_UNSUPPORTED, "r2hc mixed with c2c");
+    a.kinds = dht_r2c; expect_refused(a, DISTFFT_ERR_UNSUPPORTED, "dht mixed with r2c");
+    a = good; a.naxes = 1; a.kinds = hc2r; a.shape = bad_shape; a.precision = DISTFFT_LONG_DOUBLE;
+    expect_refused(a, DISTFFT_ERR_SHAPE, "hc2r, long double, negative extent");
+    a = good; a.naxes = 1; a.kinds = hc2r; a.flags = 1 << 9; expect_refused(a, DISTFFT_ERR_ARGUMENT, "hc2r, bad flag");
     a = good; a.ndims = 0; expect_refused(a, DISTFFT_ERR_ARGUMENT, "ndims 0");
     a = good; a.ndims = DISTFFT_MAX_DIMS + 1; expect_refused(a, DISTFFT_ERR_ARGUMENT, "ndims 17");
     a = good; a.shape = NULL; expect_refused(a, DISTFFT_ERR_ARGUMENT, "shape NULL");
@@ -389,6 +476,7 @@ static void test_bad_arguments(void)
               DISTFFT_SUCCESS, "an unaligned c2c plan");
     check(distfft_serial_execute(plan, in, shifted) == DISTFFT_SUCCESS, "unaligned: any alignment runs");
     distfft_serial_plan_destroy(&plan);
+    guarded.bytes = 0;
     check(distfft_serial_plan_destroy(NULL) == DISTFFT_ERR_ARGUMENT, "destroy NULL");
     check(distfft_serial_plan_destroy(&plan) == DISTFFT_SUCCESS, "destroy a NULL plan");
     distfft_free(in);
@@ -404,9 +492,9 @@ static void test_wisdom(const char *directory)
     distfft_kind kinds[2] = {DISTFFT_DCT2, DISTFFT_DST3};
     char path[512];
     snprintf(path, sizeof path, "%s/test_serial_wisdom.txt", directory);
-    for (int p = 0; p < 2; p++) {
-        distfft_precision precision = p ? DISTFFT_FLOAT : DISTFFT_DOUBLE;
-        void *in = distfft_malloc(120 * sizeof(double)), *out = distfft_malloc(120 * sizeof(double));
+    for (int p = 0; p < PRECISIONS; p++) {
+        distfft_precision precision = precisions[p];
+        void *in = distfft_malloc(120 * real_size(precision)), *out = distfft_malloc(120 * real_size(precision));
         distfft_serial_plan plan = NULL;
         check(distfft_serial_wisdom_forget(precision) == DISTFFT_SUCCESS, "forget");
         check(distfft_serial_plan_create(2, shape, 2, axes, kinds, DISTFFT_FORWARD, precision, in, NULL, out,
@@ -431,10 +519,23 @@ static void test_wisdom(const char *directory)
                                         NULL, DISTFFT_PATIENT, DISTFFT_SERIAL_WISDOM_ONLY, 1, &plan);
         check(rc == DISTFFT_SUCCESS, "%s: wisdom from the file plans", precision_name(precision));
         distfft_serial_plan_destroy(&plan);
+        /* wisdom is per precision: forgetting another's keeps this one's */
+        distfft_serial_wisdom_forget(precisions[(p + 1) % PRECISIONS]);
+        rc = distfft_serial_plan_create(2, shape, 2, axes, kinds, DISTFFT_FORWARD, precision, in, NULL, out,
+                                        NULL, DISTFFT_PATIENT, DISTFFT_SERIAL_WISDOM_ONLY, 1, &plan);
+        check(rc == DISTFFT_SUCCESS, "%s: wisdom kept when %s's is forgotten", precision_name(precision),
+              precision_name(precisions[(p + 1) % PRECISIONS]));
+        distfft_serial_plan_destroy(&plan);
+        check(distfft_serial_set_timelimit(precision, 0.5) == DISTFFT_SUCCESS &&
+                  distfft_serial_set_timelimit(precision, -1.0) == DISTFFT_SUCCESS,
+              "%s: a time limit and none", precision_name(precision));
         free(text);
         distfft_free(in);
         distfft_free(out);
     }
+    char *long_text = distfft_serial_wisdom_export(DISTFFT_LONG_DOUBLE);
+    check(long_text && strstr(long_text, "fftwl"), "long double's wisdom is FFTW's long-double wisdom");
+    free(long_text);
     check(distfft_serial_wisdom_import(DISTFFT_DOUBLE, "not wisdom") == DISTFFT_ERR_ARGUMENT,
           "import of a text that is not wisdom");
     check(distfft_serial_wisdom_import(DISTFFT_DOUBLE, NULL) == DISTFFT_ERR_ARGUMENT, "import NULL");

@@ -137,7 +137,7 @@ class Engine:
             raise NotImplementedError(f"distfft.mpi4py_fft: one distfft plan has no {dtype}")
         if dtype.char not in "fdFD":
             raise TypeError(f"distfft.mpi4py_fft: dtype {dtype} is not float32/64 or "
-                            "complex64/128 (distfft has no long double)")
+                            "complex64/128 (distributed distfft plans have no long double)")
         unknown = sorted(set(kw) - set(_ACCEPTED))
         if unknown:
             raise TypeError(f"distfft.mpi4py_fft: PFFT got unexpected keyword(s) {unknown}")

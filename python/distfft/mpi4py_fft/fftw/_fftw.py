@@ -3,22 +3,17 @@ _fftw.py -- mpi4py-fft's serial FFTW plans, per precision, on distfft's
 serial C API (distfft_serial_*, include/distfft.h).
 
 mpi4py-fft's serial transforms are FFTW plans over some axes of a strided
-array (the other axes a loop). In single and double precision they are
+array (the other axes a loop). In single, double and long double
+precision, and for every kind mpi4py-fft names (c2c, r2c/c2r and FFTW's
+eleven r2r kinds: the DCTs and DSTs, R2HC, HC2R and DHT), they are
 distfft_serial_plan_create's plans, run by distfft_serial_execute (FFTW's
 new-array execute), with FFTW's wisdom and time limit through
 distfft_serial_wisdom_* and distfft_serial_set_timelimit: the FFTW that
 libdistfft links, so wisdom and the planner are shared with distfft's own
-plans. One `Precision` object per precision: `plan(...)` returns a plan
-object (`execute`, `describe`, `destroy`), or None where the arrays'
-strides are no whole number of elements;
-and the wisdom and time-limit calls.
-
-What libdistfft has no word for is planned by FFTW opened directly
-(`_Direct`, through ctypes, the one place the package calls FFTW): long
-double (libfftw3l; distfft has no long double) and the r2r kinds
-FFTW_R2HC, FFTW_HC2R and FFTW_DHT (not distfft kinds). Everything
-mpi4py-fft's fftn ... ihfftn plan in float and double goes through
-distfft.
+plans. The package never opens an FFTW library itself here. One
+`Precision` object per precision: `plan(...)` returns a plan object
+(`execute`, `describe`, `destroy`), or None where the arrays' strides are
+no whole number of elements; and the wisdom and time-limit calls.
 
 What a reader must know: fftw_cleanup() would make every existing plan
 undefined, distfft's included, so `cleanup` here only forgets wisdom and
@@ -31,13 +26,12 @@ import ctypes
 import numpy
 
 from ... import _lib
-from ...errors import DistfftError
 
 # What the kind codes mean to the planner (mpi4py-fft's numbering); the
-# r2r codes are FFTW's own.
+# r2r codes are FFTW's own (fftw_r2r_kind), named as distfft's kinds.
 C2C_FORWARD, C2C_BACKWARD, R2C, C2R = -1, 1, -2, 2
-FFTW_R2HC, FFTW_HC2R, FFTW_DHT = 0, 1, 2
-_R2R_NAMES = {3: "dct1", 4: "dct3", 5: "dct2", 6: "dct4", 7: "dst1", 8: "dst3", 9: "dst2", 10: "dst4"}
+_R2R_NAMES = {0: "r2hc", 1: "hc2r", 2: "dht", 3: "dct1", 4: "dct3", 5: "dct2", 6: "dct4",
+              7: "dst1", 8: "dst3", 9: "dst2", 10: "dst4"}
 
 # FFTW's planner flags (utilities.py) and distfft's serial flags for them.
 FFTW_DESTROY_INPUT, FFTW_UNALIGNED, FFTW_CONSERVE_MEMORY = 1, 2, 4
@@ -72,11 +66,11 @@ def _strides(array):
     return [s // array.itemsize for s in array.strides]
 
 
-def _geometry(input_array, output_array, axes, kinds):
-    """(logical shape, input strides, output strides, loop axes)."""
-    logical = output_array.shape if kinds[0] == C2R else input_array.shape
-    others = [a for a in range(input_array.ndim) if a not in axes]
-    return logical, _strides(input_array), _strides(output_array), others
+def _geometry(input_array, output_array, c2r):
+    """(logical shape, input strides, output strides); a c2r's logical
+    shape is its real output's."""
+    logical = output_array.shape if c2r else input_array.shape
+    return logical, _strides(input_array), _strides(output_array)
 
 
 class _SerialPlan:
@@ -101,35 +95,43 @@ class _SerialPlan:
             self._handle = _lib.c_handle()
 
 
+# distfft's precision of each dtype char of mpi4py-fft's ('f', 'd', 'g').
+_PRECISION_NAMES = {"f": "float", "d": "double", "g": "long-double"}
+
+
 class Precision:
-    """Single ('f') or double ('d') precision, on distfft's serial API."""
+    """Single ('f'), double ('d') or long double ('g') precision, on
+    distfft's serial API."""
 
     def __init__(self, char):
         self.char = char
-        self._code = _lib.precision(numpy.dtype(char))
-        self._direct = None   # FFTW itself, for the kinds distfft lacks (_Direct)
+        self._code = _lib.code_of("precision", _PRECISION_NAMES[char])
 
-    def plan(self, input_array, output_array, axes, kinds, threads, flags):
+    def plan(self, input_array, output_array, axes, kinds, threads, flags, real_to_real=None):
         """The plan (DistfftError if FFTW made none) of the transform `kinds` (one
         code for c2c/r2c/c2r, one FFTW r2r kind per axis) along `axes` (the
         last one is the halved axis of r2c/c2r), looping over the other
-        axes."""
-        if kinds[0] not in (C2C_FORWARD, C2C_BACKWARD, R2C, C2R) and \
-                any(k not in _R2R_NAMES for k in kinds):
-            if self._direct is None:
-                self._direct = _Direct(self.char)
-            return self._direct.plan(input_array, output_array, axes, kinds, threads, flags)
-        logical, in_strides, out_strides, _ = _geometry(input_array, output_array, axes, kinds)
+        axes. real_to_real: kinds are r2r kinds (default: unless the first
+        is a c2c/r2c/c2r code). ValueError for an r2r code that is no FFTW
+        kind."""
+        if real_to_real is None:
+            real_to_real = kinds[0] not in (C2C_FORWARD, C2C_BACKWARD, R2C, C2R)
+        if real_to_real and any(k not in _R2R_NAMES for k in kinds):
+            raise ValueError(f"distfft: r2r kinds {list(kinds)}: FFTW's r2r kinds are 0..10 "
+                             "(FFTW_R2HC ... FFTW_RODFT11)")
+        logical, in_strides, out_strides = _geometry(input_array, output_array,
+                                                     not real_to_real and kinds[0] == C2R)
         if in_strides is None or out_strides is None:
             return None
         c2c, r2c = _lib.code_of("kind", "c2c"), _lib.code_of("kind", "r2c")
-        if kinds[0] in (C2C_FORWARD, C2C_BACKWARD):
+        if real_to_real:   # each kind as named: forward
+            codes = [_lib.code_of("kind", _R2R_NAMES[int(k)]) for k in kinds]
+        elif kinds[0] in (C2C_FORWARD, C2C_BACKWARD):
             codes = [c2c] * len(axes)
-        elif kinds[0] in (R2C, C2R):
-            codes = [c2c] * (len(axes) - 1) + [r2c]
         else:
-            codes = [_lib.code_of("kind", _R2R_NAMES[k]) for k in kinds]
-        direction = _lib.BACKWARD if kinds[0] in (C2C_BACKWARD, C2R) else _lib.FORWARD
+            codes = [c2c] * (len(axes) - 1) + [r2c]
+        direction = _lib.BACKWARD if not real_to_real and kinds[0] in (C2C_BACKWARD, C2R) \
+            else _lib.FORWARD
         handle = _lib.c_handle()
         rc = _lib.lib.distfft_serial_plan_create(
             len(logical), _lib.int64_array(logical), len(axes), _lib.int_array(axes, "axis"),
@@ -162,134 +164,15 @@ def _ok(rc):
     return 1 if rc == 0 else 0
 
 
-# ---- FFTW opened directly: long double, and FFTW_R2HC, _HC2R, _DHT -------------
-
-class IoDim64(ctypes.Structure):
-    """fftw_iodim64: length and input/output strides in elements."""
-    _fields_ = [("n", ctypes.c_ssize_t), ("is_", ctypes.c_ssize_t), ("os", ctypes.c_ssize_t)]
-
-
-_PREFIX = {"f": "fftwf_", "d": "fftw_", "g": "fftwl_"}
-_LIBRARY = {"f": "libfftw3f.so.3", "d": "libfftw3.so.3", "g": "libfftw3l.so.3"}
-_THREADS = {"f": "libfftw3f_threads.so.3", "d": "libfftw3_threads.so.3",
-            "g": "libfftw3l_threads.so.3"}
-
-
-class _DirectPlan:
-    """An FFTW plan of _Direct (freed by destroy)."""
-
-    def __init__(self, direct, pointer, kind):
-        self._direct, self._pointer, self._kind = direct, pointer, kind
-
-    def execute(self, input_array, output_array):
-        direct = self._direct
-        function = direct.execute_dft if self._kind in (C2C_FORWARD, C2C_BACKWARD) else \
-            direct.execute_r2c if self._kind == R2C else \
-            direct.execute_c2r if self._kind == C2R else direct.execute_r2r
-        function(self._pointer, input_array.ctypes.data, output_array.ctypes.data)
-
-    def describe(self):
-        text = self._direct.sprint_plan(self._pointer)
-        try:
-            return ctypes.string_at(text).decode()
-        finally:
-            self._direct.free(text)
-
-    def destroy(self):
-        if self._pointer:
-            self._direct.destroy_plan(self._pointer)
-            self._pointer = None
-
-
-class _Direct:
-    """FFTW of one precision ('f', 'd' or 'g') through ctypes; raises
-    OSError if the library is absent."""
-
-    def __init__(self, char):
-        self.char = char
-        self.lib = ctypes.CDLL(_LIBRARY[char], mode=ctypes.RTLD_GLOBAL)
-        try:
-            threads = ctypes.CDLL(_THREADS[char], mode=ctypes.RTLD_GLOBAL)
-            threads[_PREFIX[char] + "init_threads"]()
-            self._nthreads = threads[_PREFIX[char] + "plan_with_nthreads"]
-            self._nthreads.argtypes = [ctypes.c_int]
-        except (OSError, AttributeError):
-            self._nthreads = None
-        vp, dims, f = ctypes.c_void_p, ctypes.POINTER(IoDim64), self._function
-        guru = [ctypes.c_int, dims, ctypes.c_int, dims, vp, vp]
-        self._dft = f("plan_guru64_dft", vp, guru + [ctypes.c_int, ctypes.c_uint])
-        self._r2c = f("plan_guru64_dft_r2c", vp, guru + [ctypes.c_uint])
-        self._c2r = f("plan_guru64_dft_c2r", vp, guru + [ctypes.c_uint])
-        self._r2r = f("plan_guru64_r2r", vp, guru + [ctypes.POINTER(ctypes.c_int), ctypes.c_uint])
-        self.execute_dft = f("execute_dft", None, [vp, vp, vp])
-        self.execute_r2c = f("execute_dft_r2c", None, [vp, vp, vp])
-        self.execute_c2r = f("execute_dft_c2r", None, [vp, vp, vp])
-        self.execute_r2r = f("execute_r2r", None, [vp, vp, vp])
-        self.destroy_plan = f("destroy_plan", None, [vp])
-        self.sprint_plan = f("sprint_plan", vp, [vp])
-        self.free = f("free", None, [vp])
-        self._export = f("export_wisdom_to_filename", ctypes.c_int, [ctypes.c_char_p])
-        self._import = f("import_wisdom_from_filename", ctypes.c_int, [ctypes.c_char_p])
-        self.forget_wisdom = f("forget_wisdom", None, [])
-        self._timelimit = f("set_timelimit", None, [ctypes.c_double])
-
-    def _function(self, name, restype, argtypes):
-        function = self.lib[_PREFIX[self.char] + name]
-        function.restype, function.argtypes = restype, argtypes
-        return function
-
-    def plan(self, input_array, output_array, axes, kinds, threads, flags):
-        """As Precision.plan, by FFTW's guru64 planner."""
-        logical, in_strides, out_strides, others = _geometry(input_array, output_array, axes,
-                                                             kinds)
-        if in_strides is None or out_strides is None:
-            return None
-
-        def dims(which):
-            array = (IoDim64 * max(1, len(which)))()
-            for i, axis in enumerate(which):
-                array[i] = IoDim64(logical[axis], in_strides[axis], out_strides[axis])
-            return len(which), array
-
-        rank, loop = dims(axes), dims(others)
-        inp, out, kind = input_array.ctypes.data, output_array.ctypes.data, kinds[0]
-        if self._nthreads is not None:
-            self._nthreads(int(threads))
-        if kind in (C2C_FORWARD, C2C_BACKWARD):
-            plan = self._dft(*rank, *loop, inp, out, kind, flags)
-        elif kind == R2C:
-            plan = self._r2c(*rank, *loop, inp, out, flags)
-        elif kind == C2R:
-            plan = self._c2r(*rank, *loop, inp, out, flags)
-        else:
-            codes = (ctypes.c_int * len(kinds))(*kinds)
-            plan = self._r2r(*rank, *loop, inp, out, codes, flags)
-        if self._nthreads is not None:
-            self._nthreads(1)
-        return _DirectPlan(self, plan, kind) if plan else None
-
-    def export_wisdom(self, filename):
-        return self._export(_path(filename))
-
-    def import_wisdom(self, filename):
-        return self._import(_path(filename))
-
-    def set_timelimit(self, seconds):
-        self._timelimit(float(seconds))
-
-
 _precisions = {}
 
 
 def precision(char):
     """The Precision for dtype char ('f', 'd', 'g' or upper case), or None
-    where there is none (long double: where libfftw3l is not installed)."""
+    for a dtype of no FFTW precision."""
     char = numpy.dtype(char).char.lower()
-    if char not in _PREFIX:
+    if char not in _PRECISION_NAMES:
         return None
     if char not in _precisions:
-        try:
-            _precisions[char] = _Direct(char) if char == "g" else Precision(char)
-        except (OSError, AttributeError, DistfftError):
-            _precisions[char] = None
+        _precisions[char] = Precision(char)
     return _precisions[char]

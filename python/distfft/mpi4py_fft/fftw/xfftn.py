@@ -43,8 +43,10 @@ class FFT:
 
     FFT(input_array, output_array, axes=(-1,), kind=FFTW_FORWARD,
     threads=1, flags=FFTW_MEASURE, normalization=1.0): `kind` is one code
-    (c2c, R2C, C2R) or one r2r kind per axis; flags an int or a sequence
-    of ints or-ed together. Planning with FFTW_MEASURE or slower
+    (c2c, R2C, C2R) or one r2r kind per axis (FFTW's eleven, FFTW_R2HC ...
+    FFTW_RODFT11; a first code of 1 or 2, C2C_BACKWARD or C2R, is
+    FFTW_HC2R or FFTW_DHT where both arrays are real); flags an int or a
+    sequence of ints or-ed together. Planning with FFTW_MEASURE or slower
     overwrites the arrays, as FFTW does."""
 
     def __init__(self, input_array, output_array, axes=(-1,), kind=FFTW_FORWARD, threads=1,
@@ -56,7 +58,11 @@ class FFT:
         for flag in flags:
             allflags |= int(flag)
         axes = [int(a) + ndim if a < 0 else int(a) for a in axes]
-        if kinds[0] not in (C2C_FORWARD, C2C_BACKWARD, R2C, C2R):   # r2r: one kind per axis
+        # r2r: one kind per axis. FFTW_HC2R and FFTW_DHT share their codes
+        # with C2C_BACKWARD and C2R: between two real arrays they are r2r.
+        real_to_real = kinds[0] not in (C2C_FORWARD, C2C_BACKWARD, R2C, C2R) or \
+            (input_array.dtype.kind == "f" and output_array.dtype.kind == "f")
+        if real_to_real:
             kinds = kinds * len(axes) if len(kinds) == 1 else kinds
             _check(len(kinds) == len(axes), f"{len(kinds)} r2r kinds for {len(axes)} axes")
         self._precision = _fftw.precision(input_array.dtype.char)
@@ -66,7 +72,7 @@ class FFT:
         self._M = normalization
         self._axes = tuple(axes)
         self._plan = self._precision.plan(input_array, output_array, axes, kinds, threads,
-                                          allflags)
+                                          allflags, real_to_real)
         if not self._plan:
             self._plan = None
             raise RuntimeError("Failure creating FFTW plan")
