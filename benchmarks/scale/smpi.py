@@ -140,6 +140,12 @@ def smpirun_command(xml_path, hosts_path, ranks, configuration):
                # round, and SimGrid's solver pays for each of them per event.
                "--cfg=smpi/allreduce:redbcast", "--cfg=smpi/reduce:binomial",
                "--cfg=smpi/bcast:binomial_tree", "--cfg=smpi/barrier:ompi_bruck",
+               # The same for gather and scatter: SMPI's MPI_Comm_split gathers
+               # every rank's color and key at rank 0, and its default gather
+               # is linear there (an 8,192-rank plan spent minutes of host
+               # time in one grid split; a 4,096-rank probe of one split and
+               # one dup took 50 s of wall time, 21 s with these).
+               "--cfg=smpi/gather:ompi_binomial", "--cfg=smpi/scatter:ompi_binomial",
                "--log=root.thres:warning", "--log=smpi_config.thres:error"]
     return command + [f"--cfg={item}" for item in configuration]
 
