@@ -12,12 +12,16 @@
  *
  * A plan's grid (grid_create_on) is made on the plan's own communicator,
  * with no duplicate, no Cartesian communicator and no reordered copy: each
- * sub-communicator is one MPI_Comm_split of the plan's communicator, the
- * same group in the same order as MPI_Cart_sub's. Real MPIs implement
- * MPI_Cart_sub as such a split, and this saves the Cartesian
+ * sub-communicator is the group and order MPI_Cart_sub would give, made
+ * from the plan's communicator directly. This saves the Cartesian
  * communicator's context id; SimGrid's SMPI charges MPI_Cart_create and
- * MPI_Cart_sub 60-190 ms of simulated time each at 1,024 ranks, a split
- * 0.1-0.2 ms (issue 24, docs/guide/scale.md).
+ * MPI_Cart_sub 60-190 ms of simulated time each at 1,024 ranks
+ * (issue 24, docs/guide/scale.md). With the row placement (grid position =
+ * rank) every rank knows its line's members, so each sub-communicator is
+ * one MPI_Comm_create_group, collective over the line alone; other
+ * placements use one MPI_Comm_split, which exchanges every rank's color
+ * and key over the whole communicator (O(P) per rank in real MPIs; in
+ * SMPI a linear gather at rank 0, minutes of host time at 8,192 ranks).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -181,11 +185,48 @@ fail:
     return rc;
 }
 
+/* The tag of the sub-communicators' MPI_Comm_create_group: each rank makes
+ * them one after the other, so one tag serves every direction. */
+enum { GRID_LINE_TAG = 31415 };
+
+/* The group of each direction's line through grid position `index` on
+ * comm, whose rank is the position (the row placement): members
+ * index + (k - coords[i]) * stride_i for k = 0..dims[i]-1. Local. */
+static int line_groups(MPI_Comm comm, const struct distfft_grid_s *grid, int index, MPI_Group *groups)
+{
+    int rc = DISTFFT_SUCCESS, largest = 1;
+    for (int i = 0; i < grid->ndims; i++) largest = grid->dims[i] > largest ? grid->dims[i] : largest;
+    int *members = malloc((size_t)largest * sizeof *members);
+    if (!members) return error_fail(DISTFFT_ERR_MEMORY, "grid line members");
+    MPI_Group all = MPI_GROUP_NULL;
+    TRY_MPI(MPI_Comm_group(comm, &all));
+    for (int i = 0; i < grid->ndims; i++) {
+        int stride = 1;
+        for (int j = i + 1; j < grid->ndims; j++) stride *= grid->dims[j];
+        for (int k = 0; k < grid->dims[i]; k++) members[k] = index + (k - grid->coords[i]) * stride;
+        TRY_MPI(MPI_Group_incl(all, grid->dims[i], members, &groups[i]));
+    }
+fail:
+    free(members);
+    if (all != MPI_GROUP_NULL) KEEP_MPI(MPI_Group_free(&all));
+    return rc;
+}
+
+static int groups_free(int ndims, MPI_Group *groups)
+{
+    int rc = DISTFFT_SUCCESS;
+    for (int i = 0; i < ndims; i++)
+        if (groups[i] != MPI_GROUP_NULL) KEEP_MPI(MPI_Group_free(&groups[i]));
+    return rc;
+}
+
 int grid_create_on(MPI_Comm comm, int ndims, const int *dims, distfft_placement placement, int node_size,
                    int node, int busy_direction, struct distfft_grid_s **grid_out)
 {
     int rc = DISTFFT_SUCCESS, index;
     struct distfft_grid_s *grid = NULL;
+    MPI_Group groups[DISTFFT_MAX_DIMS];
+    for (int i = 0; i < DISTFFT_MAX_DIMS; i++) groups[i] = MPI_GROUP_NULL;
     TRY(grid_start(comm, ndims, dims, placement, node_size, busy_direction, grid_out, &grid));
     TRY(placement_grid_index(comm, ndims, grid->dims, placement, node_size, node, busy_direction, &index));
     /* The coordinates of grid position `index`, row-major as MPI_Cart_coords
@@ -196,17 +237,26 @@ int grid_create_on(MPI_Comm comm, int ndims, const int *dims, distfft_placement 
     }
     /* P_i: the ranks whose coordinates differ in i only (the same row-major
      * index with coordinate i zeroed), ordered by coordinate i -- the group
-     * and order MPI_Cart_sub keeps, in one split each. */
-    for (int i = 0; i < ndims; i++) {
-        int line = 0;
-        for (int j = 0; j < ndims; j++) line = line * grid->dims[j] + (j == i ? 0 : grid->coords[j]);
-        TRY_MPI(MPI_Comm_split(comm, line, grid->coords[i], &grid->subcomms[i]));
-        TRY_MPI(MPI_Comm_set_errhandler(grid->subcomms[i], MPI_ERRORS_RETURN));
+     * and order MPI_Cart_sub keeps. */
+    if (placement == DISTFFT_PLACEMENT_ROW) {
+        TRY(error_agree(comm, line_groups(comm, grid, index, groups)));
+        for (int i = 0; i < ndims; i++)
+            TRY_MPI(MPI_Comm_create_group(comm, groups[i], GRID_LINE_TAG, &grid->subcomms[i]));
+    } else {
+        for (int i = 0; i < ndims; i++) {
+            int line = 0;
+            for (int j = 0; j < ndims; j++) line = line * grid->dims[j] + (j == i ? 0 : grid->coords[j]);
+            TRY_MPI(MPI_Comm_split(comm, line, grid->coords[i], &grid->subcomms[i]));
+        }
     }
+    for (int i = 0; i < ndims; i++)
+        TRY_MPI(MPI_Comm_set_errhandler(grid->subcomms[i], MPI_ERRORS_RETURN));
+    TRY(groups_free(ndims, groups));
     *grid_out = grid;
     return DISTFFT_SUCCESS;
 
 fail:
+    KEEP(groups_free(ndims, groups));
     KEEP(grid_free(grid));
     return rc;
 }

@@ -6,9 +6,10 @@
  *
  * A plan makes ONE duplicate of the caller's communicator, however many
  * candidate plans tuning builds on it: the candidates borrow it and the
- * plan kept adopts it. A grid's sub-communicators are split from it
+ * plan kept adopts it. A grid's sub-communicators are made from it
  * directly (no Cartesian communicator, which SMPI charges as much as a
- * dup). The ranks' nodes are found at most once per creation (one
+ * dup): with the row placement one MPI_Comm_create_group per direction
+ * (collective over the line only), otherwise one MPI_Comm_split. The ranks' nodes are found at most once per creation (one
  * MPI_Comm_split_type), shared by every grid, exchange and candidate.
  * Bounds checked, on every rank, for each creation:
  *
@@ -21,8 +22,9 @@
  *                         the row or Morton placement, at most 1 otherwise
  *                         (before: one per node-aware exchange made, and
  *                         one per grid on the node placement)
- *   MPI_Comm_split        a fixed method (not shm): exactly one per grid
- *                         direction; auto: at most 60 -- 10 candidate
+ *   MPI_Comm_split +      a fixed method (not shm): exactly one per grid
+ *   MPI_Comm_create_group direction, and no split on the row placement;
+ *                         auto: at most 60 -- 10 candidate
  *                         plans at most (8 grids, 2 overlap modes) of at
  *                         most 2 directions and 4 exchanges, each
  *                         exchange's shm window group one split
@@ -44,9 +46,9 @@ static int me, P, failures, cases;
 
 /* ---- counting: the handle counter's hook (mpi_fault.h), never failing ---- */
 
-enum { DUP, SPLIT, SPLIT_TYPE, CART_CREATE, CART_SUB, COUNTED };
+enum { DUP, SPLIT, SPLIT_TYPE, CART_CREATE, CART_SUB, CREATE_GROUP, COUNTED };
 static const char *const counted_names[COUNTED] = {"MPI_Comm_dup", "MPI_Comm_split", "MPI_Comm_split_type",
-                                                   "MPI_Cart_create", "MPI_Cart_sub"};
+                                                   "MPI_Cart_create", "MPI_Cart_sub", "MPI_Comm_create_group"};
 static long counts[COUNTED];
 
 int mpi_fault_hit(const char *name)
@@ -93,15 +95,19 @@ static void check_creation(const creation *c)
     if (plan) ok = distfft_plan_destroy(&plan) == DISTFFT_SUCCESS && ok;
     mpi_handle_counts after = mpi_handle_counts_now();
 
-    bool splits_ok = c->max_split < 0 ? made[SPLIT] == grid_ndims : made[SPLIT] <= c->max_split;
+    long lines = made[SPLIT] + made[CREATE_GROUP];
+    bool splits_ok = c->max_split < 0 ? lines == grid_ndims &&
+                                            (c->placement != DISTFFT_PLACEMENT_ROW || made[SPLIT] == 0)
+                                      : lines <= c->max_split;
     bool counts_ok = made[DUP] == 1 && made[CART_CREATE] == 0 && made[CART_SUB] == 0 &&
                      made[SPLIT_TYPE] <= c->max_split_type && splits_ok;
     bool freed = after.comms == before.comms;
     if (ok && !counts_ok)
         fprintf(stderr, "[rank %d] %s: MPI_Comm_dup %ld (bound 1), MPI_Cart_create %ld and MPI_Cart_sub %ld "
-                "(bound 0), MPI_Comm_split_type %ld (bound %ld), MPI_Comm_split %ld (bound %ld%s; a grid of %d "
-                "dims)\n", me, c->name, made[DUP], made[CART_CREATE], made[CART_SUB], made[SPLIT_TYPE],
-                c->max_split_type, made[SPLIT], c->max_split < 0 ? grid_ndims : c->max_split,
+                "(bound 0), MPI_Comm_split_type %ld (bound %ld), MPI_Comm_split %ld + MPI_Comm_create_group %ld "
+                "(bound %ld%s, no split on the row placement; a grid of %d dims)\n", me, c->name, made[DUP],
+                made[CART_CREATE], made[CART_SUB], made[SPLIT_TYPE], c->max_split_type, made[SPLIT],
+                made[CREATE_GROUP], c->max_split < 0 ? grid_ndims : c->max_split,
                 c->max_split < 0 ? ", exactly" : "", grid_ndims);
     if (!freed)
         fprintf(stderr, "[rank %d] %s: %ld communicators left after destroy\n", me, c->name,
@@ -112,8 +118,9 @@ static void check_creation(const creation *c)
     cases++;
     if (!all) failures++;
     if (me == 0)
-        printf("%s %s: dup %ld, split_type %ld, split %ld, cart_create %ld, cart_sub %ld\n", all ? "ok  " : "FAIL",
-               c->name, made[DUP], made[SPLIT_TYPE], made[SPLIT], made[CART_CREATE], made[CART_SUB]);
+        printf("%s %s: dup %ld, split_type %ld, split %ld, create_group %ld, cart_create %ld, cart_sub %ld\n",
+               all ? "ok  " : "FAIL", c->name, made[DUP], made[SPLIT_TYPE], made[SPLIT], made[CREATE_GROUP],
+               made[CART_CREATE], made[CART_SUB]);
 }
 
 int main(int argc, char **argv)

@@ -155,6 +155,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
                           MPI_Comm *newcomm)
 {
+    FAULT("MPI_Comm_create_group", newcomm, MPI_COMM_NULL);
     int rc = PMPI_Comm_create_group(comm, group, tag, newcomm);
     return comm_made(rc, *newcomm);
 }
@@ -198,6 +199,7 @@ int MPI_Comm_free(MPI_Comm *comm)
 
 int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
+    FAULT("MPI_Comm_group", group, MPI_GROUP_NULL);
     int rc = PMPI_Comm_group(comm, group);
     return group_made(rc, *group);
 }
@@ -205,6 +207,7 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 int MPI_Group_incl(MPI_Group group, int n, const int ranks[],
                    MPI_Group *newgroup)
 {
+    FAULT("MPI_Group_incl", newgroup, MPI_GROUP_NULL);
     int rc = PMPI_Group_incl(group, n, ranks, newgroup);
     return group_made(rc, *newgroup);
 }
@@ -221,7 +224,7 @@ int MPI_Group_free(MPI_Group *group)
     MPI_Group old = *group;
     int rc = PMPI_Group_free(group);
     if (rc == MPI_SUCCESS && old != MPI_GROUP_EMPTY) counts.groups--;
-    return rc;
+    return FREED("MPI_Group_free", rc);
 }
 
 /* ---- windows ------------------------------------------------------------------ */
