@@ -206,6 +206,7 @@ def predict(row, point, bench, model, timeout):
     row["predicted_pair_seconds"] = bench_report.get("predicted_pair_seconds")
     row["predicted_steps"] = [step.get("predicted_seconds") for step in bench_report.get("steps", [])]
     row["predict_wall_seconds"] = record["wall_seconds"]
+    row["predict_peak_memory_bytes"] = record.get("peak_memory_bytes")
     if point.series == "model":  # predicted only: what building the plan took
         row.update({k: record[k] for k in ("timed_out", "error") if k in record})
         row["plan_seconds"] = bench_report.get("plan_seconds")
@@ -369,11 +370,14 @@ def summarize(rows, header):
         lines.append("")
     lines += model_tables(rows)
     lines += ["## What each point cost to simulate", "",
-              "| point | wall s | plan s (simulated) | wall s of its prediction |", "|---|---|---|---|"]
+              "| point | wall s | peak memory GB | plan s (simulated) | wall s of its prediction |",
+              "|---|---|---|---|---|"]
     for r in rows:
         plan = (r.get("bench") or {}).get("plan_seconds", r.get("plan_seconds"))
         predicted = r.get("predict_wall_seconds")
+        memory = r.get("peak_memory_bytes") or r.get("predict_peak_memory_bytes")
         lines.append(f"| {r['label']} | {r['wall_seconds']:.1f} | "
+                     f"{'–' if memory is None else f'{memory / 1e9:.2f}'} | "
                      f"{plan if plan is None else f'{plan:.3g}'} | "
                      f"{'–' if predicted is None else f'{predicted:.1f}'} |")
     return "\n".join(lines) + "\n"
@@ -404,8 +408,9 @@ def model_tables(rows):
         lines += ["## Beyond the simulated range: the model's figures", "",
                   "Predicted, not run: each plan is built on the simulated ranks (FFTW estimate "
                   "plans) and the model predicts its steps; nothing executes.", "",
-                  "| shape | ranks | grid, method | predicted pair ms | plan s (simulated) | wall s |",
-                  "|---|---|---|---|---|---|"]
+                  "| shape | ranks | grid, method | predicted pair ms | plan s (simulated) | wall s | "
+                  "peak memory GB |",
+                  "|---|---|---|---|---|---|---|"]
         for r in beyond:
             p = r["point"]
             plan = r.get("plan_seconds")
@@ -414,7 +419,8 @@ def model_tables(rows):
                 ("timed out" if r.get("timed_out") else "failed")
             lines.append(f"| {'x'.join(map(str, p['shape']))} | {p['ranks']} | {p['grid']} {p['method']} | "
                          f"{text} | {'–' if plan is None else f'{plan:.3g}'} | "
-                         f"{r.get('predict_wall_seconds', 0):.0f} |")
+                         f"{r.get('predict_wall_seconds', 0):.0f} | "
+                         f"{(r.get('predict_peak_memory_bytes') or 0) / 1e9:.2f} |")
         lines.append("")
     return lines
 
