@@ -172,25 +172,18 @@ static int distinct(int *values, int count)
     return n;
 }
 
-int model_topology_create(MPI_Comm comm, int node_size, int node, int grid_ndims, const int *dims,
-                          int grid_index, model_topology *topology)
+/* Rank r's topology from every rank's grid index and node label (rank_at:
+ * the rank at each grid index; per_node: ranks per label; nodes: distinct
+ * labels). `scratch` holds the largest grid dimension. */
+static void topology_of(int r, int size, const int *pairs, const int *rank_at, const int *per_node, int nodes,
+                        int grid_ndims, const int *dims, int *scratch, model_topology *topology)
 {
-    int size, rank, rc = mpi_rank_size(comm, &rank, &size), label = 0;
-    if (rc != DISTFFT_SUCCESS) return rc;
     memset(topology, 0, sizeof *topology);
-    int *index_of = malloc(2 * (size_t)size * sizeof *index_of), *labels = index_of ? index_of + size : NULL;
-    int *rank_at = malloc((size_t)size * sizeof *rank_at), *scratch = malloc((size_t)size * sizeof *scratch);
-    int local = index_of && rank_at && scratch ? node_label_find(comm, node_size, node, &label)
-                                               : error_fail(DISTFFT_ERR_MEMORY, "model topology");
-    TRY(error_agree(comm, local));
-    TRY_MPI(MPI_Allgather(&grid_index, 1, MPI_INT, index_of, 1, MPI_INT, comm));
-    TRY_MPI(MPI_Allgather(&label, 1, MPI_INT, labels, 1, MPI_INT, comm));
-    for (int r = 0; r < size; r++) rank_at[index_of[r]] = r;
+    int grid_index = pairs[2 * r], label = pairs[2 * r + 1];
     topology->plan_ranks = size;
-    for (int r = 0; r < size; r++) topology->ranks_per_node += labels[r] == label;
-    memcpy(scratch, labels, (size_t)size * sizeof *scratch);
-    topology->plan_nodes = distinct(scratch, size);
-    /* This rank's coordinates, row-major in dims. */
+    topology->plan_nodes = nodes;
+    topology->ranks_per_node = per_node[label];
+    /* Rank r's coordinates, row-major in dims. */
     int coords[DISTFFT_MAX_DIMS], rest = grid_index;
     for (int d = grid_ndims - 1; d >= 0; d--) {
         coords[d] = rest % dims[d];
@@ -201,18 +194,59 @@ int model_topology_create(MPI_Comm comm, int node_size, int node, int grid_ndims
         for (int e = d + 1; e < grid_ndims; e++) stride *= dims[e];
         int base = grid_index - coords[d] * stride, same = 0;
         for (int k = 0; k < dims[d]; k++) {
-            int member = rank_at[base + k * stride];
-            scratch[k] = labels[member];
-            same += k != coords[d] && labels[member] == label;
+            int member_label = pairs[2 * rank_at[base + k * stride] + 1];
+            scratch[k] = member_label;
+            same += k != coords[d] && member_label == label;
         }
         topology->group_size[d] = dims[d];
         topology->peers_on_node[d] = same;
         topology->nodes_in_group[d] = distinct(scratch, dims[d]);
     }
+}
+
+/* Rank 0 gathers every rank's (grid index, node label), works out each
+ * rank's topology and scatters it: O(P) memory on rank 0 and O(1) on the
+ * others, where an allgather would put P entries on every rank (P^2 in
+ * all: in SimGrid's SMPI, whose ranks share one process, 4 GB at 16,384
+ * ranks). */
+int model_topology_create(MPI_Comm comm, int node_size, int node, int grid_ndims, const int *dims,
+                          int grid_index, model_topology *topology)
+{
+    int size, rank, rc = mpi_rank_size(comm, &rank, &size), label = 0;
+    if (rc != DISTFFT_SUCCESS) return rc;
+    memset(topology, 0, sizeof *topology);
+    int *pairs = NULL, *rank_at = NULL, *per_node = NULL, *scratch = NULL;
+    model_topology *each = NULL;
+    int local = node_label_find(comm, node_size, node, &label);
+    if (rank == 0 && local == DISTFFT_SUCCESS) {
+        pairs = malloc(2 * (size_t)size * sizeof *pairs);
+        rank_at = malloc((size_t)size * sizeof *rank_at);
+        per_node = calloc((size_t)size, sizeof *per_node);
+        scratch = malloc((size_t)size * sizeof *scratch);
+        each = malloc((size_t)size * sizeof *each);
+        if (!pairs || !rank_at || !per_node || !scratch || !each)
+            local = error_fail(DISTFFT_ERR_MEMORY, "model topology");
+    }
+    TRY(error_agree(comm, local));
+    int mine[2] = {grid_index, label};
+    TRY_MPI(MPI_Gather(mine, 2, MPI_INT, pairs, 2, MPI_INT, 0, comm));
+    if (rank == 0) {
+        int nodes = 0;
+        for (int r = 0; r < size; r++) {
+            rank_at[pairs[2 * r]] = r;
+            nodes += per_node[pairs[2 * r + 1]]++ == 0;
+        }
+        for (int r = 0; r < size; r++)
+            topology_of(r, size, pairs, rank_at, per_node, nodes, grid_ndims, dims, scratch, &each[r]);
+    }
+    TRY_MPI(MPI_Scatter(each, (int)sizeof *topology, MPI_BYTE, topology, (int)sizeof *topology, MPI_BYTE, 0,
+                        comm));
 fail:
-    free(index_of);
+    free(pairs);
     free(rank_at);
+    free(per_node);
     free(scratch);
+    free(each);
     return rc;
 }
 

@@ -21,7 +21,7 @@ typedef struct {
 
 /* The topology of a grid of dims[grid_ndims] on which this rank sits at
  * row-major `grid_index`; `node` as node_label_find's `known` (node.h). Collective
- * on comm (two MPI_Allgather). */
+ * on comm (an MPI_Gather and an MPI_Scatter at rank 0). */
 int model_topology_create(MPI_Comm comm, int node_size, int node, int grid_ndims, const int *dims,
                           int grid_index, model_topology *topology);
 
