@@ -112,9 +112,9 @@ def preset_points(name):
     for p in (min(ranks), big):
         points.append(Point("auto", shape, p, method="auto"))
     # Beyond the simulated range: the model's figures only (predicted, not
-    # run; building the plans alone costs about 70 s of wall time at 1,024
-    # ranks and 23 min at 4,096, so the small preset stops at 1,024).
-    beyond = (4 * max(ranks),) if name == "small" else (4096, 16384)
+    # run; building a 512^3 plan alone costs about 10 s of wall time at
+    # 1,024 ranks, 1-2 min at 4,096 and 9 min at 8,192, docs/guide/scale.md).
+    beyond = (4 * max(ranks), 16 * max(ranks)) if name == "small" else (4096, 16384)
     for p in beyond:
         if p > max(ranks):
             points.append(Point("model", shape, p))
