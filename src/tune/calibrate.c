@@ -361,9 +361,9 @@ static int layout_create(MPI_Comm comm, int node_size, node_layout *layout)
 {
     memset(layout, 0, sizeof *layout);
     node_map map = {0};
-    int rc = mpi_rank_size(comm, &layout->rank, &layout->size), label = 0;
-    if (rc != DISTFFT_SUCCESS) return rc;
-    TRY(error_agree(comm, node_label_find(comm, node_size, 0, &label)));
+    int rc = DISTFFT_SUCCESS, label = 0;
+    TRY(error_agree(comm, mpi_rank_size(comm, &layout->rank, &layout->size))); /* one rank may fail */
+    TRY(error_agree(comm, node_label_find(comm, layout->rank, node_size, 0, &label)));
     TRY(node_map_create(comm, label, "calibration", &map));
     layout->nodes = map.nodes;
     layout->node = map.node_of[layout->rank];

@@ -130,17 +130,16 @@ int distfft_model_import_file(MPI_Comm comm, const char *path, int force)
     return rc;
 }
 
-const cost_model *model_for_tuning(MPI_Comm comm, int *rc)
+const cost_model *model_for_tuning(MPI_Comm comm, int rank, int *rc)
 {
-    int has = process_has_model, all = 0, rank = 0;
+    int has = process_has_model, all = 0;
     *rc = CHECK_MPI(MPI_Allreduce(&has, &all, 1, MPI_INT, MPI_MIN, comm));
     if (*rc != DISTFFT_SUCCESS) return NULL;
     if (all) return &process_model;
     /* DISTFFT_MODEL, as rank 0 sees it (DISTFFT_MODEL_FORCE=1 forces). */
     char path[4096] = "";
     int force = 0;
-    *rc = mpi_rank_size(comm, &rank, NULL);
-    if (*rc == DISTFFT_SUCCESS && rank == 0) {
+    if (rank == 0) {
         const char *env = getenv("DISTFFT_MODEL"), *forced = getenv("DISTFFT_MODEL_FORCE");
         if (env && strlen(env) < sizeof path) strcpy(path, env);
         force = forced && atoi(forced) != 0;
@@ -175,14 +174,19 @@ static int distinct(int *values, int count)
 int model_topology_create(MPI_Comm comm, int node_size, int node, int grid_ndims, const int *dims,
                           int grid_index, model_topology *topology)
 {
-    int size, rank, rc = mpi_rank_size(comm, &rank, &size), label = 0;
-    if (rc != DISTFFT_SUCCESS) return rc;
+    int size = 1, rank = 0, rc = DISTFFT_SUCCESS, label = 0;
     memset(topology, 0, sizeof *topology);
-    int *index_of = malloc(2 * (size_t)size * sizeof *index_of), *labels = index_of ? index_of + size : NULL;
-    int *rank_at = malloc((size_t)size * sizeof *rank_at), *scratch = malloc((size_t)size * sizeof *scratch);
-    int local = index_of && rank_at && scratch ? node_label_find(comm, node_size, node, &label)
-                                               : error_fail(DISTFFT_ERR_MEMORY, "model topology");
+    int *index_of = NULL, *labels = NULL, *rank_at = NULL, *scratch = NULL;
+    int local = mpi_rank_size(comm, &rank, &size); /* failing on one rank only: agreed below */
+    if (local == DISTFFT_SUCCESS) {
+        index_of = malloc(2 * (size_t)size * sizeof *index_of);
+        labels = index_of ? index_of + size : NULL;
+        rank_at = malloc((size_t)size * sizeof *rank_at);
+        scratch = malloc((size_t)size * sizeof *scratch);
+        if (!index_of || !rank_at || !scratch) local = error_fail(DISTFFT_ERR_MEMORY, "model topology");
+    }
     TRY(error_agree(comm, local));
+    TRY(error_agree(comm, node_label_find(comm, rank, node_size, node, &label))); /* collective */
     TRY_MPI(MPI_Allgather(&grid_index, 1, MPI_INT, index_of, 1, MPI_INT, comm));
     TRY_MPI(MPI_Allgather(&label, 1, MPI_INT, labels, 1, MPI_INT, comm));
     for (int r = 0; r < size; r++) rank_at[index_of[r]] = r;
@@ -257,10 +261,10 @@ double model_step_seconds(const cost_model *model, const model_topology *topolog
     return model_exchange_seconds(model, &exchange);
 }
 
-int model_grid_index(MPI_Comm comm, int grid_ndims, const int *dims, const distfft_options *options,
-                     int node, int untransformed, int *index)
+int model_grid_index(MPI_Comm comm, int rank, int size, int grid_ndims, const int *dims,
+                     const distfft_options *options, int node, int untransformed, int *index)
 {
-    return placement_grid_index(comm, grid_ndims, dims, options->placement, options->node_size, node,
+    return placement_grid_index(comm, rank, size, grid_ndims, dims, options->placement, options->node_size, node,
                                 algebra_busy_direction(grid_ndims, dims, untransformed), index);
 }
 

@@ -19,12 +19,10 @@ static bool environment_asks(void)
     return value && strtol(value, NULL, 10) != 0;
 }
 
-int progress_init(tune_progress *progress, MPI_Comm comm, int verbose)
+void progress_init(tune_progress *progress, int rank, int verbose)
 {
     memset(progress, 0, sizeof *progress);
-    int rank = -1, rc = mpi_rank_size(comm, &rank, NULL);
     progress->enabled = rank == 0 && (verbose != 0 || environment_asks());
-    return rc;
 }
 
 void progress_grid(tune_progress *progress, int index, int count, int ndims, const int *dims,

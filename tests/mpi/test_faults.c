@@ -15,8 +15,9 @@
  *     File_*) fail at the same k on every rank, as an MPI error every rank
  *     sees (where every rank makes as many);
  *   - local calls (datatype constructors and commits, Info_create,
- *     allocations) fail on every rank at its k-th call, and separately on
- *     the last rank only -- the library must then agree on the failure.
+ *     MPI_Comm_rank, _size and _set_errhandler, allocations) fail on every
+ *     rank at its k-th call, and separately on the last rank only -- the
+ *     library must then agree on the failure.
  * Frees and releases (MPI_Comm_free, _Type_free, _Win_free, _Info_free,
  * _File_close, _Win_unlock_all) made to fail still free: the sweep checks
  * that the rest of the call goes on and frees everything else.
@@ -65,8 +66,8 @@ static const fault_site sites[] = {
     {"MPI_File_write_all", EVERY_RANK},  {"MPI_File_read_all", EVERY_RANK},
     {"MPI_File_close", EVERY_RANK},      {"MPI_Comm_free", EVERY_RANK},
     {"MPI_Win_free", EVERY_RANK},        {"MPI_Win_unlock_all", EVERY_RANK},
-    {"MPI_Comm_rank", EVERY_RANK},       {"MPI_Comm_size", EVERY_RANK},
-    {"MPI_Comm_set_errhandler", EVERY_RANK},
+    {"MPI_Comm_rank", LOCAL},            {"MPI_Comm_size", LOCAL},
+    {"MPI_Comm_set_errhandler", LOCAL},
     {"MPI_Type_free", LOCAL},            {"MPI_Info_free", LOCAL},
     {"MPI_Type_contiguous", LOCAL},      {"MPI_Type_vector", LOCAL},
     {"MPI_Type_create_hvector", LOCAL},  {"MPI_Type_create_struct", LOCAL},
