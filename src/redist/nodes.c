@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../environment.h"
 #include "../error.h"
 #include "../node.h"
 #include "nodes.h"
@@ -15,11 +16,7 @@
 /* DISTFFT_NODE_SIZE, or 0 when unset or not a positive number. */
 static int environment_node_size(void)
 {
-    const char *text = getenv("DISTFFT_NODE_SIZE");
-    if (!text) return 0;
-    char *end = NULL;
-    long value = strtol(text, &end, 10);
-    return end != text && *end == '\0' && value > 0 && value < (1L << 30) ? (int)value : 0;
+    return (int)environment_integer("DISTFFT_NODE_SIZE", 1, (1 << 30) - 1, 0);
 }
 
 int node_label(MPI_Comm comm, const redist_geometry *g, int *label)

@@ -33,12 +33,14 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../environment.h"
 #include "../error.h"
 #include "../node.h"
 #include "../redist/nodes.h"
@@ -58,10 +60,7 @@ static int FFT_SIZES = (int)(sizeof fft_sizes / sizeof fft_sizes[0]);
 static int choose_effort(MPI_Comm comm)
 {
     int rank = -1, quick = 0, rc = mpi_rank_size(comm, &rank, NULL);
-    if (rank == 0) {
-        const char *knob = getenv("DISTFFT_CALIBRATE_QUICK");
-        quick = knob && atoi(knob) != 0;
-    }
+    if (rank == 0) quick = calibrate_quick();
     KEEP_MPI(MPI_Bcast(&quick, 1, MPI_INT, 0, comm));
     RUNS = quick ? 2 : 6;
     CHEAP_RUNS = quick ? 3 : 12;
@@ -488,6 +487,35 @@ fail:
     return rc;
 }
 
+bool calibrate_quick(void) { return environment_switch("DISTFFT_CALIBRATE_QUICK"); }
+
+/* text as one line: control characters as spaces, blanks at both ends
+ * dropped (what model_parse trims); returns its start */
+static char *one_line(char *text)
+{
+    for (char *c = text; *c; c++)
+        if ((unsigned char)*c < 0x20 || (unsigned char)*c == 0x7f) *c = ' ';
+    size_t length = strlen(text);
+    while (length > 0 && isspace((unsigned char)text[length - 1])) text[--length] = '\0';
+    while (isspace((unsigned char)*text)) text++;
+    return text;
+}
+
+void model_machine_describe(char *machine, size_t size, const char *mpi_library, int node_size,
+                            const char *host)
+{
+    const char *value = getenv("DISTFFT_MODEL_PLATFORM");
+    char platform[81] = "";
+    if (value) snprintf(platform, sizeof platform, "%s", value); /* its first 80 bytes */
+    const char *named = one_line(platform);
+    int simulated = strstr(mpi_library, "SMPI") || strstr(mpi_library, "SimGrid");
+    snprintf(machine, size, "%.120s; nodes of %d ranks; %s %.80s", mpi_library, node_size,
+             simulated ? "SMPI platform" : "host",
+             named[0] ? named : simulated ? "(set DISTFFT_MODEL_PLATFORM)" : host);
+    char *line = one_line(machine);
+    memmove(machine, line, strlen(line) + 1);
+}
+
 /* ---- the whole ------------------------------------------------------------------ */
 
 static int write_model(MPI_Comm comm, const cost_model *model, const char *path, const char *note)
@@ -536,11 +564,7 @@ int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor, c
     char host[MPI_MAX_PROCESSOR_NAME] = "";
     int length = 0;
     if (MPI_Get_processor_name(host, &length) != MPI_SUCCESS) snprintf(host, sizeof host, "(unknown)");
-    const char *platform = getenv("DISTFFT_MODEL_PLATFORM");
-    int simulated = strstr(model.mpi_library, "SMPI") || strstr(model.mpi_library, "SimGrid");
-    snprintf(model.machine, sizeof model.machine, "%.120s; nodes of %d ranks; %s %.80s", model.mpi_library,
-             model.node_size, simulated ? "SMPI platform" : "host",
-             platform && platform[0] ? platform : simulated ? "(set DISTFFT_MODEL_PLATFORM)" : host);
+    model_machine_describe(model.machine, sizeof model.machine, model.mpi_library, model.node_size, host);
     from = malloc(COPY_BYTES);
     to = malloc(COPY_BYTES);
     TRY(error_agree(work, from && to ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "calibration buffers")));

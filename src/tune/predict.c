@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../environment.h"
 #include "../error.h"
 #include "../node.h"
 #include "../placement.h"
@@ -136,23 +137,37 @@ const cost_model *model_for_tuning(MPI_Comm comm, int rank, int *rc)
     *rc = CHECK_MPI(MPI_Allreduce(&has, &all, 1, MPI_INT, MPI_MIN, comm));
     if (*rc != DISTFFT_SUCCESS) return NULL;
     if (all) return &process_model;
-    /* DISTFFT_MODEL, as rank 0 sees it (DISTFFT_MODEL_FORCE=1 forces). */
+    /* DISTFFT_MODEL, as rank 0 sees it (DISTFFT_MODEL_FORCE=1 forces);
+     * its verdict on the variables goes with them: the same everywhere */
     char path[4096] = "";
-    int force = 0;
-    if (rank == 0) {
-        const char *env = getenv("DISTFFT_MODEL"), *forced = getenv("DISTFFT_MODEL_FORCE");
-        if (env && strlen(env) < sizeof path) strcpy(path, env);
-        force = forced && atoi(forced) != 0;
-    }
-    if (*rc == DISTFFT_SUCCESS) *rc = CHECK_MPI(MPI_Bcast(path, sizeof path, MPI_CHAR, 0, comm));
-    if (*rc == DISTFFT_SUCCESS) *rc = CHECK_MPI(MPI_Bcast(&force, 1, MPI_INT, 0, comm));
+    int settings[2] = {0, DISTFFT_SUCCESS}; /* force, rank 0's code */
+    if (rank == 0) settings[1] = model_environment(path, sizeof path, &settings[0]);
+    *rc = CHECK_MPI(MPI_Bcast(path, sizeof path, MPI_CHAR, 0, comm));
+    if (*rc == DISTFFT_SUCCESS) *rc = CHECK_MPI(MPI_Bcast(settings, 2, MPI_INT, 0, comm));
+    if (*rc == DISTFFT_SUCCESS && settings[1] != DISTFFT_SUCCESS)
+        *rc = rank == 0 ? settings[1]
+                        : error_fail(settings[1], "DISTFFT_MODEL on rank 0 is longer than %d bytes",
+                                     (int)sizeof path - 1);
     if (*rc != DISTFFT_SUCCESS || !path[0]) return NULL;
     cost_model model;
-    *rc = model_import_file(comm, path, force, &model);
+    *rc = model_import_file(comm, path, settings[0], &model);
     if (*rc != DISTFFT_SUCCESS) return NULL;
     process_model = model;
     process_has_model = 1;
     return &process_model;
+}
+
+int model_environment(char *path, size_t size, int *force)
+{
+    const char *value = getenv("DISTFFT_MODEL");
+    size_t length = value ? strlen(value) : 0;
+    *force = environment_switch("DISTFFT_MODEL_FORCE");
+    path[0] = '\0';
+    if (length >= size)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "DISTFFT_MODEL is a path of %zu bytes, longer than the %zu "
+                          "distfft takes", length, size - 1);
+    if (value) memcpy(path, value, length + 1);
+    return DISTFFT_SUCCESS;
 }
 
 /* ---- nodes and peers ---------------------------------------------------------- */

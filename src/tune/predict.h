@@ -43,6 +43,13 @@ const cost_model *model_current(void);
  * the file is bad. `rank`: this rank's in comm. Collective on comm. */
 const cost_model *model_for_tuning(MPI_Comm comm, int rank, int *rc);
 
+/* DISTFFT_MODEL and DISTFFT_MODEL_FORCE as this process sees them: the
+ * path of the model file to import into path[size] ("" when unset or
+ * empty: no model), taken whole and as it is, and the switch *force
+ * (environment.h). DISTFFT_ERR_ARGUMENT when the path does not fit in
+ * size - 1 bytes (never a cut path, nor a silently ignored one). Local. */
+int model_environment(char *path, size_t size, int *force);
+
 /* Read, parse and check a model file (rank 0 reads): the same verdict on
  * every rank. force: accept another MPI library. Collective on comm. */
 int model_import_file(MPI_Comm comm, const char *path, int force, cost_model *model);
