@@ -443,7 +443,8 @@ static int measure_more(MPI_Comm comm, MPI_Comm group, cost_model *model, int le
     int members = 0, fewest = INT32_MAX, largest = 0, rc = DISTFFT_SUCCESS;
     model_rate *table = &model->more[level];
     table->count = 0;
-    if (group != MPI_COMM_NULL) TRY_MPI(MPI_Comm_size(group, &members));
+    int local = group != MPI_COMM_NULL ? CHECK_MPI(MPI_Comm_size(group, &members)) : DISTFFT_SUCCESS;
+    TRY(error_agree(comm, local)); /* failing on one rank only */
     int mine = group != MPI_COMM_NULL ? members : INT32_MAX;
     TRY_MPI(MPI_Allreduce(&mine, &fewest, 1, MPI_INT, MPI_MIN, comm));
     if (fewest < 3 || fewest == INT32_MAX) return rc;
@@ -547,8 +548,9 @@ int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor, c
     int rc = DISTFFT_SUCCESS, measured = DISTFFT_SUCCESS;
     node_layout layout = {0};
     char *from = NULL, *to = NULL;
-    TRY_MPI(MPI_Comm_set_errhandler(work, MPI_ERRORS_RETURN));
-    int local = !path || !path[0] ? error_fail(DISTFFT_ERR_ARGUMENT, "distfft_model_calibrate: no path")
+    int local = CHECK_MPI(MPI_Comm_set_errhandler(work, MPI_ERRORS_RETURN)); /* one rank may fail */
+    if (local == DISTFFT_SUCCESS)
+        local = !path || !path[0] ? error_fail(DISTFFT_ERR_ARGUMENT, "distfft_model_calibrate: no path")
                 : node_size < 0 ? error_fail(DISTFFT_ERR_ARGUMENT, "distfft_model_calibrate: node_size = %d "
                                              "must be >= 0 (0: find the nodes)", node_size)
                 : rigor < DISTFFT_ESTIMATE || rigor > DISTFFT_EXHAUSTIVE

@@ -56,11 +56,11 @@ void model_mpi_library(char *buffer, size_t size)
 /* Rank 0 reads path; every rank gets the text (or the agreed error). */
 static int read_everywhere(MPI_Comm comm, const char *path, char **text_out)
 {
-    int rank, rc = DISTFFT_SUCCESS, local = DISTFFT_SUCCESS;
+    int rank = -1, rc = DISTFFT_SUCCESS;
     char *text = NULL;
     long length = 0;
-    TRY_MPI(MPI_Comm_rank(comm, &rank));
-    if (rank == 0) {
+    int local = CHECK_MPI(MPI_Comm_rank(comm, &rank)); /* one rank may fail: agreed below */
+    if (local == DISTFFT_SUCCESS && rank == 0) {
         FILE *file = fopen(path, "rb");
         if (!file) {
             local = error_fail(DISTFFT_ERR_ARGUMENT, "model file '%s' cannot be opened", path);
@@ -118,10 +118,10 @@ int distfft_model_import_file(MPI_Comm comm, const char *path, int force)
     if (MPI_Comm_dup(comm, &work) != MPI_SUCCESS)
         return error_fail(DISTFFT_ERR_MPI, "distfft_model_import_file: MPI_Comm_dup failed");
     cost_model model;
-    int rc = CHECK_MPI(MPI_Comm_set_errhandler(work, MPI_ERRORS_RETURN));
-    if (rc == DISTFFT_SUCCESS)
-        rc = error_agree(work, path ? DISTFFT_SUCCESS
-                                    : error_fail(DISTFFT_ERR_ARGUMENT, "distfft_model_import_file: path is NULL"));
+    int rc = CHECK_MPI(MPI_Comm_set_errhandler(work, MPI_ERRORS_RETURN)); /* one rank may fail */
+    if (rc == DISTFFT_SUCCESS && !path)
+        rc = error_fail(DISTFFT_ERR_ARGUMENT, "distfft_model_import_file: path is NULL");
+    rc = error_agree(work, rc);
     if (rc == DISTFFT_SUCCESS) rc = model_import_file(work, path, force, &model);
     if (rc == DISTFFT_SUCCESS) {
         process_model = model;

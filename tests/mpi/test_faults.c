@@ -6,7 +6,8 @@
  * execution, redistribution and halo creation and execution, array file
  * write and read, gather and scatter with triplets and with a layout,
  * layouts from boxes, reshapes between layouts and a plan taking a
- * caller's layout, the destroy calls, and the release calls with
+ * caller's layout, wisdom file export and import, a cost-model import,
+ * the destroy calls, and the release calls with
  * distfft_collect) a dry run counts this rank's calls of every function
  * that tests/support/mpi_fault.c can fail. Then, for each function and
  * each k (all of 1..n with --long, else up to --per-kind values spread
@@ -110,7 +111,7 @@ typedef struct {
 
 enum { PLAN_CREATE, PLAN_EXECUTE, REDIST_CREATE, REDIST_EXECUTE, HALO_CREATE, HALO_EXECUTE,
        FILE_WRITE, FILE_READ, GATHER, LAYOUT_GATHER, LAYOUT_CREATE, RESHAPE_CREATE,
-       RESHAPE_EXECUTE, PLAN_LAYOUTS_CREATE, PLAN_DESTROY, REDIST_DESTROY, HALO_DESTROY,
+       RESHAPE_EXECUTE, PLAN_LAYOUTS_CREATE, WISDOM_FILES, MODEL_IMPORT, PLAN_DESTROY, REDIST_DESTROY, HALO_DESTROY,
        LAYOUT_DESTROY, RESHAPE_DESTROY, PLAN_RELEASE, REDIST_RELEASE };
 #define DESTROYS(what) ((what) >= PLAN_DESTROY)
 
@@ -170,6 +171,8 @@ static const scenario scenarios[] = {
     {"reshape execute alltoallw", DISTFFT_METHOD_ALLTOALLW, 0, 0, 1, 0, RESHAPE_EXECUTE},
     {"plan create with a caller's layout", DISTFFT_METHOD_ALLTOALLW, DISTFFT_C2C, 0, 1, 0,
      PLAN_LAYOUTS_CREATE},
+    {"wisdom file export and import", 0, 0, 0, 1, 0, WISDOM_FILES},
+    {"model import", 0, 0, 0, 1, 0, MODEL_IMPORT},
     {"layout destroy", 0, 0, 0, 1, 0, LAYOUT_DESTROY},
     {"reshape destroy alltoallv", DISTFFT_METHOD_ALLTOALLV, 0, 0, 1, 0, RESHAPE_DESTROY},
     {"plan release and collect shm", DISTFFT_METHOD_SHM, DISTFFT_C2C, 1, 1, DISTFFT_OVERLAP_OFF,
@@ -296,6 +299,29 @@ static void file_path(char *path, size_t size)
     snprintf(path, size, "%s/test_faults_np%d.npy", dir, P);
 }
 
+static void named_path(char *path, size_t size, const char *name)
+{
+    snprintf(path, size, "%s/test_faults_np%d.%s", dir, P, name);
+}
+
+/* A cost model of this MPI library (rank 0 writes it; not armed). */
+static int write_model_file(void)
+{
+    char path[4096];
+    named_path(path, sizeof path, "model");
+    int ok = 1;
+    if (me == 0) {
+        FILE *file = fopen(path, "w");
+        ok = file && fputs("distfft-model 1\nmachine = test_faults\nmpi_library = any\nnode_size = 2\n"
+                           "latency_intra = 0\nbandwidth_intra = 1\nlatency_inter = 0\nbandwidth_inter = 1\n"
+                           "injection_bandwidth = 0\nbisection_bandwidth = 0\nmemcpy_bandwidth = 1\n"
+                           "datatype_bandwidth = 0\nfft_c2c_double = 8:1e-9\n", file) >= 0;
+        if (file) ok = fclose(file) == 0 && ok;
+    }
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return ok ? DISTFFT_SUCCESS : DISTFFT_ERR_ARGUMENT;
+}
+
 /* Set up what the body needs (not armed). Returns a distfft code. */
 static int setup(const scenario *s, state *st)
 {
@@ -306,6 +332,7 @@ static int setup(const scenario *s, state *st)
     if (s->what == HALO_DESTROY) return create_halo(s, &st->halo);
     if (s->what == LAYOUT_DESTROY) return create_layout(1, &st->layout_in);
     if (s->what == RESHAPE_CREATE || s->what == PLAN_LAYOUTS_CREATE) return create_layouts(st);
+    if (s->what == MODEL_IMPORT) return write_model_file();
     if (s->what == RESHAPE_DESTROY || s->what == RESHAPE_EXECUTE) {
         rc = create_layouts(st);
         if (!rc) rc = create_reshape(s, st);
@@ -426,6 +453,19 @@ static int body(const scenario *s, state *st)
         return rc;
     case PLAN_LAYOUTS_CREATE:
         return create_plan_with_layout(s, st);
+    case WISDOM_FILES: {
+        char path[4096];
+        named_path(path, sizeof path, "wisdom");
+        rc = distfft_wisdom_export_file(MPI_COMM_WORLD, path);
+        return rc ? rc : distfft_wisdom_import_file(MPI_COMM_WORLD, path);
+    }
+    case MODEL_IMPORT: {
+        char path[4096];
+        named_path(path, sizeof path, "model");
+        rc = distfft_model_import_file(MPI_COMM_WORLD, path, 1); /* forced: another library's */
+        distfft_model_forget(); /* tuning of the next plans as before */
+        return rc;
+    }
     case LAYOUT_DESTROY:
         return distfft_layout_destroy(&st->layout_in);
     case RESHAPE_DESTROY:
