@@ -42,6 +42,8 @@ typedef struct {
     int64_t local_shape[ARRAY_HEADER_MAX_AXES];  /* batch x local block */
     int64_t file_start[ARRAY_HEADER_MAX_AXES];
     int64_t local_count;                         /* elements, batch included */
+    int rank;                                    /* this rank's in the call's communicator,
+                                                  * known before its first agreement */
 } io_request;
 
 static int64_t hash_text(const char *text)
@@ -200,10 +202,10 @@ static int transfer_and_close(const io_request *request, MPI_File *file, const c
 
 /* On rank 0: MPI_File_delete(name), a missing file being no error. For
  * cleanup paths (the caller KEEPs the result). */
-static int delete_on_root(MPI_Comm comm, const char *name)
+static int delete_on_root(const io_request *request, const char *name)
 {
-    int rank = -1, rc = CHECK_MPI(MPI_Comm_rank(comm, &rank)), class = MPI_SUCCESS;
-    if (rc != DISTFFT_SUCCESS || rank != 0) return rc;
+    int rc = DISTFFT_SUCCESS, class = MPI_SUCCESS;
+    if (request->rank != 0) return rc;
     int mpi_code = MPI_File_delete(name, MPI_INFO_NULL);
     if (mpi_code != MPI_SUCCESS && MPI_Error_class(mpi_code, &class) == MPI_SUCCESS &&
         class == MPI_ERR_NO_SUCH_FILE)
@@ -215,8 +217,8 @@ static int delete_on_root(MPI_Comm comm, const char *name)
  * path; agreed. */
 static int publish(MPI_Comm comm, const io_request *request, const char *temporary)
 {
-    int rank = -1, local_code = CHECK_MPI(MPI_Comm_rank(comm, &rank));
-    if (rank == 0 && rename(temporary, request->path) != 0) {
+    int local_code = DISTFFT_SUCCESS;
+    if (request->rank == 0 && rename(temporary, request->path) != 0) {
         local_code = error_fail(DISTFFT_ERR_ARGUMENT, "%s: cannot rename '%s' to '%s'", request->where,
                                 temporary, request->path);
         remove(temporary);
@@ -227,8 +229,7 @@ static int publish(MPI_Comm comm, const io_request *request, const char *tempora
 /* Rank 0 writes the header; then every rank its block. */
 static int write_file(MPI_Comm comm, const io_request *request, const char *temporary, const void *local)
 {
-    int rc = DISTFFT_SUCCESS, rank;
-    TRY_MPI(MPI_Comm_rank(comm, &rank));
+    int rc = DISTFFT_SUCCESS, rank = request->rank;
     unsigned char header[ARRAY_HEADER_MAX_BYTES];
     int header_bytes = array_header_build(request->type, request->naxes, request->file_shape, header);
     if (header_bytes < 0) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: no .npy header for this array", request->where);
@@ -243,7 +244,7 @@ static int write_file(MPI_Comm comm, const io_request *request, const char *temp
     TRY(publish(comm, request, temporary));
     return DISTFFT_SUCCESS;
 fail:
-    KEEP(delete_on_root(comm, temporary));
+    KEEP(delete_on_root(request, temporary));
     return rc;
 }
 
@@ -293,8 +294,7 @@ static int check_header(const io_request *request, const array_header *header)
  * against the request, if any); agreed, then every rank gets it. */
 static int read_header(MPI_Comm comm, const io_request *request, MPI_File file, array_header *header)
 {
-    int rc = DISTFFT_SUCCESS, rank;
-    TRY_MPI(MPI_Comm_rank(comm, &rank));
+    int rc = DISTFFT_SUCCESS, rank = request->rank;
     int local_code = DISTFFT_SUCCESS;
     memset(header, 0, sizeof *header);
     if (rank == 0) {
@@ -342,7 +342,7 @@ static int layout_io(const struct distfft_layout_s *layout, const char *path, di
 {
     error_clear();
     if (!layout) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: layout is NULL", where);
-    io_request request = {.where = where};
+    io_request request = {.where = where, .rank = layout->rank};
     replicated_args args;
     replicated_init(&args);
     int local_code = check_request(&request, path, type, layout->ndims, layout->global_shape,
@@ -386,6 +386,7 @@ static int triplet_io(MPI_Comm user_comm, const char *path, distfft_type type, i
                                    local, &args);
     TRY(layout_value_blocks(user_comm, ndims, global_shape, global_start, local_shape, where, local_code, &args,
                             &layout));
+    request.rank = layout->rank;
     if (writing) {
         /* The blocks must tile the array: no holes left as zeros. Every
          * rank counts the same boxes; the agreement gives rank 0's words. */
@@ -434,7 +435,9 @@ int distfft_array_file_info(MPI_Comm user_comm, const char *path, distfft_type *
                                 request.where);
     if (user_comm == MPI_COMM_NULL) return local_code;
     TRY_MPI(MPI_Comm_dup(user_comm, &comm));
-    TRY_MPI(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
+    /* local calls, failing on some ranks only: agreed with the checks */
+    if (local_code == DISTFFT_SUCCESS) local_code = CHECK_MPI(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
+    if (local_code == DISTFFT_SUCCESS) local_code = CHECK_MPI(MPI_Comm_rank(comm, &request.rank));
     TRY(error_agree(comm, local_code));
     TRY(open_agreed(comm, &request, path, MPI_MODE_RDONLY, &file));
     array_header header;

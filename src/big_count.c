@@ -4,17 +4,12 @@
 #include "big_count.h"
 
 #include <limits.h>
-#include <stdlib.h>
+
+#include "environment.h"
 
 int64_t big_count_limit(void)
 {
-    const char *text = getenv("DISTFFT_MAX_MESSAGE");
-    if (text && *text) {
-        char *end;
-        long long value = strtoll(text, &end, 10);
-        if (*end == '\0' && value >= 1 && value <= INT_MAX) return value;
-    }
-    return INT_MAX;
+    return environment_integer("DISTFFT_MAX_MESSAGE", 1, INT_MAX, INT_MAX);
 }
 
 void big_count_split(int64_t n, int64_t limit, int64_t *pieces, int64_t *rest)

@@ -115,23 +115,30 @@ static int share_failure(MPI_Comm comm, int failing_rank, int local_code)
     return failure.code;
 }
 
+/* buffer[0] of the agreement: 0 where this rank succeeded, FAILED_AT -
+ * rank where it failed (the MAX picks the lowest failing rank, whose
+ * message every rank takes), or the bare code where it failed and could not
+ * even learn its rank -- MPI_Comm_rank failing on this rank only: it still
+ * takes part, so no rank is left alone in the reduction. Codes are below
+ * 2^31 <= FAILED_AT - rank. */
+#define FAILED_AT ((int64_t)1 << 32)
+
 /* The agreement; `replicated` selects the fixed long form (every rank of a
  * call site must pass the same). */
 static int agree(MPI_Comm comm, int local_code, const replicated_args *args,
                  int replicated)
 {
-    int size, rank;
-    if (MPI_Comm_size(comm, &size) != MPI_SUCCESS ||
-        MPI_Comm_rank(comm, &rank) != MPI_SUCCESS)
-        return error_fail(DISTFFT_ERR_ARGUMENT, "invalid communicator");
+    int rank = -1, rank_known = MPI_Comm_rank(comm, &rank) == MPI_SUCCESS;
+    if (!rank_known && local_code == DISTFFT_SUCCESS) /* else the first failure's message stays */
+        local_code = error_fail(DISTFFT_ERR_MPI, "MPI_Comm_rank failed in the error agreement");
 
-    /* One MAX-reduction carries: (size - lowest failing rank), then every
+    /* One MAX-reduction carries: the failure (above), then every
      * replicated value and its negation (so both max and min come back).
      * Its length is fixed: a rank that failed early, or that disagrees on
      * ndims, has fewer values, and MPI needs equal counts everywhere. */
     int count = args ? args->count : 0;
     int64_t buffer[1 + 2 * REPLICATED_MAX] = {0};
-    buffer[0] = local_code != DISTFFT_SUCCESS ? size - rank : 0;
+    if (local_code != DISTFFT_SUCCESS) buffer[0] = rank_known ? FAILED_AT - rank : local_code;
     for (int i = 0; i < count; i++) {
         buffer[1 + i] = args->values[i];
         buffer[1 + REPLICATED_MAX + i] = -args->values[i];
@@ -141,7 +148,14 @@ static int agree(MPI_Comm comm, int local_code, const replicated_args *args,
                                  MPI_MAX, comm);
     if (mpi_code != MPI_SUCCESS) return error_mpi(mpi_code, "MPI_Allreduce");
 
-    if (buffer[0] > 0) return share_failure(comm, size - (int)buffer[0], local_code);
+    if (buffer[0] > FAILED_AT / 2)
+        return share_failure(comm, (int)(FAILED_AT - buffer[0]), local_code);
+    if (buffer[0] > 0) { /* only ranks that do not know their rank failed */
+        if (local_code == DISTFFT_SUCCESS)
+            error_fail((int)buffer[0], "%s on another rank (MPI_Comm_rank failed there)",
+                       distfft_error_string((int)buffer[0]));
+        return (int)buffer[0];
+    }
     for (int i = 0; i < count; i++) {
         int64_t max = buffer[1 + i], min = -buffer[1 + REPLICATED_MAX + i];
         if (min != max) {

@@ -51,7 +51,8 @@ void replicated_add(replicated_args *args, int64_t value, const char *format,
 
 /* Collective on comm: agree on the outcome of local checks. Returns
  * DISTFFT_SUCCESS on every rank if local_code is 0 everywhere, otherwise on
- * every rank the code (and message) of the lowest failing rank. */
+ * every rank the code (and message) of the lowest failing rank -- or,
+ * where the only failing ranks could not learn their rank, their code. */
 int error_agree(MPI_Comm comm, int local_code);
 
 /* As error_agree, and in the same single reduction also check that every
@@ -72,8 +73,12 @@ int error_agree_replicated(MPI_Comm comm, int local_code,
  *                    that fails after an earlier failure records its own
  *                    message: the code stays the first one's.)
  * The message names the call as written ("MPI_Comm_free(&comm) failed: ...").
- * MPI_Comm_rank and MPI_Comm_size fail only for an invalid communicator,
- * the same on every rank: mpi_rank_size's callers may return at once. */
+ * Local calls -- MPI_Comm_rank, _size, _set_errhandler, datatype
+ * constructors -- may fail on some ranks only (test_faults injects it):
+ * such a failure is kept as this rank's code and handed to the next
+ * agreement, which every rank reaches, never returned at once before a
+ * collective the other ranks enter. (error_agree itself survives its own
+ * MPI_Comm_rank failing on one rank.) */
 static inline int mpi_result(int mpi_code, const char *call)
 {
     return mpi_code == MPI_SUCCESS ? DISTFFT_SUCCESS : error_mpi(mpi_code, call);

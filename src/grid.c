@@ -99,21 +99,25 @@ static int check_create(int size, int ndims, const int *dims, distfft_placement 
     return grid_choose_dims(size, ndims, dims, chosen);
 }
 
-/* The checks (agreed with the arguments over comm) and the object, ready
- * for grid_free before anything can fail. Collective on comm. */
-static int grid_start(MPI_Comm comm, int ndims, const int *dims, distfft_placement placement,
-                      int node_size, int busy_direction, const distfft_grid *grid_out,
+/* The checks (agreed with the arguments and `pending`, a local failure of
+ * the caller's, over comm) and the object, ready for grid_free before
+ * anything can fail; *rank and *size: this rank's in comm and comm's,
+ * asked before the agreement. Collective on comm. */
+static int grid_start(MPI_Comm comm, int pending, int ndims, const int *dims,
+                      distfft_placement placement, int node_size, int busy_direction,
+                      const distfft_grid *grid_out, int *rank, int *size,
                       struct distfft_grid_s **grid_made)
 {
-    int rc = DISTFFT_SUCCESS, size;
+    int rc = DISTFFT_SUCCESS;
     struct distfft_grid_s *grid = NULL;
     *grid_made = NULL;
-    TRY_MPI(MPI_Comm_size(comm, &size));
     replicated_args args;
     replicated_init(&args);
     int chosen[DISTFFT_MAX_DIMS];
-    int local = check_create(size, ndims, dims, placement, node_size, busy_direction,
-                             grid_out, chosen, &args);
+    int local = pending ? pending : mpi_rank_size(comm, rank, size);
+    if (local == DISTFFT_SUCCESS)
+        local = check_create(*size, ndims, dims, placement, node_size, busy_direction, grid_out,
+                             chosen, &args);
     TRY(error_agree_replicated(comm, local, &args));
 
     grid = calloc(1, sizeof *grid);
@@ -144,35 +148,40 @@ int distfft_grid_create_placed(MPI_Comm comm, int ndims, const int *dims,
     if (comm == MPI_COMM_NULL)
         return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_grid_create: comm is "
                           "MPI_COMM_NULL");
-    int rc = DISTFFT_SUCCESS, rank;
+    int rc = DISTFFT_SUCCESS, rank = 0, size = 1;
     MPI_Comm work = MPI_COMM_NULL, ordered = MPI_COMM_NULL;
     struct distfft_grid_s *grid = NULL;
 
     /* Our own duplicate first: everything after runs on it, with errors
-     * returned rather than aborting. */
+     * returned rather than aborting. A local call failing on some ranks
+     * only (setting the error handler) is kept for the next agreement,
+     * which every rank reaches. */
     TRY_MPI(MPI_Comm_dup(comm, &work));
-    TRY_MPI(MPI_Comm_set_errhandler(work, MPI_ERRORS_RETURN));
-    TRY_MPI(MPI_Comm_rank(work, &rank));
-    TRY(grid_start(work, ndims, dims, placement, node_size, busy_direction, grid_out, &grid));
+    int pending = CHECK_MPI(MPI_Comm_set_errhandler(work, MPI_ERRORS_RETURN));
+    TRY(grid_start(work, pending, ndims, dims, placement, node_size, busy_direction, grid_out,
+                   &rank, &size, &grid));
 
     int index;
-    TRY(placement_grid_index(work, ndims, grid->dims, placement, node_size, 0, busy_direction, &index));
+    TRY(placement_grid_index(work, rank, size, ndims, grid->dims, placement, node_size, 0,
+                             busy_direction, &index));
     if (index != rank || placement != DISTFFT_PLACEMENT_ROW) {
         TRY_MPI(MPI_Comm_split(work, 0, index, &ordered));
-        TRY_MPI(MPI_Comm_set_errhandler(ordered, MPI_ERRORS_RETURN));
+        keep_mpi(&pending, MPI_Comm_set_errhandler(ordered, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler(ordered)");
     }
     int periods[DISTFFT_MAX_DIMS] = {0}, keep[DISTFFT_MAX_DIMS] = {0};
     TRY_MPI(MPI_Cart_create(ordered != MPI_COMM_NULL ? ordered : work, ndims, grid->dims,
                             periods, 0, &grid->comm));
-    TRY_MPI(MPI_Comm_set_errhandler(grid->comm, MPI_ERRORS_RETURN));
-    TRY_MPI(MPI_Comm_rank(grid->comm, &rank));
-    TRY_MPI(MPI_Cart_coords(grid->comm, rank, ndims, grid->coords));
+    keep_mpi(&pending, MPI_Comm_set_errhandler(grid->comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler(grid)");
+    /* ordered by index, never reordered: this rank is `index` on grid->comm */
+    TRY_MPI(MPI_Cart_coords(grid->comm, index, ndims, grid->coords));
     for (int i = 0; i < ndims; i++) {
         keep[i] = 1;
         TRY_MPI(MPI_Cart_sub(grid->comm, keep, &grid->subcomms[i]));
-        TRY_MPI(MPI_Comm_set_errhandler(grid->subcomms[i], MPI_ERRORS_RETURN));
+        keep_mpi(&pending, MPI_Comm_set_errhandler(grid->subcomms[i], MPI_ERRORS_RETURN),
+                 "MPI_Comm_set_errhandler(subcomm)");
         keep[i] = 0;
     }
+    TRY(error_agree(work, pending));
     if (ordered != MPI_COMM_NULL) TRY_MPI(MPI_Comm_free(&ordered));
     TRY_MPI(MPI_Comm_free(&work));
     *grid_out = grid;
@@ -223,12 +232,14 @@ static int groups_free(int ndims, MPI_Group *groups)
 int grid_create_on(MPI_Comm comm, int ndims, const int *dims, distfft_placement placement, int node_size,
                    int node, int busy_direction, struct distfft_grid_s **grid_out)
 {
-    int rc = DISTFFT_SUCCESS, index;
+    int rc = DISTFFT_SUCCESS, index, rank = 0, size = 1, pending = DISTFFT_SUCCESS;
     struct distfft_grid_s *grid = NULL;
     MPI_Group groups[DISTFFT_MAX_DIMS];
     for (int i = 0; i < DISTFFT_MAX_DIMS; i++) groups[i] = MPI_GROUP_NULL;
-    TRY(grid_start(comm, ndims, dims, placement, node_size, busy_direction, grid_out, &grid));
-    TRY(placement_grid_index(comm, ndims, grid->dims, placement, node_size, node, busy_direction, &index));
+    TRY(grid_start(comm, DISTFFT_SUCCESS, ndims, dims, placement, node_size, busy_direction, grid_out,
+                   &rank, &size, &grid));
+    TRY(placement_grid_index(comm, rank, size, ndims, grid->dims, placement, node_size, node,
+                             busy_direction, &index));
     /* The coordinates of grid position `index`, row-major as MPI_Cart_coords
      * would give them on a communicator ordered by index. */
     for (int i = ndims - 1, rest = index; i >= 0; i--) {
@@ -249,9 +260,14 @@ int grid_create_on(MPI_Comm comm, int ndims, const int *dims, distfft_placement 
             TRY_MPI(MPI_Comm_split(comm, line, grid->coords[i], &grid->subcomms[i]));
         }
     }
+    /* local calls, failing on some ranks only: agreed once every
+     * sub-communicator is made */
     for (int i = 0; i < ndims; i++)
-        TRY_MPI(MPI_Comm_set_errhandler(grid->subcomms[i], MPI_ERRORS_RETURN));
-    TRY(groups_free(ndims, groups));
+        keep_mpi(&pending, MPI_Comm_set_errhandler(grid->subcomms[i], MPI_ERRORS_RETURN),
+                 "MPI_Comm_set_errhandler(subcomm)");
+    int freed = groups_free(ndims, groups);
+    if (pending == DISTFFT_SUCCESS) pending = freed;
+    TRY(error_agree(comm, pending));
     *grid_out = grid;
     return DISTFFT_SUCCESS;
 

@@ -5,11 +5,10 @@
 
 #include "error.h"
 
-int node_label_find(MPI_Comm comm, int node_size, int known, int *label)
+int node_label_find(MPI_Comm comm, int rank, int node_size, int known, int *label)
 {
-    int rank, rc = DISTFFT_SUCCESS;
+    int rc = DISTFFT_SUCCESS;
     MPI_Comm shared = MPI_COMM_NULL;
-    TRY_MPI(MPI_Comm_rank(comm, &rank));
     if (node_size > 0) {
         *label = rank / node_size * node_size;
         return DISTFFT_SUCCESS;

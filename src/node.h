@@ -15,11 +15,11 @@
 
 #include <mpi.h>
 
-/* This rank's node label on comm (0 <= label < size; equal labels, same
- * node): with node_size > 0 the pretended node, rank / node_size * node_size;
+/* This rank's node label on comm, where it is `rank` (0 <= label < size;
+ * equal labels, same node): with node_size > 0 the pretended node, rank / node_size * node_size;
  * with known > 0 the label known - 1 found before; else the real node
  * (one MPI_Comm_split_type and one MPI_Allreduce on the node). Collective
  * on comm in the last case; not agreed (callers agree on the code). */
-int node_label_find(MPI_Comm comm, int node_size, int known, int *label);
+int node_label_find(MPI_Comm comm, int rank, int node_size, int known, int *label);
 
 #endif

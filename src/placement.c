@@ -90,7 +90,7 @@ static int node_index(MPI_Comm comm, int rank, int size, int ndims, const int *d
     /* (node, rank): a node's ranks in comm's order (node.h; a known label,
      * plan_comms, spares the split) */
     mine[1] = rank;
-    TRY(error_agree(comm, node_label_find(comm, node_size, known, &mine[0])));
+    TRY(error_agree(comm, node_label_find(comm, rank, node_size, known, &mine[0])));
     TRY_MPI(MPI_Allgather(mine, 2, MPI_INT, all, 2, MPI_INT, comm));
     for (int p = 0; p < size; p++)
         ranks[p] = (keyed){((uint64_t)all[2 * p] << 32) | (uint32_t)all[2 * p + 1], p};
@@ -114,13 +114,10 @@ fail:
     return rc;
 }
 
-int placement_grid_index(MPI_Comm comm, int ndims, const int *dims,
+int placement_grid_index(MPI_Comm comm, int rank, int size, int ndims, const int *dims,
                          distfft_placement placement, int node_size, int node,
                          int busy_direction, int *index)
 {
-    int rc = DISTFFT_SUCCESS, rank, size;
-    TRY_MPI(MPI_Comm_rank(comm, &rank));
-    TRY_MPI(MPI_Comm_size(comm, &size));
     switch (placement) {
     case DISTFFT_PLACEMENT_MORTON:
         return error_agree(comm, morton_index(rank, size, ndims, dims, index));
@@ -130,6 +127,4 @@ int placement_grid_index(MPI_Comm comm, int ndims, const int *dims,
         *index = rank;
         return DISTFFT_SUCCESS;
     }
-fail:
-    return rc;
 }

@@ -15,8 +15,10 @@
  * rank's node already (the lowest rank of comm on it, plus one: a plan's
  * plan_comms.node). busy_direction is the grid direction whose
  * sub-communicator should stay inside a node. Collective on comm (failures
- * are agreed); the arguments are valid and agreed. */
-int placement_grid_index(MPI_Comm comm, int ndims, const int *dims,
+ * are agreed); the arguments are valid and agreed, rank and size are this
+ * rank's in comm and comm's, asked before the caller's agreement (an
+ * MPI_Comm_rank failing on one rank must reach the others there). */
+int placement_grid_index(MPI_Comm comm, int rank, int size, int ndims, const int *dims,
                          distfft_placement placement, int node_size, int node,
                          int busy_direction, int *index);
 

@@ -73,13 +73,14 @@ int distfft_layout_from_grid(MPI_Comm comm, int ndims, const int64_t *global_sha
     const char *where = "distfft_layout_from_grid";
     if (layout_out) *layout_out = NULL;
     if (comm == MPI_COMM_NULL) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: comm is MPI_COMM_NULL", where);
-    int size = 1, rank = 0, rc = DISTFFT_SUCCESS;
-    TRY_MPI(MPI_Comm_size(comm, &size));
-    TRY_MPI(MPI_Comm_rank(comm, &rank));
+    int size = 1, rank = 0;
     replicated_args args;
     replicated_init(&args);
-    int prior = layout_out ? check_grid(size, ndims, global_shape, grid_ndims, grid_dims, distributed_by, &args)
-                       : error_fail(DISTFFT_ERR_ARGUMENT, "%s: layout (out-handle) is NULL", where);
+    /* failing on some ranks only: agreed with the checks in layout_value_build */
+    int prior = mpi_rank_size(comm, &rank, &size);
+    if (prior == DISTFFT_SUCCESS)
+        prior = layout_out ? check_grid(size, ndims, global_shape, grid_ndims, grid_dims, distributed_by, &args)
+                           : error_fail(DISTFFT_ERR_ARGUMENT, "%s: layout (out-handle) is NULL", where);
     int64_t start[DISTFFT_MAX_DIMS] = {0}, shape[DISTFFT_MAX_DIMS] = {0};
     if (prior == DISTFFT_SUCCESS) {
         layout alignment = {.ndims = ndims};
@@ -96,8 +97,6 @@ int distfft_layout_from_grid(MPI_Comm comm, int ndims, const int64_t *global_sha
     }
     return layout_value_build(comm, ndims, global_shape, start, shape, where, prior, &args,
                               layout_out ? layout_out : &(distfft_layout){NULL});
-fail:
-    return rc;
 }
 
 /* A plan's side: the caller's layout when it gave one, else the plan's blocks. */

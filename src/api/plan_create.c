@@ -231,22 +231,24 @@ static int finish_create(int rc, MPI_Comm *work_comm, distfft_plan *plan_out)
  * (*work_comm becomes MPI_COMM_NULL). On failure *work_comm is the
  * caller's to free. Collective on *work_comm. */
 static int create_on(MPI_Comm *work_comm, int ndims, const int64_t *shape, distfft_precision precision,
-                     const distfft_options *options, int concurrent, distfft_plan *plan_out)
+                     const distfft_options *options, int concurrent, int pending, distfft_plan *plan_out)
 {
     plan_request request = {.ndims = ndims, .precision = precision, .options = *options};
     int rc = DISTFFT_SUCCESS;
     replicated_args args;
     replicated_init(&args);
+    plan_comms comms = {.comm = *work_comm, .node = 0, .rank = 0, .size = 1};
     int local = concurrent
         ? error_fail(DISTFFT_ERR_UNSUPPORTED, "distfft_plan_create: another thread of this "
                      "process is creating or destroying a plan; plans are created and destroyed "
                      "by one thread at a time (FFTW's planner is not thread-safe)")
-        : check_create(ndims, shape, precision, &request.options, plan_out, &args);
+        : pending;
+    if (local == DISTFFT_SUCCESS) local = mpi_rank_size(*work_comm, &comms.rank, &comms.size);
+    if (local == DISTFFT_SUCCESS) local = check_create(ndims, shape, precision, &request.options, plan_out, &args);
     TRY(error_agree_replicated(*work_comm, local, &args));
 
     /* From here on the arguments are valid and identical on every rank. */
     memcpy(request.shape, shape, ndims * sizeof *shape);
-    plan_comms comms = {.comm = *work_comm, .node = 0};
     TRY(tune_plan(&comms, &request, plan_out));
     (*plan_out)->owns_comm = true; /* nothing fails after this */
     (*plan_out)->node = comms.node;
@@ -270,15 +272,20 @@ enum { PLAN_COMM_TAG = 27182 };
  * copy callbacks are the caller's business, not a plan's), and in SimGrid's
  * SMPI a local call where MPI_Comm_dup is charged O(P^2) of simulated time
  * (80 % of a 4,096-rank plan's: 0.39 s against 0.08 s, docs/guide/scale.md).
+ * The local calls around it (the group, the error handler) may fail on
+ * some ranks only: the group's before the collective copy is agreed at
+ * once, the others go to the first agreement (*pending).
  * The caller leaves the planner (plan_planner_leave) whatever this returns. */
-static int start_create(MPI_Comm comm, MPI_Comm *work_comm, int *concurrent)
+static int start_create(MPI_Comm comm, MPI_Comm *work_comm, int *concurrent, int *pending)
 {
     int rc = DISTFFT_SUCCESS;
     *concurrent = plan_planner_enter() > 0;
     MPI_Group group = MPI_GROUP_NULL;
-    TRY_MPI(MPI_Comm_group(comm, &group));
+    TRY(error_agree(comm, CHECK_MPI(MPI_Comm_group(comm, &group))));
     TRY_MPI(MPI_Comm_create_group(comm, group, PLAN_COMM_TAG, work_comm));
-    TRY_MPI(MPI_Comm_set_errhandler(*work_comm, MPI_ERRORS_RETURN));
+    *pending = CHECK_MPI(MPI_Group_free(&group));
+    int handler = CHECK_MPI(MPI_Comm_set_errhandler(*work_comm, MPI_ERRORS_RETURN));
+    if (*pending == DISTFFT_SUCCESS) *pending = handler;
 fail:
     if (group != MPI_GROUP_NULL) KEEP_MPI(MPI_Group_free(&group));
     return rc;
@@ -297,10 +304,10 @@ int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
     else distfft_options_init(&options);
 
     int rc = DISTFFT_SUCCESS;
-    int concurrent;
+    int concurrent, pending;
     MPI_Comm work_comm = MPI_COMM_NULL; /* the plan's own, made once (issue 24) */
-    TRY(start_create(comm, &work_comm, &concurrent));
-    TRY(create_on(&work_comm, ndims, shape, precision, &options, concurrent, plan_out));
+    TRY(start_create(comm, &work_comm, &concurrent, &pending));
+    TRY(create_on(&work_comm, ndims, shape, precision, &options, concurrent, pending, plan_out));
     TRY(lifetime_register(comm, &(*plan_out)->lifetime)); /* agreed */
 fail:
     rc = finish_create(rc, &work_comm, plan_out);
@@ -391,19 +398,21 @@ int distfft_plan_create_layouts(MPI_Comm comm, int ndims, const int64_t *shape, 
     distfft_options chosen;
     if (options) chosen = *options;
     else distfft_options_init(&chosen);
-    int concurrent;
+    int concurrent, pending;
     MPI_Comm work_comm = MPI_COMM_NULL;
-    TRY(start_create(comm, &work_comm, &concurrent));
+    TRY(start_create(comm, &work_comm, &concurrent, &pending));
     replicated_args args;
     replicated_init(&args);
     replicated_add(&args, layout_in != NULL, "layout_in given");
     replicated_add(&args, layout_out != NULL, "layout_out given");
+    if (local == DISTFFT_SUCCESS) local = pending;
     if (local == DISTFFT_SUCCESS) local = check_create(ndims, shape, precision, &chosen, plan_out, &args);
     TRY(error_agree_replicated(work_comm, local, &args));
     int size = 1;
-    TRY_MPI(MPI_Comm_size(work_comm, &size));
+    /* failing on one rank only: agreed first thing in create_on */
+    pending = CHECK_MPI(MPI_Comm_size(work_comm, &size));
     layout_grid_choose(size, ndims, shape, precision, layout_in, layout_out, &chosen); /* alike everywhere */
-    TRY(create_on(&work_comm, ndims, shape, precision, &chosen, concurrent, plan_out)); /* adopts work_comm */
+    TRY(create_on(&work_comm, ndims, shape, precision, &chosen, concurrent, pending, plan_out)); /* adopts work_comm */
     rc = attach_layouts(*plan_out, layout_in, layout_out);
     if (rc == DISTFFT_SUCCESS) rc = lifetime_register(comm, &(*plan_out)->lifetime); /* agreed */
 fail:

@@ -88,13 +88,15 @@ int distfft_redist_create(MPI_Comm subcomm, distfft_type type, int ndims,
     int rc = DISTFFT_SUCCESS;
     MPI_Comm comm = MPI_COMM_NULL;
     TRY_MPI(MPI_Comm_dup(subcomm, &comm));
-    TRY_MPI(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
+    /* local: failing on some ranks only, it is agreed with the checks */
+    int local = CHECK_MPI(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
 
     redist_geometry geometry;
     replicated_args args;
     replicated_init(&args);
-    int local = check_create(comm, type, ndims, in_shape, axis_in, out_shape,
-                             axis_out, batch, method, redist, &geometry, &args);
+    if (local == DISTFFT_SUCCESS)
+        local = check_create(comm, type, ndims, in_shape, axis_in, out_shape, axis_out, batch, method,
+                             redist, &geometry, &args);
     TRY(error_agree_replicated(comm, local, &args));
     if (method == DISTFFT_METHOD_AUTO) TRY(tune_exchange(comm, comm, &geometry, NULL, redist));
     else {

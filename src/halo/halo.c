@@ -140,13 +140,14 @@ static int halo_free(struct distfft_halo_s *h)
 }
 
 /* The arguments and the layout agreed, h->comm set (the halo's own): the
- * messages and what carries them. Collective on h->comm; agreed. */
-static int halo_build(struct distfft_halo_s *h, const struct distfft_layout_s *layout)
+ * messages and what carries them. `pending`: a local failure of the
+ * caller's on this rank, agreed first. Collective on h->comm; agreed. */
+static int halo_build(struct distfft_halo_s *h, const struct distfft_layout_s *layout, int pending)
 {
     int rc = DISTFFT_SUCCESS;
     h->rank = layout->rank;
     h->size = layout->size;
-    TRY(error_agree(h->comm, halo_plan_messages(h, layout->boxes)));
+    TRY(error_agree(h->comm, pending ? pending : halo_plan_messages(h, layout->boxes)));
     TRY(error_agree(h->comm, halo_transfer_prepare(h)));
 fail:
     return rc;
@@ -167,8 +168,7 @@ int distfft_layout_halo_create(const struct distfft_layout_s *layout, distfft_ty
                          widths_high, periodic, batch, variant, halo, &args);
     TRY(error_agree_replicated(layout->comm, local, &args));
     TRY_MPI(MPI_Comm_dup(layout->comm, &h->comm));
-    TRY_MPI(MPI_Comm_set_errhandler(h->comm, MPI_ERRORS_RETURN));
-    TRY(halo_build(h, layout));
+    TRY(halo_build(h, layout, CHECK_MPI(MPI_Comm_set_errhandler(h->comm, MPI_ERRORS_RETURN))));
     *halo = h;
     return DISTFFT_SUCCESS;
 fail:
@@ -196,7 +196,7 @@ int distfft_halo_create(MPI_Comm comm, distfft_type type, int ndims,
                             &args, &layout));
     h->comm = layout->comm; /* the halo keeps the layout's duplicate */
     layout->comm = MPI_COMM_NULL;
-    TRY(halo_build(h, layout));
+    TRY(halo_build(h, layout, DISTFFT_SUCCESS));
     *halo = h;
     h = NULL;
 fail:

@@ -179,13 +179,13 @@ static int plan_stage(struct distfft_halo_s *h, const int64_t *blocks,
                       int *members, int *owners, halo_stage *stage)
 {
     int rc = DISTFFT_SUCCESS, member_count, owner_count, axis = stage->axis;
+    halo_message m = {0}; /* before the first jump to fail, which frees its box */
     TRY(find_line(h, blocks, axis, members, &member_count, owners, &owner_count));
     stage->receive = calloc((size_t)owner_count + 1, sizeof *stage->receive);
     stage->send = calloc((size_t)member_count + 1, sizeof *stage->send);
     if (!stage->receive || !stage->send)
         return error_fail(DISTFFT_ERR_MEMORY, "halo: message tables");
     const int64_t *mine = BLOCK(blocks, h, h->rank);
-    halo_message m = {0};
     int owner = 0;
     for (int k = 0; k < owner_count; k++) {
         owner |= owners[k] == h->rank;

@@ -199,12 +199,13 @@ static int build(MPI_Comm user_comm, int ndims, const int64_t *global_shape, con
     if (l) l->comm = MPI_COMM_NULL;
     TRY_MPI(MPI_Comm_dup(user_comm, &comm));
     if (l) l->comm = comm; /* freed with l from here on */
-    TRY_MPI(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
-    TRY_MPI(MPI_Comm_size(comm, &size));
-    TRY_MPI(MPI_Comm_rank(comm, &rank));
     replicated_args own_args, *args = caller_args ? caller_args : &own_args;
     if (!caller_args) replicated_init(&own_args);
-    int local = prior != DISTFFT_SUCCESS ? prior : check_own_box(ndims, global_shape, start, shape, where, args);
+    /* local calls, failing on some ranks only: agreed with the checks */
+    int local = prior;
+    if (local == DISTFFT_SUCCESS) local = CHECK_MPI(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
+    if (local == DISTFFT_SUCCESS) local = mpi_rank_size(comm, &rank, &size);
+    if (local == DISTFFT_SUCCESS) local = check_own_box(ndims, global_shape, start, shape, where, args);
     if (local == DISTFFT_SUCCESS && !l) local = error_fail(DISTFFT_ERR_MEMORY, "%s: layout object", where);
     if (local == DISTFFT_SUCCESS) {
         l->size = size;
@@ -261,7 +262,8 @@ int layout_value_copy(const struct distfft_layout_s *layout, struct distfft_layo
     TRY(error_agree(layout->comm, local));
     memcpy(l->boxes, layout->boxes, bytes);
     TRY_MPI(MPI_Comm_dup(layout->comm, &l->comm));
-    TRY_MPI(MPI_Comm_set_errhandler(l->comm, MPI_ERRORS_RETURN));
+    /* local, failing on some ranks only: agreed before the caller's next collective */
+    TRY(error_agree(l->comm, CHECK_MPI(MPI_Comm_set_errhandler(l->comm, MPI_ERRORS_RETURN))));
     *copy = l;
     return DISTFFT_SUCCESS;
 fail:

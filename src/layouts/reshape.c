@@ -147,8 +147,9 @@ int reshape_build(const struct distfft_layout_s *in, const struct distfft_layout
     r->in_count = batch * layout_box_count(in, in->rank);
     r->out_count = batch * layout_box_count(out, out->rank);
     TRY_MPI(MPI_Comm_dup(in->comm, &r->comm));
-    TRY_MPI(MPI_Comm_set_errhandler(r->comm, MPI_ERRORS_RETURN));
-    int local = build_types(r, in, out);
+    /* local, failing on some ranks only: agreed with the datatypes */
+    int local = CHECK_MPI(MPI_Comm_set_errhandler(r->comm, MPI_ERRORS_RETURN));
+    if (local == DISTFFT_SUCCESS) local = build_types(r, in, out);
     if (local == DISTFFT_SUCCESS) local = reshape_prepare(r, method);
     TRY(error_agree(r->comm, local));
     *reshape_out = r;

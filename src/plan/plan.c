@@ -111,8 +111,7 @@ fail:
  * rank's node as a label. */
 static int make_exchange_steps(struct distfft_plan_s *plan, plan_comms *comms, const exchange_maker *maker)
 {
-    int rc = DISTFFT_SUCCESS, exchange = 0, plan_rank;
-    TRY_MPI(MPI_Comm_rank(plan->comm, &plan_rank));
+    int rc = DISTFFT_SUCCESS, exchange = 0, plan_rank = comms->rank;
     for (int l = 0; l < 2; l++)
         for (int s = 0; s < step_count(plan, l); s++) {
             const step_spec *spec = spec_of(plan, l, s);
@@ -182,7 +181,7 @@ int plan_comms_node(plan_comms *comms, int *node)
         return DISTFFT_SUCCESS;
     }
     /* agreed, and kept only then: every rank asks again, or none does */
-    int rc = error_agree(comms->comm, node_label_find(comms->comm, 0, 0, &label));
+    int rc = error_agree(comms->comm, node_label_find(comms->comm, comms->rank, 0, 0, &label));
     if (rc == DISTFFT_SUCCESS) *node = comms->node = label + 1;
     return rc;
 }
@@ -196,7 +195,7 @@ int plan_build(plan_comms *comms, const plan_request *request, const exchange_ma
     TRY(error_agree(comms->comm, plan ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "plan object")));
     plan->request = *request;
     plan->comm = comms->comm; /* borrowed: no duplicate per candidate */
-    TRY_MPI(MPI_Comm_size(plan->comm, &plan->comm_size));
+    plan->comm_size = comms->size;
 
     const distfft_options *options = &request->options;
     int order[DISTFFT_MAX_DIMS], node = 0;

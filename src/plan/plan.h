@@ -27,10 +27,14 @@
  *   node  this rank's shared-memory node: the lowest rank of comm on it,
  *         plus one; 0 until plan_comms_node finds it, the first time a
  *         candidate needs it (node placement, node-aware methods, the
- *         cost model's topology). */
+ *         cost model's topology).
+ *   rank, size  this rank's in comm and comm's, asked once, before the
+ *         creation's first agreement: an MPI_Comm_rank or _size failing on
+ *         one rank only is agreed there, not met later by a rank alone. */
 typedef struct {
     MPI_Comm comm;
     int node;
+    int rank, size;
 } plan_comms;
 
 /* comms->node, found (one MPI_Comm_split_type on comms->comm, agreed) the

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../environment.h"
 #include "../error.h"
 #include "../node.h"
 #include "nodes.h"
@@ -15,11 +16,7 @@
 /* DISTFFT_NODE_SIZE, or 0 when unset or not a positive number. */
 static int environment_node_size(void)
 {
-    const char *text = getenv("DISTFFT_NODE_SIZE");
-    if (!text) return 0;
-    char *end = NULL;
-    long value = strtol(text, &end, 10);
-    return end != text && *end == '\0' && value > 0 && value < (1L << 30) ? (int)value : 0;
+    return (int)environment_integer("DISTFFT_NODE_SIZE", 1, (1 << 30) - 1, 0);
 }
 
 int node_label(MPI_Comm comm, const redist_geometry *g, int *label)
@@ -33,7 +30,7 @@ int node_label(MPI_Comm comm, const redist_geometry *g, int *label)
         return DISTFFT_SUCCESS;
     }
     /* a pretended node of the environment, or the group's real node (node.h) */
-    int rc = node_label_find(comm, environment_node_size(), 0, label);
+    int rc = node_label_find(comm, g->part, environment_node_size(), 0, label); /* part: rank in comm */
     *label += 1;
     return rc;
 }
@@ -91,18 +88,20 @@ int node_map_build(const int *labels, node_map *map)
 
 int node_map_create(MPI_Comm comm, int label, const char *method, node_map *map)
 {
-    int rc = DISTFFT_SUCCESS, parts;
+    int rc = DISTFFT_SUCCESS, parts = 0;
     memset(map, 0, sizeof *map);
-    TRY_MPI(MPI_Comm_size(comm, &parts));
-    map->parts = parts;
-    map->node_of = malloc((size_t)parts * sizeof *map->node_of);
-    map->first = malloc((2 * (size_t)parts + 1) * sizeof *map->first);
-    map->members = malloc((size_t)parts * sizeof *map->members);
+    /* a failure here, on one rank only, is agreed with the tables' */
+    int local = CHECK_MPI(MPI_Comm_size(comm, &parts));
+    if (local == DISTFFT_SUCCESS) {
+        map->parts = parts;
+        map->node_of = malloc((size_t)parts * sizeof *map->node_of);
+        map->first = malloc((2 * (size_t)parts + 1) * sizeof *map->first);
+        map->members = malloc((size_t)parts * sizeof *map->members);
+        if (!map->node_of || !map->first || !map->members)
+            local = error_fail(DISTFFT_ERR_MEMORY, "%s: node tables", method);
+    }
     int *labels = map->members; /* gathered here, then replaced */
-    rc = map->node_of && map->first && map->members
-             ? DISTFFT_SUCCESS
-             : error_fail(DISTFFT_ERR_MEMORY, "%s: node tables", method);
-    TRY(error_agree(comm, rc));
+    TRY(error_agree(comm, local));
     TRY_MPI(MPI_Allgather(&label, 1, MPI_INT, labels, 1, MPI_INT, comm));
     TRY(error_agree(comm, node_map_build(labels, map))); /* reads the labels before it lists members */
     return DISTFFT_SUCCESS;

@@ -77,9 +77,8 @@ static int shm_destroy(void *opaque)
  * communicator (ranks in group order) and a label (its lowest rank + 1). */
 static int find_domain(MPI_Comm comm, const redist_geometry *g, shm_state *state)
 {
-    int rc = DISTFFT_SUCCESS, rank, label;
+    int rc = DISTFFT_SUCCESS, rank = g->part, label; /* part: this rank's in comm */
     MPI_Comm node = MPI_COMM_NULL;
-    TRY_MPI(MPI_Comm_rank(comm, &rank));
     TRY(node_label(comm, g, &label));
     if (node_label_is_shared(g)) { /* the label's ranks share memory: one split is the domain */
         TRY_MPI(MPI_Comm_split(comm, label, rank, &state->shared));
@@ -149,15 +148,17 @@ fail:
  * after, so every member frees it together (MPI_Win_free synchronises). */
 static int make_window(const redist_geometry *g, int64_t elements, shm_state *state)
 {
-    int rc = DISTFFT_SUCCESS, size;
+    int rc = DISTFFT_SUCCESS, size = 0;
     MPI_Info info = MPI_INFO_NULL;
-    TRY_MPI(MPI_Comm_size(state->shared, &size));
-    if (size == 1) return DISTFFT_SUCCESS;
+    /* failing on one member only: that member still agrees with the others */
+    int local = CHECK_MPI(MPI_Comm_size(state->shared, &size));
+    if (local == DISTFFT_SUCCESS && size == 1) return DISTFFT_SUCCESS;
     int element = (int)distfft_type_size(g->type);
-    TRY(error_agree(state->shared, window_info(&info)));
+    if (local == DISTFFT_SUCCESS) local = window_info(&info);
+    TRY(error_agree(state->shared, local));
     TRY_MPI(MPI_Win_allocate_shared((MPI_Aint)elements * element, element, info, state->shared,
                                     &state->slice, &state->window));
-    int local = CHECK_MPI(MPI_Info_free(&info)); /* in the agreement: every member frees the window */
+    local = CHECK_MPI(MPI_Info_free(&info)); /* in the agreement: every member frees the window */
     if (local == DISTFFT_SUCCESS) local = query_slices(g, state);
     TRY(error_agree(state->shared, local));
 fail:

@@ -33,12 +33,14 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../environment.h"
 #include "../error.h"
 #include "../node.h"
 #include "../redist/nodes.h"
@@ -58,10 +60,7 @@ static int FFT_SIZES = (int)(sizeof fft_sizes / sizeof fft_sizes[0]);
 static int choose_effort(MPI_Comm comm)
 {
     int rank = -1, quick = 0, rc = mpi_rank_size(comm, &rank, NULL);
-    if (rank == 0) {
-        const char *knob = getenv("DISTFFT_CALIBRATE_QUICK");
-        quick = knob && atoi(knob) != 0;
-    }
+    if (rank == 0) quick = calibrate_quick();
     KEEP_MPI(MPI_Bcast(&quick, 1, MPI_INT, 0, comm));
     RUNS = quick ? 2 : 6;
     CHEAP_RUNS = quick ? 3 : 12;
@@ -361,9 +360,9 @@ static int layout_create(MPI_Comm comm, int node_size, node_layout *layout)
 {
     memset(layout, 0, sizeof *layout);
     node_map map = {0};
-    int rc = mpi_rank_size(comm, &layout->rank, &layout->size), label = 0;
-    if (rc != DISTFFT_SUCCESS) return rc;
-    TRY(error_agree(comm, node_label_find(comm, node_size, 0, &label)));
+    int rc = DISTFFT_SUCCESS, label = 0;
+    TRY(error_agree(comm, mpi_rank_size(comm, &layout->rank, &layout->size))); /* one rank may fail */
+    TRY(error_agree(comm, node_label_find(comm, layout->rank, node_size, 0, &label)));
     TRY(node_map_create(comm, label, "calibration", &map));
     layout->nodes = map.nodes;
     layout->node = map.node_of[layout->rank];
@@ -444,7 +443,8 @@ static int measure_more(MPI_Comm comm, MPI_Comm group, cost_model *model, int le
     int members = 0, fewest = INT32_MAX, largest = 0, rc = DISTFFT_SUCCESS;
     model_rate *table = &model->more[level];
     table->count = 0;
-    if (group != MPI_COMM_NULL) TRY_MPI(MPI_Comm_size(group, &members));
+    int local = group != MPI_COMM_NULL ? CHECK_MPI(MPI_Comm_size(group, &members)) : DISTFFT_SUCCESS;
+    TRY(error_agree(comm, local)); /* failing on one rank only */
     int mine = group != MPI_COMM_NULL ? members : INT32_MAX;
     TRY_MPI(MPI_Allreduce(&mine, &fewest, 1, MPI_INT, MPI_MIN, comm));
     if (fewest < 3 || fewest == INT32_MAX) return rc;
@@ -488,6 +488,35 @@ fail:
     return rc;
 }
 
+bool calibrate_quick(void) { return environment_switch("DISTFFT_CALIBRATE_QUICK"); }
+
+/* text as one line: control characters as spaces, blanks at both ends
+ * dropped (what model_parse trims); returns its start */
+static char *one_line(char *text)
+{
+    for (char *c = text; *c; c++)
+        if ((unsigned char)*c < 0x20 || (unsigned char)*c == 0x7f) *c = ' ';
+    size_t length = strlen(text);
+    while (length > 0 && isspace((unsigned char)text[length - 1])) text[--length] = '\0';
+    while (isspace((unsigned char)*text)) text++;
+    return text;
+}
+
+void model_machine_describe(char *machine, size_t size, const char *mpi_library, int node_size,
+                            const char *host)
+{
+    const char *value = getenv("DISTFFT_MODEL_PLATFORM");
+    char platform[81] = "";
+    if (value) snprintf(platform, sizeof platform, "%s", value); /* its first 80 bytes */
+    const char *named = one_line(platform);
+    int simulated = strstr(mpi_library, "SMPI") || strstr(mpi_library, "SimGrid");
+    snprintf(machine, size, "%.120s; nodes of %d ranks; %s %.80s", mpi_library, node_size,
+             simulated ? "SMPI platform" : "host",
+             named[0] ? named : simulated ? "(set DISTFFT_MODEL_PLATFORM)" : host);
+    char *line = one_line(machine);
+    memmove(machine, line, strlen(line) + 1);
+}
+
 /* ---- the whole ------------------------------------------------------------------ */
 
 static int write_model(MPI_Comm comm, const cost_model *model, const char *path, const char *note)
@@ -519,8 +548,9 @@ int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor, c
     int rc = DISTFFT_SUCCESS, measured = DISTFFT_SUCCESS;
     node_layout layout = {0};
     char *from = NULL, *to = NULL;
-    TRY_MPI(MPI_Comm_set_errhandler(work, MPI_ERRORS_RETURN));
-    int local = !path || !path[0] ? error_fail(DISTFFT_ERR_ARGUMENT, "distfft_model_calibrate: no path")
+    int local = CHECK_MPI(MPI_Comm_set_errhandler(work, MPI_ERRORS_RETURN)); /* one rank may fail */
+    if (local == DISTFFT_SUCCESS)
+        local = !path || !path[0] ? error_fail(DISTFFT_ERR_ARGUMENT, "distfft_model_calibrate: no path")
                 : node_size < 0 ? error_fail(DISTFFT_ERR_ARGUMENT, "distfft_model_calibrate: node_size = %d "
                                              "must be >= 0 (0: find the nodes)", node_size)
                 : rigor < DISTFFT_ESTIMATE || rigor > DISTFFT_EXHAUSTIVE
@@ -536,11 +566,7 @@ int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor, c
     char host[MPI_MAX_PROCESSOR_NAME] = "";
     int length = 0;
     if (MPI_Get_processor_name(host, &length) != MPI_SUCCESS) snprintf(host, sizeof host, "(unknown)");
-    const char *platform = getenv("DISTFFT_MODEL_PLATFORM");
-    int simulated = strstr(model.mpi_library, "SMPI") || strstr(model.mpi_library, "SimGrid");
-    snprintf(model.machine, sizeof model.machine, "%.120s; nodes of %d ranks; %s %.80s", model.mpi_library,
-             model.node_size, simulated ? "SMPI platform" : "host",
-             platform && platform[0] ? platform : simulated ? "(set DISTFFT_MODEL_PLATFORM)" : host);
+    model_machine_describe(model.machine, sizeof model.machine, model.mpi_library, model.node_size, host);
     from = malloc(COPY_BYTES);
     to = malloc(COPY_BYTES);
     TRY(error_agree(work, from && to ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "calibration buffers")));

@@ -29,6 +29,7 @@
 #ifndef DISTFFT_TUNE_MODEL_H
 #define DISTFFT_TUNE_MODEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "distfft.h"
@@ -95,6 +96,21 @@ int model_parse(const char *text, cost_model *model, char *message, size_t messa
 
 /* The model as text (malloc'd; NULL if out of memory). */
 char *model_format(const cost_model *model);
+
+/* calibrate.c's readings of the environment (local; read at every call):
+ * DISTFFT_CALIBRATE_QUICK, a switch (environment.h): fewer, smaller
+ * measurements. */
+bool calibrate_quick(void);
+
+/* The `machine` line of a calibrated model: "<mpi_library, 120 bytes at
+ * most>; nodes of <node_size> ranks; host <host>", or under SMPI
+ * "...; SMPI platform <name>", the name from DISTFFT_MODEL_PLATFORM: its
+ * first 80 bytes, control characters written as spaces (the line stays one
+ * line of the model file), blanks at both ends dropped; when nothing is
+ * left or it is unset, the host name (SMPI: a reminder to set it). The
+ * whole line is cleaned alike, so the file reads back the same line. */
+void model_machine_describe(char *machine, size_t size, const char *mpi_library, int node_size,
+                            const char *host);
 
 /* Seconds per unit of a family and precision at a block of `elements`:
  * interpolated in log(elements) between calibrated sizes, the nearest one

@@ -187,7 +187,7 @@ static int predict_grid(plan_comms *comms, const plan_request *request, const co
     MPI_Comm comm = comms->comm;
     int untransformed = algebra_working_order(request->ndims, request->options.kinds, order);
     if (request->options.node_size == 0) TRY(plan_comms_node(comms, &node)); /* once for every grid */
-    TRY(model_grid_index(comm, grid->ndims, grid->dims, &request->options, node, untransformed, &index));
+    TRY(model_grid_index(comm, comms->rank, comms->size, grid->ndims, grid->dims, &request->options, node, untransformed, &index));
     model_topology topology;
     TRY(model_topology_create(comm, request->options.node_size, node, grid->ndims, grid->dims, index,
                               &topology));
@@ -328,7 +328,7 @@ static int model_ranked_plan(plan_comms *comms, const plan_request *request, gri
                              exchange_policy *policy, struct distfft_plan_s **plan, int *timed)
 {
     int rc;
-    const cost_model *model = model_for_tuning(comms->comm, &rc);
+    const cost_model *model = model_for_tuning(comms->comm, comms->rank, &rc);
     if (rc != DISTFFT_SUCCESS) return rc;
     if (model) return ranked_plan(comms, request, model, grids, count, policy, plan, timed);
     progress_say(policy->progress, "tune_budget %d without a cost model: every candidate is measured",
@@ -345,11 +345,11 @@ int tune_plan(plan_comms *comms, const plan_request *request_in, struct distfft_
     if (resolved.options.overlap == DISTFFT_OVERLAP_AUTO) resolved.options.overlap = DISTFFT_OVERLAP_OFF;
     int rc = DISTFFT_SUCCESS, size, wise = 0;
     struct distfft_plan_s *plan = NULL;
-    TRY(mpi_rank_size(comm, NULL, &size));
+    size = comms->size;
     double start = MPI_Wtime();
     const distfft_options *options = &request->options;
     tune_progress progress;
-    TRY(progress_init(&progress, comm, options->verbose));
+    progress_init(&progress, comms->rank, options->verbose);
     exchange_policy policy = {.method = options->method, .rigor = options->rigor, .forced = NULL,
                               .progress = &progress};
     bool measuring = options->method == DISTFFT_METHOD_AUTO && options->rigor != DISTFFT_ESTIMATE;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../environment.h"
 #include "../error.h"
 #include "../node.h"
 #include "../placement.h"
@@ -55,11 +56,11 @@ void model_mpi_library(char *buffer, size_t size)
 /* Rank 0 reads path; every rank gets the text (or the agreed error). */
 static int read_everywhere(MPI_Comm comm, const char *path, char **text_out)
 {
-    int rank, rc = DISTFFT_SUCCESS, local = DISTFFT_SUCCESS;
+    int rank = -1, rc = DISTFFT_SUCCESS;
     char *text = NULL;
     long length = 0;
-    TRY_MPI(MPI_Comm_rank(comm, &rank));
-    if (rank == 0) {
+    int local = CHECK_MPI(MPI_Comm_rank(comm, &rank)); /* one rank may fail: agreed below */
+    if (local == DISTFFT_SUCCESS && rank == 0) {
         FILE *file = fopen(path, "rb");
         if (!file) {
             local = error_fail(DISTFFT_ERR_ARGUMENT, "model file '%s' cannot be opened", path);
@@ -117,10 +118,10 @@ int distfft_model_import_file(MPI_Comm comm, const char *path, int force)
     if (MPI_Comm_dup(comm, &work) != MPI_SUCCESS)
         return error_fail(DISTFFT_ERR_MPI, "distfft_model_import_file: MPI_Comm_dup failed");
     cost_model model;
-    int rc = CHECK_MPI(MPI_Comm_set_errhandler(work, MPI_ERRORS_RETURN));
-    if (rc == DISTFFT_SUCCESS)
-        rc = error_agree(work, path ? DISTFFT_SUCCESS
-                                    : error_fail(DISTFFT_ERR_ARGUMENT, "distfft_model_import_file: path is NULL"));
+    int rc = CHECK_MPI(MPI_Comm_set_errhandler(work, MPI_ERRORS_RETURN)); /* one rank may fail */
+    if (rc == DISTFFT_SUCCESS && !path)
+        rc = error_fail(DISTFFT_ERR_ARGUMENT, "distfft_model_import_file: path is NULL");
+    rc = error_agree(work, rc);
     if (rc == DISTFFT_SUCCESS) rc = model_import_file(work, path, force, &model);
     if (rc == DISTFFT_SUCCESS) {
         process_model = model;
@@ -130,30 +131,43 @@ int distfft_model_import_file(MPI_Comm comm, const char *path, int force)
     return rc;
 }
 
-const cost_model *model_for_tuning(MPI_Comm comm, int *rc)
+const cost_model *model_for_tuning(MPI_Comm comm, int rank, int *rc)
 {
-    int has = process_has_model, all = 0, rank = 0;
+    int has = process_has_model, all = 0;
     *rc = CHECK_MPI(MPI_Allreduce(&has, &all, 1, MPI_INT, MPI_MIN, comm));
     if (*rc != DISTFFT_SUCCESS) return NULL;
     if (all) return &process_model;
-    /* DISTFFT_MODEL, as rank 0 sees it (DISTFFT_MODEL_FORCE=1 forces). */
+    /* DISTFFT_MODEL, as rank 0 sees it (DISTFFT_MODEL_FORCE=1 forces);
+     * its verdict on the variables goes with them: the same everywhere */
     char path[4096] = "";
-    int force = 0;
-    *rc = mpi_rank_size(comm, &rank, NULL);
-    if (*rc == DISTFFT_SUCCESS && rank == 0) {
-        const char *env = getenv("DISTFFT_MODEL"), *forced = getenv("DISTFFT_MODEL_FORCE");
-        if (env && strlen(env) < sizeof path) strcpy(path, env);
-        force = forced && atoi(forced) != 0;
-    }
-    if (*rc == DISTFFT_SUCCESS) *rc = CHECK_MPI(MPI_Bcast(path, sizeof path, MPI_CHAR, 0, comm));
-    if (*rc == DISTFFT_SUCCESS) *rc = CHECK_MPI(MPI_Bcast(&force, 1, MPI_INT, 0, comm));
+    int settings[2] = {0, DISTFFT_SUCCESS}; /* force, rank 0's code */
+    if (rank == 0) settings[1] = model_environment(path, sizeof path, &settings[0]);
+    *rc = CHECK_MPI(MPI_Bcast(path, sizeof path, MPI_CHAR, 0, comm));
+    if (*rc == DISTFFT_SUCCESS) *rc = CHECK_MPI(MPI_Bcast(settings, 2, MPI_INT, 0, comm));
+    if (*rc == DISTFFT_SUCCESS && settings[1] != DISTFFT_SUCCESS)
+        *rc = rank == 0 ? settings[1]
+                        : error_fail(settings[1], "DISTFFT_MODEL on rank 0 is longer than %d bytes",
+                                     (int)sizeof path - 1);
     if (*rc != DISTFFT_SUCCESS || !path[0]) return NULL;
     cost_model model;
-    *rc = model_import_file(comm, path, force, &model);
+    *rc = model_import_file(comm, path, settings[0], &model);
     if (*rc != DISTFFT_SUCCESS) return NULL;
     process_model = model;
     process_has_model = 1;
     return &process_model;
+}
+
+int model_environment(char *path, size_t size, int *force)
+{
+    const char *value = getenv("DISTFFT_MODEL");
+    size_t length = value ? strlen(value) : 0;
+    *force = environment_switch("DISTFFT_MODEL_FORCE");
+    path[0] = '\0';
+    if (length >= size)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "DISTFFT_MODEL is a path of %zu bytes, longer than the %zu "
+                          "distfft takes", length, size - 1);
+    if (value) memcpy(path, value, length + 1);
+    return DISTFFT_SUCCESS;
 }
 
 /* ---- nodes and peers ---------------------------------------------------------- */
@@ -212,13 +226,12 @@ static void topology_of(int r, int size, const int *pairs, const int *rank_at, c
 int model_topology_create(MPI_Comm comm, int node_size, int node, int grid_ndims, const int *dims,
                           int grid_index, model_topology *topology)
 {
-    int size, rank, rc = mpi_rank_size(comm, &rank, &size), label = 0;
-    if (rc != DISTFFT_SUCCESS) return rc;
+    int size = 1, rank = 0, rc = DISTFFT_SUCCESS, label = 0;
     memset(topology, 0, sizeof *topology);
     int *pairs = NULL, *rank_at = NULL, *per_node = NULL, *scratch = NULL;
     model_topology *each = NULL;
-    int local = node_label_find(comm, node_size, node, &label);
-    if (rank == 0 && local == DISTFFT_SUCCESS) {
+    int local = mpi_rank_size(comm, &rank, &size); /* failing on one rank only: agreed below */
+    if (local == DISTFFT_SUCCESS && rank == 0) {
         pairs = malloc(2 * (size_t)size * sizeof *pairs);
         rank_at = malloc((size_t)size * sizeof *rank_at);
         per_node = calloc((size_t)size, sizeof *per_node);
@@ -228,6 +241,7 @@ int model_topology_create(MPI_Comm comm, int node_size, int node, int grid_ndims
             local = error_fail(DISTFFT_ERR_MEMORY, "model topology");
     }
     TRY(error_agree(comm, local));
+    TRY(error_agree(comm, node_label_find(comm, rank, node_size, node, &label))); /* collective */
     int mine[2] = {grid_index, label};
     TRY_MPI(MPI_Gather(mine, 2, MPI_INT, pairs, 2, MPI_INT, 0, comm));
     if (rank == 0) {
@@ -291,10 +305,10 @@ double model_step_seconds(const cost_model *model, const model_topology *topolog
     return model_exchange_seconds(model, &exchange);
 }
 
-int model_grid_index(MPI_Comm comm, int grid_ndims, const int *dims, const distfft_options *options,
-                     int node, int untransformed, int *index)
+int model_grid_index(MPI_Comm comm, int rank, int size, int grid_ndims, const int *dims,
+                     const distfft_options *options, int node, int untransformed, int *index)
 {
-    return placement_grid_index(comm, grid_ndims, dims, options->placement, options->node_size, node,
+    return placement_grid_index(comm, rank, size, grid_ndims, dims, options->placement, options->node_size, node,
                                 algebra_busy_direction(grid_ndims, dims, untransformed), index);
 }
 

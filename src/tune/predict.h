@@ -26,8 +26,8 @@ int model_topology_create(MPI_Comm comm, int node_size, int node, int grid_ndims
                           int grid_index, model_topology *topology);
 
 /* This rank's grid index on a candidate grid, as plan_build places it;
- * `node` as placement_grid_index's. Collective on comm. */
-int model_grid_index(MPI_Comm comm, int grid_ndims, const int *dims, const distfft_options *options,
+ * `node`, `rank` and `size` as placement_grid_index's. Collective on comm. */
+int model_grid_index(MPI_Comm comm, int rank, int size, int grid_ndims, const int *dims, const distfft_options *options,
                      int node, int untransformed, int *index);
 
 /* Predicted seconds of one step on this rank (an exchange by `method`). */
@@ -40,8 +40,15 @@ const cost_model *model_current(void);
 /* The model tuning uses: the process's on every rank, else the file named
  * by DISTFFT_MODEL on rank 0 (imported now; DISTFFT_MODEL_FORCE=1 forces
  * one from another machine kind), else NULL. *rc is an error (agreed) when
- * the file is bad. Collective on comm. */
-const cost_model *model_for_tuning(MPI_Comm comm, int *rc);
+ * the file is bad. `rank`: this rank's in comm. Collective on comm. */
+const cost_model *model_for_tuning(MPI_Comm comm, int rank, int *rc);
+
+/* DISTFFT_MODEL and DISTFFT_MODEL_FORCE as this process sees them: the
+ * path of the model file to import into path[size] ("" when unset or
+ * empty: no model), taken whole and as it is, and the switch *force
+ * (environment.h). DISTFFT_ERR_ARGUMENT when the path does not fit in
+ * size - 1 bytes (never a cut path, nor a silently ignored one). Local. */
+int model_environment(char *path, size_t size, int *force);
 
 /* Read, parse and check a model file (rank 0 reads): the same verdict on
  * every rank. force: accept another MPI library. Collective on comm. */

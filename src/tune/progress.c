@@ -5,6 +5,7 @@
  * written once however many ranks there are.
  */
 #include "progress.h"
+#include "../environment.h"
 #include "../error.h"
 
 #include <math.h>
@@ -13,18 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool environment_asks(void)
-{
-    const char *value = getenv("DISTFFT_VERBOSE");
-    return value && strtol(value, NULL, 10) != 0;
-}
 
-int progress_init(tune_progress *progress, MPI_Comm comm, int verbose)
+void progress_init(tune_progress *progress, int rank, int verbose)
 {
     memset(progress, 0, sizeof *progress);
-    int rank = -1, rc = mpi_rank_size(comm, &rank, NULL);
-    progress->enabled = rank == 0 && (verbose != 0 || environment_asks());
-    return rc;
+    progress->enabled = rank == 0 && (verbose != 0 || environment_switch("DISTFFT_VERBOSE"));
 }
 
 void progress_grid(tune_progress *progress, int index, int count, int ndims, const int *dims,

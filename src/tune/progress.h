@@ -26,9 +26,8 @@ typedef struct {
 } tune_progress;
 
 /* Enabled when `verbose` is nonzero or DISTFFT_VERBOSE is a nonzero number,
- * on rank 0 of comm only. Local (no communication); fails only when
- * MPI_Comm_rank does. */
-int progress_init(tune_progress *progress, MPI_Comm comm, int verbose);
+ * on rank 0 of the tuning communicator only (`rank`: this rank's). Local. */
+void progress_init(tune_progress *progress, int rank, int verbose);
 
 /* Candidate `index` (0-based) of `count`, of extents dims[ndims], whose plan
  * makes `exchanges` exchanges (forward and backward). */

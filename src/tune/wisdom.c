@@ -317,15 +317,15 @@ done:
 
 /* ---- files ----------------------------------------------------------------- */
 
-/* Our own duplicate of the caller's communicator, returning errors. */
-static int duplicate(MPI_Comm comm, MPI_Comm *work)
+/* Our own duplicate of the caller's communicator, returning errors, and
+ * this rank's rank in it; *pending: a failure of those local calls, on
+ * some ranks only, for the caller's first agreement. */
+static int duplicate(MPI_Comm comm, MPI_Comm *work, int *rank, int *pending)
 {
-    int rc = DISTFFT_SUCCESS;
-    TRY_MPI(MPI_Comm_dup(comm, work));
-    TRY_MPI(MPI_Comm_set_errhandler(*work, MPI_ERRORS_RETURN));
-    return rc;
-fail:
-    if (*work != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(work));
+    int rc = CHECK_MPI(MPI_Comm_dup(comm, work));
+    if (rc != DISTFFT_SUCCESS) return rc;
+    *pending = CHECK_MPI(MPI_Comm_set_errhandler(*work, MPI_ERRORS_RETURN));
+    if (*pending == DISTFFT_SUCCESS) *pending = CHECK_MPI(MPI_Comm_rank(*work, rank));
     return rc;
 }
 
@@ -335,11 +335,10 @@ int distfft_wisdom_export_file(MPI_Comm comm, const char *path)
     if (comm == MPI_COMM_NULL)
         return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_wisdom_export_file: comm is MPI_COMM_NULL");
     MPI_Comm work = MPI_COMM_NULL;
-    int rank = -1, rc = duplicate(comm, &work);
+    int rank = -1, local = DISTFFT_SUCCESS, rc = duplicate(comm, &work, &rank, &local);
     if (rc != DISTFFT_SUCCESS) return rc;
-    int local = mpi_rank_size(work, &rank, NULL);
     if (local == DISTFFT_SUCCESS && !path) local = error_fail(DISTFFT_ERR_ARGUMENT, "distfft_wisdom_export_file: path is NULL");
-    else if (rank == 0) {
+    else if (local == DISTFFT_SUCCESS && rank == 0) {
         char *text = distfft_wisdom_export();
         FILE *file = text ? fopen(path, "w") : NULL;
         if (!text) local = DISTFFT_ERR_MEMORY;
@@ -380,11 +379,11 @@ int distfft_wisdom_import_file(MPI_Comm comm, const char *path)
     if (comm == MPI_COMM_NULL)
         return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_wisdom_import_file: comm is MPI_COMM_NULL");
     MPI_Comm work = MPI_COMM_NULL;
-    int rank, rc = duplicate(comm, &work);
+    int rank = -1, local = DISTFFT_SUCCESS, rc = duplicate(comm, &work, &rank, &local);
     if (rc != DISTFFT_SUCCESS) return rc;
     char *text = NULL;
-    TRY_MPI(MPI_Comm_rank(work, &rank));
-    int local = !path ? error_fail(DISTFFT_ERR_ARGUMENT, "distfft_wisdom_import_file: path is NULL")
+    if (local == DISTFFT_SUCCESS)
+        local = !path ? error_fail(DISTFFT_ERR_ARGUMENT, "distfft_wisdom_import_file: path is NULL")
                       : rank == 0 ? read_file(path, &text) : DISTFFT_SUCCESS;
     TRY(error_agree(work, local));
     int length = rank == 0 ? (int)strlen(text) : 0;

@@ -6,7 +6,8 @@
  * execution, redistribution and halo creation and execution, array file
  * write and read, gather and scatter with triplets and with a layout,
  * layouts from boxes, reshapes between layouts and a plan taking a
- * caller's layout, the destroy calls, and the release calls with
+ * caller's layout, wisdom file export and import, a cost-model import,
+ * the destroy calls, and the release calls with
  * distfft_collect) a dry run counts this rank's calls of every function
  * that tests/support/mpi_fault.c can fail. Then, for each function and
  * each k (all of 1..n with --long, else up to --per-kind values spread
@@ -15,8 +16,9 @@
  *     File_*) fail at the same k on every rank, as an MPI error every rank
  *     sees (where every rank makes as many);
  *   - local calls (datatype constructors and commits, Info_create,
- *     allocations) fail on every rank at its k-th call, and separately on
- *     the last rank only -- the library must then agree on the failure.
+ *     MPI_Comm_rank, _size and _set_errhandler, allocations) fail on every
+ *     rank at its k-th call, and separately on the last rank only -- the
+ *     library must then agree on the failure.
  * Frees and releases (MPI_Comm_free, _Type_free, _Win_free, _Info_free,
  * _File_close, _Win_unlock_all) made to fail still free: the sweep checks
  * that the rest of the call goes on and frees everything else.
@@ -65,8 +67,8 @@ static const fault_site sites[] = {
     {"MPI_File_write_all", EVERY_RANK},  {"MPI_File_read_all", EVERY_RANK},
     {"MPI_File_close", EVERY_RANK},      {"MPI_Comm_free", EVERY_RANK},
     {"MPI_Win_free", EVERY_RANK},        {"MPI_Win_unlock_all", EVERY_RANK},
-    {"MPI_Comm_rank", EVERY_RANK},       {"MPI_Comm_size", EVERY_RANK},
-    {"MPI_Comm_set_errhandler", EVERY_RANK},
+    {"MPI_Comm_rank", LOCAL},            {"MPI_Comm_size", LOCAL},
+    {"MPI_Comm_set_errhandler", LOCAL},
     {"MPI_Type_free", LOCAL},            {"MPI_Info_free", LOCAL},
     {"MPI_Type_contiguous", LOCAL},      {"MPI_Type_vector", LOCAL},
     {"MPI_Type_create_hvector", LOCAL},  {"MPI_Type_create_struct", LOCAL},
@@ -109,7 +111,7 @@ typedef struct {
 
 enum { PLAN_CREATE, PLAN_EXECUTE, REDIST_CREATE, REDIST_EXECUTE, HALO_CREATE, HALO_EXECUTE,
        FILE_WRITE, FILE_READ, GATHER, LAYOUT_GATHER, LAYOUT_CREATE, RESHAPE_CREATE,
-       RESHAPE_EXECUTE, PLAN_LAYOUTS_CREATE, PLAN_DESTROY, REDIST_DESTROY, HALO_DESTROY,
+       RESHAPE_EXECUTE, PLAN_LAYOUTS_CREATE, WISDOM_FILES, MODEL_IMPORT, PLAN_DESTROY, REDIST_DESTROY, HALO_DESTROY,
        LAYOUT_DESTROY, RESHAPE_DESTROY, PLAN_RELEASE, REDIST_RELEASE };
 #define DESTROYS(what) ((what) >= PLAN_DESTROY)
 
@@ -169,6 +171,8 @@ static const scenario scenarios[] = {
     {"reshape execute alltoallw", DISTFFT_METHOD_ALLTOALLW, 0, 0, 1, 0, RESHAPE_EXECUTE},
     {"plan create with a caller's layout", DISTFFT_METHOD_ALLTOALLW, DISTFFT_C2C, 0, 1, 0,
      PLAN_LAYOUTS_CREATE},
+    {"wisdom file export and import", 0, 0, 0, 1, 0, WISDOM_FILES},
+    {"model import", 0, 0, 0, 1, 0, MODEL_IMPORT},
     {"layout destroy", 0, 0, 0, 1, 0, LAYOUT_DESTROY},
     {"reshape destroy alltoallv", DISTFFT_METHOD_ALLTOALLV, 0, 0, 1, 0, RESHAPE_DESTROY},
     {"plan release and collect shm", DISTFFT_METHOD_SHM, DISTFFT_C2C, 1, 1, DISTFFT_OVERLAP_OFF,
@@ -295,6 +299,29 @@ static void file_path(char *path, size_t size)
     snprintf(path, size, "%s/test_faults_np%d.npy", dir, P);
 }
 
+static void named_path(char *path, size_t size, const char *name)
+{
+    snprintf(path, size, "%s/test_faults_np%d.%s", dir, P, name);
+}
+
+/* A cost model of this MPI library (rank 0 writes it; not armed). */
+static int write_model_file(void)
+{
+    char path[4096];
+    named_path(path, sizeof path, "model");
+    int ok = 1;
+    if (me == 0) {
+        FILE *file = fopen(path, "w");
+        ok = file && fputs("distfft-model 1\nmachine = test_faults\nmpi_library = any\nnode_size = 2\n"
+                           "latency_intra = 0\nbandwidth_intra = 1\nlatency_inter = 0\nbandwidth_inter = 1\n"
+                           "injection_bandwidth = 0\nbisection_bandwidth = 0\nmemcpy_bandwidth = 1\n"
+                           "datatype_bandwidth = 0\nfft_c2c_double = 8:1e-9\n", file) >= 0;
+        if (file) ok = fclose(file) == 0 && ok;
+    }
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return ok ? DISTFFT_SUCCESS : DISTFFT_ERR_ARGUMENT;
+}
+
 /* Set up what the body needs (not armed). Returns a distfft code. */
 static int setup(const scenario *s, state *st)
 {
@@ -305,6 +332,7 @@ static int setup(const scenario *s, state *st)
     if (s->what == HALO_DESTROY) return create_halo(s, &st->halo);
     if (s->what == LAYOUT_DESTROY) return create_layout(1, &st->layout_in);
     if (s->what == RESHAPE_CREATE || s->what == PLAN_LAYOUTS_CREATE) return create_layouts(st);
+    if (s->what == MODEL_IMPORT) return write_model_file();
     if (s->what == RESHAPE_DESTROY || s->what == RESHAPE_EXECUTE) {
         rc = create_layouts(st);
         if (!rc) rc = create_reshape(s, st);
@@ -425,6 +453,19 @@ static int body(const scenario *s, state *st)
         return rc;
     case PLAN_LAYOUTS_CREATE:
         return create_plan_with_layout(s, st);
+    case WISDOM_FILES: {
+        char path[4096];
+        named_path(path, sizeof path, "wisdom");
+        rc = distfft_wisdom_export_file(MPI_COMM_WORLD, path);
+        return rc ? rc : distfft_wisdom_import_file(MPI_COMM_WORLD, path);
+    }
+    case MODEL_IMPORT: {
+        char path[4096];
+        named_path(path, sizeof path, "model");
+        rc = distfft_model_import_file(MPI_COMM_WORLD, path, 1); /* forced: another library's */
+        distfft_model_forget(); /* tuning of the next plans as before */
+        return rc;
+    }
     case LAYOUT_DESTROY:
         return distfft_layout_destroy(&st->layout_in);
     case RESHAPE_DESTROY:

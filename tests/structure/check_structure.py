@@ -28,7 +28,7 @@ LAYERS = [
     # the layout value is vocabulary: gather, array files and halos take one
     (r"^layouts/layout_value\.[ch]$", ("base", 0)),
     (r"^layouts/", ("layouts", 1)),
-    (r"^(error|types|vocabulary|decomp|big_count|text|layout|node|parallel|simulation|lifetime)\.[ch]$", ("base", 0)),
+    (r"^(error|types|vocabulary|decomp|big_count|text|layout|node|parallel|simulation|lifetime|environment)\.[ch]$", ("base", 0)),
     (r"^kinds\.(c|h|def)$", ("base", 0)),  # the kind table: names for vocabulary, FFTW kinds for serial/
 ]
 MAX_FILE_LINES = 600
