@@ -121,27 +121,30 @@ class Transfer:
         return self._plans[direction]
 
     def _words_of(self, array, shape, name, writable):
-        """array as the word array C gets (a scratch copy if it is not
-        contiguous and aligned)."""
-        _check(isinstance(array, numpy.ndarray) and array.shape == shape,
-               f"{name} has shape {getattr(array, 'shape', None)}, not {shape}")
-        _check(array.dtype == self.dtype, f"{name} has dtype {array.dtype}, not {self.dtype}")
-        if array.flags.c_contiguous and is_aligned(pointer(array)) and \
+        """(array as the word array C gets, its pointer, whether it is a
+        scratch copy): a copy if it is not contiguous and aligned. Called
+        twice per transfer: the messages are formatted only on failure."""
+        if not (isinstance(array, numpy.ndarray) and array.shape == shape):
+            _check(False, f"{name} has shape {getattr(array, 'shape', None)}, not {shape}")
+        if array.dtype != self.dtype:
+            _check(False, f"{name} has dtype {array.dtype}, not {self.dtype}")
+        address = pointer(array)
+        if array.flags.c_contiguous and is_aligned(address) and \
                 (not writable or array.flags.writeable):
-            return array, False
+            return array, address, False
         key = (name, shape)
         if key not in self._scratch:
             self._scratch[key] = empty_aligned(shape, self.dtype)
         scratch = self._scratch[key]
         if not writable:
             scratch[...] = array
-        return scratch, True
+        return scratch, pointer(scratch), True
 
     def _run(self, direction, source, source_shape, target, target_shape):
-        plan = self._plan(direction)
-        src, _ = self._words_of(source, source_shape, "input array", False)
-        dst, copied = self._words_of(target, target_shape, "output array", True)
-        _lib.check(_lib.lib.distfft_redist_execute(plan._handle, pointer(src), pointer(dst)))
+        plan = self._plans.get(direction) or self._plan(direction)
+        _, src, _ = self._words_of(source, source_shape, "input array", False)
+        dst, address, copied = self._words_of(target, target_shape, "output array", True)
+        _lib.check(_lib.lib.distfft_redist_execute(plan._handle, src, address))
         if copied:
             target[...] = dst
 
