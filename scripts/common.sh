@@ -333,6 +333,9 @@ test_long() {
     || { say "Hypothesis property tests FAILED"; status=1; }
   test_python_mpich 4 || status=1   # beyond the cores under MPICH (see test_python_mpich)
   test_sweep_long || status=1       # 10^5 configurations ($DISTFFT_SWEEP_TOTAL to change)
+  # shenfun on distfft against mpi4py-fft, 1/2/4 ranks (builds shenfun once:
+  # ~10 minutes, too long for the default run)
+  "$ROOT/scripts/shenfun-on-distfft" || { say "shenfun on distfft FAILED"; status=1; }
   return $status
 }
 
