@@ -1,0 +1,141 @@
+#!/usr/bin/python3
+"""Is `auto` within 5 % of the best fixed method at scale? Repeated rounds.
+
+    benchmarks/scale/auto_rounds.py [--ranks 64,256] [--rounds 5]
+        [--shape 512x512x512] [--methods alltoallw,sendrecv,...]
+        [--tune-budget B --model FILE] [--out DIR] [--timeout S]
+    benchmarks/scale/auto_rounds.py --summarize DIR
+
+One simulated point (the campaign's, benchmarks/scale/campaign.py: r2c,
+pencil grid, fat tree, 16 cores per node, memory folded, computation
+sampled, FFTW measure, 3 timed pairs) for `auto` and for each fixed method,
+per rank count, in rounds; each round runs them in a rotated order, so
+drift of the host hits all alike (the network is simulated, the local FFTs
+are measured on this host: their noise is what differs between rounds).
+Appends every run to DIR/results.jsonl and prints, per rank count, each
+method's median simulated pair over rounds [range], auto's, the median over
+rounds of auto / the best fixed method of that round [range], and auto's
+plan time (tuning included). With --tune-budget, auto times only the cost
+model's B best candidates (the model: --model FILE).
+"""
+import argparse
+import dataclasses
+import json
+import os
+import statistics
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import campaign  # noqa: E402
+
+FIXED = ("alltoallw", "alltoallv", "sendrecv", "vector", "isend-waitall")
+
+
+def bench_command(point, bench, options):
+    command = campaign.bench_command(point, bench)
+    if point.method == "auto" and options.tune_budget:
+        command += ["--model", options.model, "--tune-budget", str(options.tune_budget)]
+    return command
+
+
+def run(point, bench, options):
+    wall, done, memory = campaign.simulate(point.platform, point.ranks, point.cores_per_node,
+                                           bench_command(point, bench, options), options.timeout,
+                                           {"DISTFFT_SMPI_SAMPLE": "3", "DISTFFT_SMPI_FOLD": "1"})
+    record = {"wall_seconds": wall, "peak_memory_bytes": memory, "timed_out": done is None}
+    for line in (done.stdout.splitlines() if done else []):
+        if line.startswith("{"):
+            try:
+                record["bench"] = json.loads(line)
+            except ValueError:
+                pass
+    if done is not None and "bench" not in record:
+        record["error"] = (done.stdout + done.stderr).strip().splitlines()[-3:]
+    return record
+
+
+def spread(values, scale=1.0, digits=2):
+    values = [v * scale for v in values]
+    return f"{statistics.median(values):.{digits}f} [{min(values):.{digits}f}–{max(values):.{digits}f}]"
+
+
+def summarize(rows):
+    pair = lambda r: (r.get("bench") or {}).get("pair_seconds")  # noqa: E731
+    lines = []
+    for ranks in sorted({r["ranks"] for r in rows}):
+        mine = [r for r in rows if r["ranks"] == ranks and pair(r)]
+        methods = sorted({r["method"] for r in mine})
+        rounds = sorted({r["round"] for r in mine})
+        lines += [f"## {ranks} ranks, {mine[0]['shape']} r2c pencil, fat tree ({len(rounds)} rounds)" if mine
+                  else f"## {ranks} ranks: no completed run", ""]
+        if not mine:
+            continue
+        lines += ["| method | simulated pair ms, median [range] | runs |", "|---|---|---|"]
+        for method in methods:
+            times = [pair(r) for r in mine if r["method"] == method]
+            lines.append(f"| {method} | {spread(times, 1e3, 2)} | {len(times)} |")
+        ratios, plans, chosen = [], [], []
+        for n in rounds:
+            this = {r["method"]: r for r in mine if r["round"] == n}
+            fixed = [pair(r) for m, r in this.items() if m != "auto"]
+            if "auto" in this and fixed:
+                ratios.append(pair(this["auto"]) / min(fixed))
+                plans.append(this["auto"]["bench"].get("plan_seconds"))
+                chosen.append(this["auto"]["bench"].get("plan", ""))
+        if ratios:
+            lines += ["", f"auto / best fixed of the round: {spread(ratios)} over {len(ratios)} rounds "
+                      f"(within 5 %: {sum(r <= 1.05 for r in ratios)} of {len(ratios)}); auto's plan time "
+                      f"(tuning included, simulated): {spread([p for p in plans if p], digits=3)} s"]
+            lines += [f"- round plan: {c}" for c in chosen]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ranks", default="64,256")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--shape", default="512x512x512")
+    parser.add_argument("--methods", default=",".join(FIXED))
+    parser.add_argument("--tune-budget", type=int, default=0)
+    parser.add_argument("--model", help="cost model file (with --tune-budget)")
+    parser.add_argument("--timeout", type=float, default=1800.0)
+    parser.add_argument("--out", default="auto-rounds")
+    parser.add_argument("--build-smpi", default=os.path.join(campaign.ROOT, "build-smpi"))
+    parser.add_argument("--summarize", metavar="DIR")
+    options = parser.parse_args(argv)
+    if options.summarize:
+        with open(os.path.join(options.summarize, "results.jsonl")) as stream:
+            print(summarize([json.loads(line) for line in stream]))
+        return
+    if options.tune_budget and not options.model:
+        raise SystemExit("auto_rounds.py: --tune-budget needs --model FILE")
+    bench = os.path.join(options.build_smpi, "bin", "distfft-bench")
+    shape = tuple(int(n) for n in options.shape.split("x"))
+    methods = ["auto"] + options.methods.split(",")
+    os.makedirs(options.out, exist_ok=True)
+    results = os.path.join(options.out, "results.jsonl")
+    for n in range(options.rounds):
+        for ranks in (int(p) for p in options.ranks.split(",")):
+            order = methods[n % len(methods):] + methods[:n % len(methods)]
+            for method in order:
+                point = campaign.Point("auto", shape, ranks, method=method)
+                record = run(point, bench, options)
+                record.update({"round": n, "ranks": ranks, "method": method, "shape": options.shape,
+                               "tune_budget": options.tune_budget})
+                with open(results, "a") as stream:
+                    stream.write(json.dumps(record) + "\n")
+                pair = (record.get("bench") or {}).get("pair_seconds")
+                print(f"round {n + 1} {ranks} ranks {method}: "
+                      f"{'%.2f ms' % (pair * 1e3) if pair else 'no result'} "
+                      f"({record['wall_seconds']:.0f} s wall)", flush=True)
+    with open(results) as stream:
+        text = summarize([json.loads(line) for line in stream])
+    with open(os.path.join(options.out, "summary.md"), "w") as stream:
+        stream.write(text + "\n")
+    print(text)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
