@@ -18,7 +18,8 @@ point that runs past --timeout is recorded as timed out.
 
 The cost model (src/tune/model.h) is calibrated on each platform the points
 use (distfft-bench --calibrate on two simulated nodes, computation sampled as
-in the points; DIR/models/), or taken from --model FILE, or skipped with
+in the points; DIR/models/; then the platform's network above the node, its
+`network_levels` from smpi.py levels, appended), or taken from --model FILE, or skipped with
 --no-model. Every point is then predicted by a --predict-only run of the same
 plan (nothing executes, so it is cheap), and the points of the `model`
 series -- rank counts the simulation cannot reach here -- are only predicted:
@@ -177,9 +178,14 @@ def run_point(point, bench, timeout, model=None):
 
 # ---- the cost model, calibrated on each platform ----------------------------------
 
-def calibrate(platform, cores_per_node, bench, directory, timeout):
+def calibrate(platform, cores_per_node, bench, directory, timeout, ranks):
     """The cost model of `platform` measured on two of its nodes (both levels
-    of its network), computation sampled as in the points; its path."""
+    of its network), computation sampled as in the points, and the network
+    above the node (a Dragonfly's routers and groups, a fat tree's leaf
+    switches) as SMPI builds it for `ranks`, the most the points use: two
+    nodes cannot see it, so it is written from the platform's description,
+    its links at the fraction of their bandwidth the calibration measured
+    for a node's link (smpi.py levels); its path."""
     path = os.path.join(directory, f"{platform}-{cores_per_node}.model")
     if os.path.exists(path):
         return path
@@ -192,6 +198,12 @@ def calibrate(platform, cores_per_node, bench, directory, timeout):
     if done is None or done.returncode != 0 or not os.path.exists(path):
         output = "" if done is None else (done.stdout + done.stderr).strip()
         raise SystemExit(f"campaign: calibrating {platform} failed ({wall:.0f} s): {output[-800:]}")
+    levels = smpi.network_levels(platform, ranks, cores_per_node, smpi.link_efficiency(platform, path))
+    if levels:
+        with open(path, "a") as stream:
+            stream.write(f"# the network above the node at {ranks} ranks: benchmarks/scale/smpi.py levels "
+                         f"{platform} --ranks {ranks} --cores-per-node {cores_per_node} --model THIS\n"
+                         f"network_levels = {levels}\n")
     print(f"    {path} in {wall:.0f} s", flush=True)
     return path
 
@@ -509,8 +521,9 @@ def main(argv):
     models = {}
     if not args.no_model:
         for platform, cores in sorted({(p.platform, p.cores_per_node) for p in points if p.series != "heffte"}):
+            ranks = max(p.ranks for p in points if p.platform == platform and p.series != "heffte")
             models[platform] = args.model or calibrate(platform, cores, bench, os.path.join(out, "models"),
-                                                       args.timeout)
+                                                       args.timeout, ranks)
     rows = []
     with open(os.path.join(out, "results.jsonl"), "w") as stream:
         for index, point in enumerate(points, 1):

@@ -4,6 +4,13 @@
     smpi.py platform KIND --ranks R [--cores-per-node C] --out DIR
         write DIR/KIND-R.xml (a SimGrid platform) and DIR/KIND-R.hosts (the
         hostfile: node-i:C, ranks filling nodes in order)
+    smpi.py levels KIND --ranks R [--cores-per-node C] [--model FILE]
+        print the cost model's `network_levels` line (src/tune/model.h) for
+        the platform SMPI gets at R ranks: a Dragonfly's routers, chassis and
+        groups, a fat tree's leaf switches, with the bandwidth of the links
+        between their units; with --model (a model calibrated on this
+        platform), the links at the fraction of their nominal bandwidth that
+        the calibration measured for a node's link (its injection_bandwidth)
     smpi.py run KIND --ranks R [--cores-per-node C] [--sample K] [--fold]
                 [--cfg NAME:VALUE ...] -- PROGRAM [ARGS...]
         run PROGRAM (built with smpicc: build-smpi/bin/distfft-bench) on R
@@ -84,6 +91,59 @@ def topology_attributes(parameters, nodes):
     total = groups * chassis * per_chassis
     return (f' topology="DRAGONFLY" topo_parameters="{groups},{links};{chassis},1;{routers},1;{per_router}"',
             total)
+
+
+def bytes_per_second(text):
+    """A SimGrid bandwidth ("5.25GBps", "200Gbps", "9.8e9Bps") in bytes/s."""
+    units = (("GBps", 1e9), ("MBps", 1e6), ("kBps", 1e3), ("KBps", 1e3), ("Bps", 1.0),
+             ("Gbps", 1e9 / 8), ("Mbps", 1e6 / 8), ("kbps", 1e3 / 8), ("bps", 1.0 / 8))
+    for suffix, factor in units:
+        if text.endswith(suffix):
+            return float(text[:-len(suffix)]) * factor
+    return float(text)
+
+
+def network_levels(kind, ranks, cores_per_node, efficiency=1.0):
+    """The platform's network above the node as the cost model's levels
+    (NAME:SIZE:PAIR:OUT, src/tune/model.h), for the platform write_platform
+    makes at `ranks`; None for a flat cluster (nothing above the node but
+    each node's own link). Every link is the cluster's `bw` times its
+    count (SimGrid builds a topology's links so), times `efficiency`."""
+    parameters = load_parameters(kind)
+    cores = int(cores_per_node or parameters["cores_per_node"])
+    nodes = math.ceil(ranks / cores)
+    link = bytes_per_second(parameters["link_bandwidth"]) * efficiency
+    if parameters["topology"] == "flat":
+        return None
+    if parameters["topology"] == "fat-tree":
+        # A leaf switch's k uplinks, one to each top switch: what leaves it.
+        k = int(parameters["nodes_per_leaf_switch"])
+        return f"leaf:{k}:0:{k * link:.6g}"
+    # SimGrid's Dragonfly (DragonflyZone): a router's nodes; routers of a
+    # chassis linked all-to-all (green, 1 link each here); chassis of a group
+    # by one black link per router position, so two chassis have `routers`
+    # links between them; groups by one blue link of `links_between_groups`.
+    topology, _ = topology_attributes(parameters, nodes)
+    groups_chassis = topology.split('"')[3].split(";")
+    chassis = int(groups_chassis[1].split(",")[0])
+    routers = int(parameters["routers_per_chassis"])
+    per_router = int(parameters["nodes_per_router"])
+    global_links = int(parameters["links_between_groups"])
+    return (f"router:{per_router}:{link:.6g}:0 chassis:{routers}:{routers * link:.6g}:0 "
+            f"group:{chassis}:{global_links * link:.6g}:0")
+
+
+def link_efficiency(kind, model_path):
+    """What a calibrated model measured of the platform's node link: its
+    injection_bandwidth (all of a node's ranks sending at once) over the
+    link's nominal bandwidth, at most 1 (SMPI charges large messages at
+    about 0.9 of a link's bandwidth); 1 where the model has no figure."""
+    with open(model_path) as stream:
+        values = {key.strip(): value.strip() for key, value in
+                  (line.split("=", 1) for line in stream if "=" in line and not line.startswith("#"))}
+    measured = float(values.get("injection_bandwidth", "0") or 0)
+    nominal = bytes_per_second(load_parameters(kind)["link_bandwidth"])
+    return min(1.0, measured / nominal) if measured > 0 else 1.0
 
 
 def write_platform(kind, ranks, cores_per_node, directory):
@@ -262,7 +322,7 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="action", required=True)
-    for action in ("platform", "run"):
+    for action in ("platform", "levels", "run"):
         one = sub.add_parser(action)
         one.add_argument("kind")
         one.add_argument("--ranks", type=int, required=True)
@@ -270,6 +330,9 @@ def main(argv):
                          help="cores (ranks) per node; default: the platform file's")
         if action == "platform":
             one.add_argument("--out", required=True)
+        elif action == "levels":
+            one.add_argument("--model", help="a model calibrated on this platform: links at its measured "
+                             "fraction of their nominal bandwidth")
         else:
             one.add_argument("--sample", type=int, default=0,
                              help="DISTFFT_SMPI_SAMPLE: runs measured per distinct local step")
@@ -283,6 +346,11 @@ def main(argv):
     if args.action == "platform":
         for path in write_platform(args.kind, args.ranks, args.cores_per_node, args.out):
             print(path)
+        return 0
+    if args.action == "levels":
+        efficiency = link_efficiency(args.kind, args.model) if args.model else 1.0
+        levels = network_levels(args.kind, args.ranks, args.cores_per_node, efficiency)
+        print(f"network_levels = {levels}" if levels else "# a flat cluster: no network levels")
         return 0
     if not program:
         parser.error("run: give the program after --")

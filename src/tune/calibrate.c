@@ -6,8 +6,9 @@
  * Every measurement runs on every rank at once, as the transform does
  * (memory and network shared the same way), and keeps the slowest rank's
  * time, the fastest of a few runs:
- *   FFT rates      serial transforms (serial/) of n^3 blocks along each
- *                  axis, per family and precision, at a few n
+ *   FFT rates      calibrate_fft.c: serial transforms per family and
+ *                  precision, by block size (n^3 blocks) and by axis
+ *                  length (16 to 1,024 points)
  *   memcpy         one copy of a large buffer
  *   datatype       alltoallw's subarray types against a contiguous
  *                  MPI_Alltoall of the same bytes, a slab exchange between
@@ -44,19 +45,17 @@
 #include "../error.h"
 #include "../node.h"
 #include "../redist/nodes.h"
-#include "../serial/serial_fft.h"
-#include "../simulation.h"
 #include "predict.h"
 
 /* Runs per measurement, the fastest kept: on a shared machine noise only
  * ever slows a run down (timer.c), so the fastest of many is the machine's
  * own figure. Cheap measurements take more. */
 static int RUNS = 6, CHEAP_RUNS = 12;
-static const int fft_sizes[] = {16, 32, 64, 128};
-static int FFT_SIZES = (int)(sizeof fft_sizes / sizeof fft_sizes[0]);
+static int QUICK;
 
 /* DISTFFT_CALIBRATE_QUICK=1 (rank 0's; a testing knob): FFT sizes up to
- * 32 and few runs -- seconds instead of tens of seconds, rougher numbers. */
+ * 32 and lengths up to 64 (calibrate_fft.c) and few runs -- seconds
+ * instead of tens of seconds, rougher numbers. */
 static int choose_effort(MPI_Comm comm)
 {
     int rank = -1, quick = 0, rc = mpi_rank_size(comm, &rank, NULL);
@@ -64,131 +63,16 @@ static int choose_effort(MPI_Comm comm)
     KEEP_MPI(MPI_Bcast(&quick, 1, MPI_INT, 0, comm));
     RUNS = quick ? 2 : 6;
     CHEAP_RUNS = quick ? 3 : 12;
-    FFT_SIZES = quick ? 2 : (int)(sizeof fft_sizes / sizeof fft_sizes[0]);
+    QUICK = quick;
     return rc;
 }
 
-/* The slowest rank's time of `seconds`; a failure kept in *rc. */
-static double slowest(MPI_Comm comm, double seconds, int *rc)
+/* (predict.h) */
+double calibrate_slowest(MPI_Comm comm, double seconds, int *rc)
 {
     double all = seconds;
     keep_mpi(rc, MPI_Allreduce(&seconds, &all, 1, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce");
     return all;
-}
-
-/* ---- FFT rates ------------------------------------------------------------------ */
-
-static int execute_fft(const void *fft, const void *in, void *out)
-{
-    serial_fft_execute(fft, (void *)in, out);
-    return DISTFFT_SUCCESS;
-}
-
-/* Seconds of one transform of `spec` (best of RUNS, slowest rank), or -1
- * if it cannot be planned on some rank. Collective; a failure kept in *rc.
- * Under SMPI with sampled computation the transform is charged as a plan's
- * steps are (simulation_run), so the rates describe what the simulation
- * charges. */
-static double time_fft(MPI_Comm comm, const serial_spec *spec, void *in, void *out, size_t bytes, int *rc)
-{
-    char key[160];
-    snprintf(key, sizeof key, "calibrate fft family %d precision %d %lldx%lldx%lld axes %d,%d", (int)spec->family,
-             (int)spec->precision, (long long)spec->shape[0], (long long)spec->shape[1],
-             (long long)spec->shape[2], spec->axes[0],
-             spec->naxes > 1 ? spec->axes[1] : -1);
-    serial_fft *fft = NULL;
-    memset(in, 0, bytes);
-    memset(out, 0, bytes);
-    int ok = serial_fft_create(spec, in, out, &fft) == DISTFFT_SUCCESS, all = 0;
-    error_clear(); /* cannot plan it: not an error here */
-    keep_mpi(rc, MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
-    double best = INFINITY;
-    if (all) {
-        memset(in, 0, bytes);
-        simulation_run(key, execute_fft, fft, in, out, bytes, bytes); /* warm-up */
-        for (int run = 0; run < RUNS; run++) {
-            keep_mpi(rc, MPI_Barrier(comm), "MPI_Barrier");
-            double start = MPI_Wtime();
-            simulation_run(key, execute_fft, fft, in, out, bytes, bytes);
-            double seconds = slowest(comm, MPI_Wtime() - start, rc);
-            if (seconds < best) best = seconds;
-        }
-    }
-    if (fft) serial_fft_destroy(fft);
-    return all ? best : -1.0;
-}
-
-/* The rate of one family and precision at n^3 blocks: the mean over the
- * axes (strides differ) of seconds per unit; r2c is forward and backward. */
-static double fft_rate(MPI_Comm comm, model_family family, distfft_precision precision, int n,
-                       distfft_rigor rigor, void *in, void *out, size_t bytes, int *rc)
-{
-    serial_spec spec = {.precision = precision, .ndims = 3, .shape = {n, n, n}, .batch = 1, .naxes = 1,
-                        .sign = DISTFFT_FORWARD, .rigor = rigor, .threads = 1};
-    double total = 0.0;
-    int count = 0;
-    for (int variant = 0; variant < 3; variant++) {
-        if (family == MODEL_C2C) {
-            spec.family = SERIAL_C2C;
-            spec.axes[0] = variant;
-        } else if (family == MODEL_R2C) {
-            if (variant == 2) break;
-            spec.family = variant == 0 ? SERIAL_R2C : SERIAL_C2R;
-            spec.axes[0] = 2;
-        } else {
-            spec.family = SERIAL_R2R;
-            spec.axes[0] = variant;
-            spec.r2r_kinds[0] = DISTFFT_DCT2;
-        }
-        double seconds = time_fft(comm, &spec, in, out, bytes, rc);
-        if (seconds < 0) return -1.0;
-        total += seconds / ((double)n * n * n * log2((double)n));
-        count++;
-    }
-    return total / count;
-}
-
-static int measure_ffts(MPI_Comm comm, distfft_rigor rigor, cost_model *model)
-{
-    int largest = fft_sizes[FFT_SIZES - 1];
-    size_t bytes = (size_t)largest * largest * (largest + 2) * 16; /* complex double, r2c padding */
-    void *in = distfft_malloc(bytes), *out = distfft_malloc(bytes);
-    int rc = error_agree(comm, in && out ? DISTFFT_SUCCESS
-                                         : error_fail(DISTFFT_ERR_MEMORY, "calibration arrays"));
-    int measured = DISTFFT_SUCCESS; /* MPI failures while timing: agreed at the end */
-    for (int family = 0; rc == DISTFFT_SUCCESS && family < MODEL_FAMILIES; family++)
-        for (int precision = 0; precision < 2; precision++) {
-            model_rate *rate = &model->fft[family][precision];
-            for (int s = 0; s < FFT_SIZES; s++) {
-                int n = fft_sizes[s];
-                double seconds = fft_rate(comm, (model_family)family, (distfft_precision)precision, n,
-                                          rigor, in, out, bytes, &measured);
-                if (seconds < 0) continue; /* cannot plan it here: falls back (model.h) */
-                if (seconds < 1e-18) seconds = 1e-18; /* SMPI without simulated computation: free */
-                rate->elements[rate->count] = (double)n * n * n;
-                rate->seconds_per_unit[rate->count++] = seconds;
-            }
-        }
-    /* Several axes in one plan (a slab's first step, one rank's whole
-     * transform) against the per-axis rate: c2c double at 64^3 (or the
-     * largest size calibrated), axes 1,2. */
-    model->fft_multi_axis_factor = 1.0;
-    if (rc == DISTFFT_SUCCESS) {
-        int n = largest < 64 ? largest : 64; /* within the arrays */
-        serial_spec spec = {.precision = DISTFFT_DOUBLE, .family = SERIAL_C2C, .ndims = 3, .shape = {n, n, n},
-                            .batch = 1, .naxes = 2, .axes = {1, 2}, .sign = DISTFFT_FORWARD, .rigor = rigor,
-                            .threads = 1};
-        double seconds = time_fft(comm, &spec, in, out, bytes, &measured);
-        double per_axis = fft_rate(comm, MODEL_C2C, DISTFFT_DOUBLE, n, rigor, in, out, bytes, &measured);
-        if (seconds > 0 && per_axis > 0)
-            model->fft_multi_axis_factor = seconds / ((double)n * n * n * 2 * log2((double)n)) / per_axis;
-    }
-    distfft_free(in);
-    distfft_free(out);
-    if (rc == DISTFFT_SUCCESS) rc = error_agree(comm, measured);
-    if (rc == DISTFFT_SUCCESS && !model->fft[MODEL_C2C][0].count && !model->fft[MODEL_C2C][1].count)
-        rc = error_agree(comm, error_fail(DISTFFT_ERR_FFTW, "calibration: no c2c transform could be planned"));
-    return rc;
 }
 
 /* ---- copies --------------------------------------------------------------------- */
@@ -204,7 +88,7 @@ static double measure_memcpy(MPI_Comm comm, char *from, char *to, int *rc)
         keep_mpi(rc, MPI_Barrier(comm), "MPI_Barrier");
         double start = MPI_Wtime();
         memcpy(to, from, COPY_BYTES);
-        double seconds = slowest(comm, MPI_Wtime() - start, rc);
+        double seconds = calibrate_slowest(comm, MPI_Wtime() - start, rc);
         if (run > 0 && seconds < best) best = seconds;
     }
     return best > 0 ? COPY_BYTES / best : 1e15; /* SMPI without simulated computation: free */
@@ -226,7 +110,7 @@ static double pair_time(MPI_Comm comm, MPI_Comm pair, int typed, const void *fro
                                        receive_types, pair), "MPI_Alltoallw");
         else if (pair != MPI_COMM_NULL)
             keep_mpi(rc, MPI_Alltoall(from, chunk, MPI_BYTE, to, chunk, MPI_BYTE, pair), "MPI_Alltoall");
-        double seconds = slowest(comm, pair != MPI_COMM_NULL ? MPI_Wtime() - start : 0.0, rc);
+        double seconds = calibrate_slowest(comm, pair != MPI_COMM_NULL ? MPI_Wtime() - start : 0.0, rc);
         if (run > 0 && seconds < best) best = seconds;
     }
     return best;
@@ -329,7 +213,7 @@ static void exchange_with(MPI_Comm comm, int partner, char *send, char *receive,
             double start = MPI_Wtime();
             keep_mpi(rc, MPI_Sendrecv(send, bytes, MPI_BYTE, partner, 1, receive, bytes, MPI_BYTE, partner, 1,
                                       comm, MPI_STATUS_IGNORE), "MPI_Sendrecv");
-            double seconds = slowest(comm, partner == MPI_PROC_NULL ? 0.0 : MPI_Wtime() - start, rc);
+            double seconds = calibrate_slowest(comm, partner == MPI_PROC_NULL ? 0.0 : MPI_Wtime() - start, rc);
             if (run > 0) best = fmin(best, seconds);
         }
         /* Never faster than a smaller message (noise): keeps the table monotone. */
@@ -457,7 +341,7 @@ static int measure_more(MPI_Comm comm, MPI_Comm group, cost_model *model, int le
             KEEP_MPI(MPI_Barrier(comm));
             double start = MPI_Wtime();
             if (group != MPI_COMM_NULL) KEEP_MPI(MPI_Alltoall(send, bytes, MPI_BYTE, receive, bytes, MPI_BYTE, group));
-            double seconds = slowest(comm, group != MPI_COMM_NULL ? MPI_Wtime() - start : 0.0, &rc);
+            double seconds = calibrate_slowest(comm, group != MPI_COMM_NULL ? MPI_Wtime() - start : 0.0, &rc);
             if (run > 0) best = fmin(best, seconds);
         }
         double extra = (best - model_message_seconds(model, level, bytes)) / (fewest - 2);
@@ -579,7 +463,7 @@ int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor, c
     measure_messages(work, &layout, from, to, &model, &intra, &inter, &measured);
     TRY(error_agree(work, measured));
     TRY(measure_more_both(work, &layout, &model, from, to, intra, inter));
-    TRY(measure_ffts(work, rigor, &model));
+    TRY(calibrate_ffts(work, rigor, QUICK, RUNS, &model));
     char note[256];
     snprintf(note, sizeof note, "%s%s", intra ? "" : layout.size == 1 ? "# one rank: messages to itself\n"
                                                    : "# one rank per node: intra-node values are the inter-node ones\n",

@@ -1,6 +1,6 @@
 /*
- * model.c -- the cost model's numbers, its text file and its arithmetic
- * (model.h). Pure: no MPI, no FFTW.
+ * model.c -- the cost model's numbers and its text file (model.h; the
+ * arithmetic is model_cost.c). Pure: no MPI, no FFTW.
  *
  * The file is text so people can read, diff and edit it (a bisection
  * bandwidth cannot be measured on one node: it is written by hand from the
@@ -14,7 +14,11 @@
  *   ...
  *   fft_c2c_double = 32768:1.9e-09 262144:2.1e-09 2097152:2.6e-09
  *
- * Every key but the fft_* rates is required; at least one rate too.
+ *   fft_c2c_double_length = 16:1.1e-09 64:1.3e-09 512:1.6e-09
+ *   network_levels = router:4:4.69e+09:0 group:16:9.38e+09:0
+ *
+ * Every key but the fft_* rates, the message tables and network_levels
+ * is required; at least one FFT rate by block size too (fft_c2c_double).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -56,8 +60,10 @@ static const scalar_key scalar_keys[] = {
 #define SCALARS ((int)(sizeof scalar_keys / sizeof scalar_keys[0]))
 /* Keys: the scalars, then machine, mpi_library, node_size, then the rates. */
 enum { KEY_MACHINE = SCALARS, KEY_MPI, KEY_NODE_SIZE, KEY_MESSAGE, KEY_RATES = KEY_MESSAGE + MODEL_TABLES };
-#define KEY_COUNT (KEY_RATES + MODEL_FAMILIES * 2)
-/* Optional keys: the message tables and the FFT rates. */
+#define KEY_LENGTHS (KEY_RATES + MODEL_FAMILIES * 2) /* the per-length FFT rates */
+#define KEY_LEVELS (KEY_LENGTHS + MODEL_FAMILIES * 2)
+#define KEY_COUNT (KEY_LEVELS + 1)
+/* Optional keys: the message tables, the FFT rates, the network's levels. */
 #define KEY_OPTIONAL(key) ((key) >= KEY_MESSAGE)
 static const char *const table_names[MODEL_TABLES] = {"message_intra", "message_inter", "message_more_intra",
                                                       "message_more_inter", "datatype_extra"};
@@ -85,9 +91,14 @@ static void key_name(int key, char *name, size_t size)
     else if (key == KEY_MPI) snprintf(name, size, "mpi_library");
     else if (key == KEY_NODE_SIZE) snprintf(name, size, "node_size");
     else if (key < KEY_RATES) snprintf(name, size, "%s", table_names[key - KEY_MESSAGE]);
-    else
+    else if (key < KEY_LENGTHS)
         snprintf(name, size, "fft_%s_%s", family_names[(key - KEY_RATES) / 2],
                  precision_names[(key - KEY_RATES) % 2]);
+    else if (key < KEY_LEVELS)
+        snprintf(name, size, "fft_%s_%s_length", family_names[(key - KEY_LENGTHS) / 2],
+                 precision_names[(key - KEY_LENGTHS) % 2]);
+    else
+        snprintf(name, size, "network_levels");
 }
 
 static int find_key(const char *name, size_t length)
@@ -128,6 +139,38 @@ static int parse_rate(char *value, model_rate *rate)
     return rate->count ? 0 : -1;
 }
 
+/* "NAME:SIZE:PAIR:OUT ...": up to MODEL_MAX_LEVELS levels, lowest first;
+ * a name of 1 to 15 letters, digits, '-' or '_', a whole size >= 1, two
+ * bandwidths >= 0. */
+static int parse_levels(char *value, cost_model *model)
+{
+    model->levels = 0;
+    for (char *save = NULL, *item = strtok_r(value, " \t", &save); item;
+         item = strtok_r(NULL, " \t", &save)) {
+        char *fields[4] = {item, NULL, NULL, NULL};
+        for (int f = 1; f < 4; f++) {
+            fields[f] = strchr(fields[f - 1], ':');
+            if (!fields[f]) return -1;
+            *fields[f]++ = '\0';
+        }
+        if (model->levels == MODEL_MAX_LEVELS || strchr(fields[3], ':')) return -1;
+        size_t length = strlen(fields[0]);
+        if (length < 1 || length >= MODEL_LEVEL_NAME) return -1;
+        for (const char *c = fields[0]; *c; c++)
+            if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_') return -1;
+        double size, pair, out;
+        if (parse_number(fields[1], &size) || parse_number(fields[2], &pair) || parse_number(fields[3], &out) ||
+            size < 1 || size > 1 << 20 || size != floor(size) || pair < 0 || out < 0)
+            return -1;
+        model_level *level = &model->level[model->levels++];
+        memcpy(level->name, fields[0], length + 1);
+        level->size = (int)size;
+        level->pair_bandwidth = pair;
+        level->out_bandwidth = out;
+    }
+    return model->levels ? 0 : -1;
+}
+
 static char *trim(char *text)
 {
     while (isspace((unsigned char)*text)) text++;
@@ -155,10 +198,23 @@ static int apply(cost_model *model, int key, char *value, int number, char *mess
                           "(bytes increasing, seconds > 0)", number, name, MODEL_MAX_RATES);
         return 0;
     }
-    if (key >= KEY_RATES) {
+    if (key >= KEY_RATES && key < KEY_LENGTHS) {
         if (parse_rate(value, &model->fft[(key - KEY_RATES) / 2][(key - KEY_RATES) % 2]))
             return failed(message, size, "line %d: %s must be up to %d pairs ELEMENTS:SECONDS "
                           "(elements increasing, seconds per unit > 0)", number, name, MODEL_MAX_RATES);
+        return 0;
+    }
+    if (key >= KEY_LENGTHS && key < KEY_LEVELS) {
+        if (parse_rate(value, &model->fft_length[(key - KEY_LENGTHS) / 2][(key - KEY_LENGTHS) % 2]))
+            return failed(message, size, "line %d: %s must be up to %d pairs LENGTH:SECONDS "
+                          "(lengths increasing, seconds per unit > 0)", number, name, MODEL_MAX_RATES);
+        return 0;
+    }
+    if (key == KEY_LEVELS) {
+        if (parse_levels(value, model))
+            return failed(message, size, "line %d: network_levels must be 1 to %d levels NAME:SIZE:PAIR:OUT "
+                          "(a name of up to %d letters, digits, '-' or '_'; a whole size >= 1; bandwidths "
+                          ">= 0)", number, MODEL_MAX_LEVELS, MODEL_LEVEL_NAME - 1);
         return 0;
     }
     double number_value;
@@ -219,7 +275,7 @@ int model_parse(const char *text, cost_model *model, char *message, size_t size)
     int rates = 0;
     for (int key = 0; key < KEY_COUNT; key++) {
         if (KEY_OPTIONAL(key)) {
-            rates += key >= KEY_RATES && seen[key];
+            rates += key >= KEY_RATES && key < KEY_LENGTHS && seen[key]; /* per-length ones add to these */
             continue;
         }
         if (!seen[key] && key < SCALARS && scalar_keys[key].optional) {
@@ -294,210 +350,28 @@ char *model_format(const cost_model *model)
             add(&b, " %.17g:%.6g", table->elements[i], table->seconds_per_unit[i]);
         add(&b, "\n");
     }
-    for (int family = 0; family < MODEL_FAMILIES; family++)
-        for (int precision = 0; precision < 2; precision++) {
-            const model_rate *rate = &model->fft[family][precision];
-            if (!rate->count) continue;
-            add(&b, "fft_%s_%s =", family_names[family], precision_names[precision]);
-            for (int i = 0; i < rate->count; i++) /* (sizes exactly, as above) */
-                add(&b, " %.17g:%.6g", rate->elements[i], rate->seconds_per_unit[i]);
-            add(&b, "\n");
-        }
+    for (int by_length = 0; by_length < 2; by_length++)
+        for (int family = 0; family < MODEL_FAMILIES; family++)
+            for (int precision = 0; precision < 2; precision++) {
+                const model_rate *rate = by_length ? &model->fft_length[family][precision]
+                                                   : &model->fft[family][precision];
+                if (!rate->count) continue;
+                add(&b, "fft_%s_%s%s =", family_names[family], precision_names[precision],
+                    by_length ? "_length" : "");
+                for (int i = 0; i < rate->count; i++) /* (sizes exactly, as above) */
+                    add(&b, " %.17g:%.6g", rate->elements[i], rate->seconds_per_unit[i]);
+                add(&b, "\n");
+            }
+    if (model->levels) {
+        add(&b, "network_levels =");
+        for (int l = 0; l < model->levels; l++) /* exactly: hand-written figures read back the same */
+            add(&b, " %s:%d:%.17g:%.17g", model->level[l].name, model->level[l].size,
+                model->level[l].pair_bandwidth, model->level[l].out_bandwidth);
+        add(&b, "\n");
+    }
     if (b.failed) {
         free(b.data);
         return NULL;
     }
     return b.data;
-}
-
-/* ---- arithmetic ------------------------------------------------------------ */
-
-static double interpolate(const model_rate *rate, double elements)
-{
-    if (elements <= rate->elements[0]) return rate->seconds_per_unit[0];
-    for (int i = 1; i < rate->count; i++)
-        if (elements <= rate->elements[i]) {
-            double t = log(elements / rate->elements[i - 1]) / log(rate->elements[i] / rate->elements[i - 1]);
-            return rate->seconds_per_unit[i - 1] + t * (rate->seconds_per_unit[i] - rate->seconds_per_unit[i - 1]);
-        }
-    return rate->seconds_per_unit[rate->count - 1];
-}
-
-#define FLOAT_OVER_DOUBLE 0.6
-
-/* The rate of a family in one precision, falling back to the other precision. */
-static double family_rate(const cost_model *model, model_family family, int precision, double elements)
-{
-    const model_rate *own = &model->fft[family][precision], *other = &model->fft[family][!precision];
-    if (own->count) return interpolate(own, elements);
-    if (other->count)
-        return interpolate(other, elements) * (precision == DISTFFT_FLOAT ? FLOAT_OVER_DOUBLE
-                                                                          : 1.0 / FLOAT_OVER_DOUBLE);
-    return 0.0;
-}
-
-double model_fft_rate(const cost_model *model, model_family family, distfft_precision precision,
-                      double elements)
-{
-    int p = precision == DISTFFT_FLOAT ? 1 : 0;
-    double rate = family_rate(model, family, p, elements);
-    if (rate > 0 || family == MODEL_C2C) return rate;
-    /* r2c on n real points is about half of c2c's work on n complex ones */
-    rate = family_rate(model, MODEL_C2C, p, elements);
-    return family == MODEL_R2C ? 0.5 * rate : rate;
-}
-
-double model_fft_seconds(const cost_model *model, model_family family, distfft_precision precision,
-                         double units, double elements)
-{
-    return units > 0 ? units * model_fft_rate(model, family, precision, elements) : 0.0;
-}
-
-double model_pass_seconds(const cost_model *model, double bytes)
-{
-    return 2.0 * bytes / model->memcpy_bandwidth;
-}
-
-/* Concrete method ids (methods.def rows, which only ever append). */
-enum {
-    M_ALLTOALLW = 0, M_ALLTOALLV, M_ISEND_WAITALL, M_ISEND_WAITSOME, M_ISEND_WAITALL_BLOCKED,
-    M_ISEND_WAITSOME_BLOCKED, M_SENDRECV, M_VECTOR, M_SHM, M_HIERARCHICAL
-};
-
-double model_message_seconds(const cost_model *m, int level, double bytes)
-{
-    const model_rate *table = &m->message[level];
-    double bandwidth = level == MODEL_INTRA ? m->bandwidth_intra : m->bandwidth_inter;
-    if (!table->count)
-        return (level == MODEL_INTRA ? m->latency_intra : m->latency_inter) + bytes / bandwidth;
-    const double *b = table->elements, *t = table->seconds_per_unit;
-    int last = table->count - 1;
-    if (bytes <= b[0]) return t[0];
-    for (int i = 1; i <= last; i++)
-        if (bytes <= b[i]) return t[i - 1] + (bytes - b[i - 1]) / (b[i] - b[i - 1]) * (t[i] - t[i - 1]);
-    return t[last] + (bytes - b[last]) / bandwidth;
-}
-
-/* What each further message in flight adds at a level. */
-static double further_message(const cost_model *m, int level, double bytes, double bandwidth)
-{
-    const model_rate *table = &m->more[level];
-    double own = level == MODEL_INTRA ? m->bandwidth_intra : m->bandwidth_inter;
-    double slower = bytes * (1.0 / bandwidth - 1.0 / own); /* a shared injection */
-    if (!table->count) return bytes / bandwidth;
-    const double *b = table->elements, *t = table->seconds_per_unit;
-    int last = table->count - 1;
-    if (bytes <= b[0]) return t[0] * (b[0] > 0 ? bytes / b[0] : 1.0) + slower;
-    for (int i = 1; i <= last; i++)
-        if (bytes <= b[i]) return t[i - 1] + (bytes - b[i - 1]) / (b[i] - b[i - 1]) * (t[i] - t[i - 1]) + slower;
-    return t[last] + (bytes - b[last]) / own + slower;
-}
-
-/* The datatype engine's extra cost of an exchange: per chunk (the peers'
- * and its own) half the table's pair exchange at the chunk's size, else
- * the bytes (in and out) at datatype_bandwidth; 0 when neither is known. */
-static double datatype_seconds(const cost_model *m, int peers, double chunk, double bytes)
-{
-    const model_rate *table = &m->datatype;
-    if (!table->count) return m->datatype_bandwidth > 0 ? bytes / m->datatype_bandwidth : 0.0;
-    const double *b = table->elements, *t = table->seconds_per_unit;
-    int last = table->count - 1;
-    double one;
-    if (chunk <= b[0]) one = t[0] * chunk / b[0];
-    else if (chunk >= b[last]) one = t[last] * chunk / b[last];
-    else {
-        int i = 1;
-        while (chunk > b[i]) i++;
-        one = t[i - 1] + (chunk - b[i - 1]) / (b[i] - b[i - 1]) * (t[i] - t[i - 1]);
-    }
-    return (peers + 1) * one / 2.0; /* measured on a pair: two chunks (its own and the peer's) */
-}
-
-/* One level's messages: n peers, chunks of b bytes, at `bandwidth` per
- * rank (below the level's own when the node's injection is shared). */
-typedef struct {
-    const cost_model *model;
-    int level, peers;
-    double chunk, bandwidth;
-} level_messages;
-
-/* The first message as measured (plus what a shared injection slows it),
- * the others' bytes behind it on the same link. */
-static double all_in_flight(const level_messages *l)
-{
-    if (l->peers <= 0) return 0.0;
-    double own = l->level == MODEL_INTRA ? l->model->bandwidth_intra : l->model->bandwidth_inter;
-    double slower = l->chunk * (1.0 / l->bandwidth - 1.0 / own);
-    return model_message_seconds(l->model, l->level, l->chunk) + slower +
-           (l->peers - 1) * further_message(l->model, l->level, l->chunk, l->bandwidth);
-}
-
-static double one_at_a_time(const level_messages *l)
-{
-    if (l->peers <= 0) return 0.0;
-    double own = l->level == MODEL_INTRA ? l->model->bandwidth_intra : l->model->bandwidth_inter;
-    double slower = l->chunk * (1.0 / l->bandwidth - 1.0 / own);
-    return l->peers * (model_message_seconds(l->model, l->level, l->chunk) + slower);
-}
-
-double model_exchange_seconds(const cost_model *m, const model_exchange *x)
-{
-    int peers = x->group_size - 1;
-    if (peers <= 0) return x->in_bytes / m->memcpy_bandwidth; /* a local copy */
-    int intra = x->peers_on_node < peers ? x->peers_on_node : peers, inter = peers - intra;
-    double chunk = x->in_bytes / x->group_size;   /* bytes per peer */
-    double own = chunk;                           /* this rank's own chunk, copied */
-    /* Inter-node bandwidth per rank: the link, or the node's injection
-     * shared by its ranks, all of which are exchanging at once. */
-    double inter_bw = m->bandwidth_inter;
-    if (m->injection_bandwidth > 0 && x->ranks_per_node > 0 &&
-        m->injection_bandwidth / x->ranks_per_node < inter_bw)
-        inter_bw = m->injection_bandwidth / x->ranks_per_node;
-    level_messages inside = {m, MODEL_INTRA, intra, chunk, m->bandwidth_intra};
-    level_messages outside = {m, MODEL_INTER, inter, chunk, inter_bw};
-    double wire, copies = 0.0, datatype = 0.0; /* copies: bytes this rank copies itself */
-    switch ((int)x->method) {
-    case M_SENDRECV: /* one pair at a time: the rounds add up */
-        wire = one_at_a_time(&inside) + one_at_a_time(&outside);
-        copies = x->in_bytes + x->out_bytes;
-        break;
-    case M_SHM: /* the node's chunks through a shared window: copies and two node barriers */
-        wire = (intra ? 2 * model_message_seconds(m, MODEL_INTRA, 0.0) : 0.0) + all_in_flight(&outside);
-        copies = x->in_bytes + x->out_bytes;
-        break;
-    case M_HIERARCHICAL: {
-        /* The leader's time: its node's inter-node bytes gathered from the
-         * members and scattered back (intra), sent in one message per
-         * other node at the link's bandwidth (only leaders inject), and
-         * copied twice more. */
-        int per_node = intra + 1; /* the group's members on this node, this rank among them */
-        int other_nodes = x->nodes_in_group > 1 ? x->nodes_in_group - 1 : 0;
-        double inter_bytes = inter * chunk, node_inter = per_node * inter_bytes;
-        level_messages members = {m, MODEL_INTRA, inter ? per_node - 1 : 0, inter_bytes, m->bandwidth_intra};
-        level_messages leaders = {m, MODEL_INTER, inter ? other_nodes : 0,
-                                  other_nodes ? node_inter / other_nodes : 0.0, m->bandwidth_inter};
-        wire = all_in_flight(&inside) + 2 * all_in_flight(&members) + all_in_flight(&leaders);
-        copies = x->in_bytes + x->out_bytes + (inter ? 2 * node_inter : 0.0);
-        break;
-    }
-    case M_ALLTOALLW:
-    case M_VECTOR: /* datatypes: MPI's engine copies, at its own extra cost */
-        wire = fmax(all_in_flight(&inside), all_in_flight(&outside));
-        datatype = datatype_seconds(m, peers, chunk, x->in_bytes + x->out_bytes);
-        own = 0.0;
-        break;
-    default: /* alltoallv and the isend family: pack, all in flight, unpack */
-        wire = fmax(all_in_flight(&inside), all_in_flight(&outside));
-        copies = x->in_bytes + x->out_bytes;
-        break;
-    }
-    double seconds = wire + (copies + own) / m->memcpy_bandwidth + datatype;
-    /* The bisection: of the bytes every rank sends off its node, about half
-     * cross any bisection of the machine (uniform all-to-all traffic). */
-    if (m->bisection_bandwidth > 0 && x->plan_nodes > 1) {
-        double crossing = 0.5 * inter * chunk * x->plan_ranks;
-        double floor_seconds = model_message_seconds(m, MODEL_INTER, 0.0) + crossing / m->bisection_bandwidth;
-        if (floor_seconds > seconds) seconds = floor_seconds;
-    }
-    return seconds;
 }

@@ -2,17 +2,19 @@
  * model.h -- the per-step cost model (issue 24, items 4-5): what a step of
  * a plan should cost on a machine described by a few measured numbers.
  *
- *   model.c       the numbers, their text file, and the arithmetic (pure:
- *                 no MPI, no FFTW; unit-tested in tests/unit/test_model.c)
- *   calibrate.c   measuring the numbers on the machine it runs on
+ *   model.c       the numbers and their text file  } pure: no MPI, no FFTW;
+ *   model_cost.c  the arithmetic                   } tests/unit/test_cost_model.c
+ *   calibrate.c   measuring the numbers on the machine it runs on (its
+ *                 FFT rates: calibrate_fft.c)
  *   predict.c     the topology of a plan's exchanges (which peers share a
  *                 node), predictions of a plan's steps, the process model
  *
  * An FFT step costs units * rate, units = elements * sum(log2 n) over its
  * transformed axes and rate the measured seconds per unit of its family
- * (c2c, r2c/c2r, r2r) and precision, interpolated in log(block elements)
- * between calibrated block sizes. An exchange costs, per rank and per
- * level -- peers inside this rank's node (intra) and outside it (inter,
+ * (c2c, r2c/c2r, r2r) and precision: by axis length where the model has
+ * per-length rates (each axis at the rate of its own length), else
+ * interpolated in log(block elements) between calibrated block sizes.
+ * An exchange costs, per rank and per level -- peers inside this rank's node (intra) and outside it (inter,
  * where the node's injection bandwidth is shared by the node's ranks, all
  * sending at once since every group of the grid exchanges at the same
  * time) -- one message of its chunk size as measured (latency + bytes /
@@ -24,18 +26,25 @@
  * in flight together (alltoallw, alltoallv, vector, the isend family)
  * overlap the two levels; the pairwise sendrecv adds its rounds up;
  * hierarchical sends the node's inter-node bytes through its leader in one
- * message per node pair.
+ * message per node pair. Above the node, where the model knows the
+ * network's levels (a Dragonfly's routers and groups), every level's
+ * links bound the exchange below: the messages that cross the busiest
+ * link between two of its units, for the actual placement of every
+ * group's members, at the link's bandwidth.
  */
 #ifndef DISTFFT_TUNE_MODEL_H
 #define DISTFFT_TUNE_MODEL_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "distfft.h"
 
 #define MODEL_MAX_RATES 8
 #define MODEL_MACHINE_SIZE 256
+#define MODEL_MAX_LEVELS 4
+#define MODEL_LEVEL_NAME 16
 
 /* The FFT families with a rate of their own. */
 typedef enum { MODEL_C2C, MODEL_R2C, MODEL_R2R, MODEL_FAMILIES } model_family;
@@ -47,6 +56,19 @@ typedef struct {
     double elements[MODEL_MAX_RATES];
     double seconds_per_unit[MODEL_MAX_RATES];
 } model_rate;
+
+/* A level of the network above the node (a Dragonfly's router, chassis
+ * and group; a fat tree's leaf switch): units of `size` consecutive units
+ * of the level below (nodes for the first level; nodes numbered by their
+ * lowest rank, as a scheduler fills a machine), their links to each other
+ * written by hand from the network's specification, as the bisection is. */
+typedef struct {
+    char name[MODEL_LEVEL_NAME];  /* for people: "router", "group" */
+    int size;                     /* units of the level below per unit (>= 1) */
+    double pair_bandwidth;        /* bytes/s each way between two units of one
+                                   * parent (the next level's unit; 0: no limit) */
+    double out_bandwidth;         /* bytes/s out of one unit, to all others (0: no limit) */
+} model_level;
 
 typedef struct {
     char machine[MODEL_MACHINE_SIZE];     /* where it was calibrated, for people */
@@ -62,6 +84,14 @@ typedef struct {
      * fraction of the per-axis rate (optional in the file; default 1). */
     double fft_multi_axis_factor;
     model_rate fft[MODEL_FAMILIES][2];    /* [family][precision] */
+    /* Optional: seconds per unit by the transformed axis' length n (the
+     * elements field holds n), measured on blocks of MODEL_LENGTH_BLOCK
+     * elements shaped as a plan's steps are (the axis contiguous, and
+     * strided with the batch contiguous). Where given, an FFT step costs
+     * the sum over its axes of elements * log2 n * rate(n) (an r2c step's
+     * halved axis at the r2c rate on its real elements, its other axes at
+     * the c2c rate on the complex ones), instead of one rate by block size. */
+    model_rate fft_length[MODEL_FAMILIES][2];
     /* Optional: measured seconds of one exchange of B bytes each way
      * between a pair (intra: every pair of the node busy; inter: one pair
      * alone), as a table BYTES:SECONDS (the elements field holds bytes);
@@ -80,7 +110,15 @@ typedef struct {
      * non-contiguous messages far slower than small ones. Where given it
      * replaces datatype_bandwidth. */
     model_rate datatype;
+    /* Optional (key network_levels): the network above the node, lowest
+     * level first; levels 0: nodes on a network without contention but
+     * the bisection. */
+    int levels;
+    model_level level[MODEL_MAX_LEVELS];
 } cost_model;
+
+/* The block (elements) the per-length FFT rates are measured on. */
+#define MODEL_LENGTH_BLOCK 262144
 
 enum { MODEL_INTRA = 0, MODEL_INTER = 1 };
 /* The optional tables, in the file's key order: message_intra,
@@ -121,6 +159,22 @@ void model_machine_describe(char *machine, size_t size, const char *mpi_library,
 double model_fft_rate(const cost_model *model, model_family family, distfft_precision precision,
                       double elements);
 
+/* Seconds per unit at axis length n from the per-length table
+ * (fft_length), interpolated in log n, the nearest length beyond the
+ * table; with the same fallbacks as model_fft_rate. 0 where no per-length
+ * table applies (then the rate by block size is used). */
+double model_fft_length_rate(const cost_model *model, model_family family, distfft_precision precision,
+                             double n);
+
+/* Seconds of one FFT step by the per-length rates: over its naxes axes
+ * (axes[], lengths shape[axes[i]]), elements * log2 n * rate(n) each; an
+ * r2c/c2r step's halved axis (the last listed) at the r2c rate on its
+ * `elements` (real), its other axes at the c2c rate on the complex
+ * elements (n/2+1 along the halved axis). -1 where no per-length table
+ * applies. The multi-axis factor is the caller's. */
+double model_fft_axes_seconds(const cost_model *model, model_family family, distfft_precision precision,
+                              int naxes, const int *axes, const int64_t *shape, double elements);
+
 /* One exchange as one rank sees it. */
 typedef struct {
     distfft_method method;
@@ -132,6 +186,17 @@ typedef struct {
     int plan_nodes;        /* nodes of the whole plan */
     double in_bytes;       /* this rank's block before and after */
     double out_bytes;
+    /* Per network level (model->level[]), all groups of the grid
+     * exchanging at once: the messages on the busiest link between two
+     * units of the level that this rank's messages cross, and the messages
+     * leaving this rank's unit. Each bounds the exchange below by its
+     * bytes at the level's bandwidth. */
+    int level_pair_messages[MODEL_MAX_LEVELS];
+    int level_out_messages[MODEL_MAX_LEVELS];
+    /* The whole array's bytes, all ranks: a shared link carries many
+     * ranks' chunks, priced at their mean (uneven blocks differ by up to
+     * one plane); 0: at this rank's own chunk. */
+    double plan_bytes;
 } model_exchange;
 
 /* Seconds of one message of `bytes` at a level (MODEL_INTRA/INTER): the

@@ -189,7 +189,7 @@ static int predict_grid(plan_comms *comms, const plan_request *request, const co
     if (request->options.node_size == 0) TRY(plan_comms_node(comms, &node)); /* once for every grid */
     TRY(model_grid_index(comm, comms->rank, comms->size, grid->ndims, grid->dims, &request->options, node, untransformed, &index));
     model_topology topology;
-    TRY(model_topology_create(comm, request->options.node_size, node, grid->ndims, grid->dims, index,
+    TRY(model_topology_create(comm, model, request->options.node_size, node, grid->ndims, grid->dims, index,
                               &topology));
     int coords[DISTFFT_MAX_DIMS] = {0};
     for (int d = grid->ndims - 1, rest = index; d >= 0; d--) {

@@ -8,6 +8,13 @@
  * placement (placement.h) exactly as plan_build takes it, so a candidate
  * that has not been built is predicted with the same peers as its plan
  * would have.
+ *
+ * Above the node, the model's network levels (model.h: a Dragonfly's
+ * routers and groups) are counted for the actual placement: rank 0, which
+ * holds every rank's grid index and node, counts for each exchange
+ * direction the messages that all groups send at once from one unit of a
+ * level to another, and gives each rank the count on the busiest link
+ * its own messages cross.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -186,31 +193,40 @@ static int distinct(int *values, int count)
     return n;
 }
 
-/* Rank r's topology from every rank's grid index and node label (rank_at:
- * the rank at each grid index; per_node: ranks per label; nodes: distinct
- * labels). `scratch` holds the largest grid dimension. */
+/* The ranks of rank r's group in direction d (members[dims[d]], by
+ * coordinate), and r's coordinate there. */
+static int group_members(int r, int d, const int *pairs, const int *rank_at, int grid_ndims, const int *dims,
+                         int *members)
+{
+    int grid_index = pairs[2 * r], rest = grid_index, coord = 0, stride = 1;
+    for (int e = grid_ndims - 1; e >= 0; e--) {
+        if (e == d) coord = rest % dims[e];
+        rest /= dims[e];
+    }
+    for (int e = d + 1; e < grid_ndims; e++) stride *= dims[e];
+    int base = grid_index - coord * stride;
+    for (int k = 0; k < dims[d]; k++) members[k] = rank_at[base + k * stride];
+    return coord;
+}
+
+/* Rank r's topology within the node from every rank's grid index and node
+ * label (rank_at: the rank at each grid index; per_node: ranks per label;
+ * nodes: distinct labels). `members` and `scratch` hold the largest grid
+ * dimension. */
 static void topology_of(int r, int size, const int *pairs, const int *rank_at, const int *per_node, int nodes,
-                        int grid_ndims, const int *dims, int *scratch, model_topology *topology)
+                        int grid_ndims, const int *dims, int *members, int *scratch, model_topology *topology)
 {
     memset(topology, 0, sizeof *topology);
-    int grid_index = pairs[2 * r], label = pairs[2 * r + 1];
+    int label = pairs[2 * r + 1];
     topology->plan_ranks = size;
     topology->plan_nodes = nodes;
     topology->ranks_per_node = per_node[label];
-    /* Rank r's coordinates, row-major in dims. */
-    int coords[DISTFFT_MAX_DIMS], rest = grid_index;
-    for (int d = grid_ndims - 1; d >= 0; d--) {
-        coords[d] = rest % dims[d];
-        rest /= dims[d];
-    }
     for (int d = 0; d < grid_ndims; d++) {
-        int stride = 1;
-        for (int e = d + 1; e < grid_ndims; e++) stride *= dims[e];
-        int base = grid_index - coords[d] * stride, same = 0;
+        int coord = group_members(r, d, pairs, rank_at, grid_ndims, dims, members), same = 0;
         for (int k = 0; k < dims[d]; k++) {
-            int member_label = pairs[2 * rank_at[base + k * stride] + 1];
+            int member_label = pairs[2 * members[k] + 1];
             scratch[k] = member_label;
-            same += k != coords[d] && member_label == label;
+            same += k != coord && member_label == label;
         }
         topology->group_size[d] = dims[d];
         topology->peers_on_node[d] = same;
@@ -218,48 +234,135 @@ static void topology_of(int r, int size, const int *pairs, const int *rank_at, c
     }
 }
 
+/* The messages crossing one network level in direction d, into each[].
+ * unit_of[r]: rank r's unit at the level; parent_of[u]: unit u's unit at
+ * the level above (all one parent at the top); units: how many. All groups
+ * exchange at once, every member with every other: the messages from unit
+ * A to unit B are those of the (sender in A, receiver in B) pairs of every
+ * group. Units are visited one at a time with a count per destination
+ * unit (O(units) memory, O(P x group) time); the exchange is symmetric, so
+ * the count from B to A is the same and one direction suffices. */
+static int count_level(int size, const int *pairs, const int *rank_at, int grid_ndims, const int *dims, int d,
+                       int level, const int *unit_of, const int *parent_of, int units, int *members,
+                       model_topology *each)
+{
+    int *first = calloc((size_t)units + 1, sizeof *first), *order = malloc((size_t)size * sizeof *order);
+    int *count = calloc((size_t)units, sizeof *count), *touched = malloc((size_t)size * sizeof *touched);
+    int rc = first && order && count && touched ? 0 : -1;
+    if (rc == 0) {
+        /* the ranks by unit (a counting sort) */
+        for (int r = 0; r < size; r++) first[unit_of[r] + 1]++;
+        for (int u = 0; u < units; u++) first[u + 1] += first[u];
+        for (int r = 0; r < size; r++) order[first[unit_of[r]]++] = r;
+        for (int u = units; u > 0; u--) first[u] = first[u - 1];
+        first[0] = 0;
+        for (int u = 0; u < units; u++) {
+            int ntouched = 0, out = 0;
+            for (int i = first[u]; i < first[u + 1]; i++) {
+                group_members(order[i], d, pairs, rank_at, grid_ndims, dims, members);
+                for (int k = 0; k < dims[d]; k++) {
+                    int v = unit_of[members[k]];
+                    if (v == u) continue;
+                    out++;
+                    if (parent_of[v] != parent_of[u]) continue; /* a higher level's link */
+                    if (count[v]++ == 0) touched[ntouched++] = v;
+                }
+            }
+            for (int i = first[u]; i < first[u + 1]; i++) {
+                int r = order[i], busiest = 0;
+                group_members(r, d, pairs, rank_at, grid_ndims, dims, members);
+                for (int k = 0; k < dims[d]; k++) {
+                    int v = unit_of[members[k]];
+                    if (v != u && parent_of[v] == parent_of[u] && count[v] > busiest) busiest = count[v];
+                }
+                each[r].level_pair[d][level] = busiest;
+                each[r].level_out[d][level] = out;
+            }
+            for (int t = 0; t < ntouched; t++) count[touched[t]] = 0;
+        }
+    }
+    free(first);
+    free(order);
+    free(count);
+    free(touched);
+    return rc;
+}
+
+int model_topology_compute(const cost_model *model, int size, const int *pairs, int grid_ndims, const int *dims,
+                           model_topology *each)
+{
+    int largest = 1;
+    for (int d = 0; d < grid_ndims; d++) largest = dims[d] > largest ? dims[d] : largest;
+    int *rank_at = malloc((size_t)size * sizeof *rank_at), *per_node = calloc((size_t)size, sizeof *per_node);
+    int *node_index = malloc((size_t)size * sizeof *node_index), *unit_of = malloc((size_t)size * sizeof *unit_of);
+    int *parent_of = malloc((size_t)size * sizeof *parent_of), *members = malloc((size_t)largest * sizeof *members);
+    int *scratch = malloc((size_t)largest * sizeof *scratch);
+    int rc = rank_at && per_node && node_index && unit_of && parent_of && members && scratch ? 0 : -1;
+    if (rc == 0) {
+        int nodes = 0;
+        for (int r = 0; r < size; r++) { /* labels are lowest ranks: nodes numbered in rank order */
+            rank_at[pairs[2 * r]] = r;
+            if (per_node[pairs[2 * r + 1]]++ == 0) node_index[pairs[2 * r + 1]] = nodes++;
+        }
+        for (int r = 0; r < size; r++)
+            topology_of(r, size, pairs, rank_at, per_node, nodes, grid_ndims, dims, members, scratch, &each[r]);
+        /* Level l's unit of node n: n / (product of the sizes up to l). */
+        int levels = model ? model->levels : 0;
+        long long span = 1;
+        for (int l = 0; l < levels && rc == 0; l++) {
+            span *= model->level[l].size;
+            int units = 0;
+            for (int r = 0; r < size; r++) {
+                int node = node_index[pairs[2 * r + 1]];
+                unit_of[r] = (int)(node / span);
+                units = unit_of[r] + 1 > units ? unit_of[r] + 1 : units;
+            }
+            for (int u = 0; u < units; u++) parent_of[u] = l + 1 < levels ? u / model->level[l + 1].size : 0;
+            if (units < 2) continue; /* one unit: nothing crosses this level */
+            for (int d = 0; d < grid_ndims && rc == 0; d++)
+                rc = count_level(size, pairs, rank_at, grid_ndims, dims, d, l, unit_of, parent_of, units, members,
+                                 each);
+        }
+    }
+    free(rank_at);
+    free(per_node);
+    free(node_index);
+    free(unit_of);
+    free(parent_of);
+    free(members);
+    free(scratch);
+    return rc;
+}
+
 /* Rank 0 gathers every rank's (grid index, node label), works out each
  * rank's topology and scatters it: O(P) memory on rank 0 and O(1) on the
  * others, where an allgather would put P entries on every rank (P^2 in
  * all: in SimGrid's SMPI, whose ranks share one process, 4 GB at 16,384
  * ranks). */
-int model_topology_create(MPI_Comm comm, int node_size, int node, int grid_ndims, const int *dims,
-                          int grid_index, model_topology *topology)
+int model_topology_create(MPI_Comm comm, const cost_model *model, int node_size, int node, int grid_ndims,
+                          const int *dims, int grid_index, model_topology *topology)
 {
     int size = 1, rank = 0, rc = DISTFFT_SUCCESS, label = 0;
     memset(topology, 0, sizeof *topology);
-    int *pairs = NULL, *rank_at = NULL, *per_node = NULL, *scratch = NULL;
+    int *pairs = NULL;
     model_topology *each = NULL;
     int local = mpi_rank_size(comm, &rank, &size); /* failing on one rank only: agreed below */
     if (local == DISTFFT_SUCCESS && rank == 0) {
         pairs = malloc(2 * (size_t)size * sizeof *pairs);
-        rank_at = malloc((size_t)size * sizeof *rank_at);
-        per_node = calloc((size_t)size, sizeof *per_node);
-        scratch = malloc((size_t)size * sizeof *scratch);
         each = malloc((size_t)size * sizeof *each);
-        if (!pairs || !rank_at || !per_node || !scratch || !each)
-            local = error_fail(DISTFFT_ERR_MEMORY, "model topology");
+        if (!pairs || !each) local = error_fail(DISTFFT_ERR_MEMORY, "model topology");
     }
     TRY(error_agree(comm, local));
     TRY(error_agree(comm, node_label_find(comm, rank, node_size, node, &label))); /* collective */
     int mine[2] = {grid_index, label};
     TRY_MPI(MPI_Gather(mine, 2, MPI_INT, pairs, 2, MPI_INT, 0, comm));
-    if (rank == 0) {
-        int nodes = 0;
-        for (int r = 0; r < size; r++) {
-            rank_at[pairs[2 * r]] = r;
-            nodes += per_node[pairs[2 * r + 1]]++ == 0;
-        }
-        for (int r = 0; r < size; r++)
-            topology_of(r, size, pairs, rank_at, per_node, nodes, grid_ndims, dims, scratch, &each[r]);
-    }
+    if (rank == 0 && model_topology_compute(model, size, pairs, grid_ndims, dims, each) != 0)
+        local = error_fail(DISTFFT_ERR_MEMORY, "model topology");
+    TRY(error_agree(comm, local));
     TRY_MPI(MPI_Scatter(each, (int)sizeof *topology, MPI_BYTE, topology, (int)sizeof *topology, MPI_BYTE, 0,
                         comm));
 fail:
     free(pairs);
-    free(rank_at);
-    free(per_node);
-    free(scratch);
     free(each);
     return rc;
 }
@@ -284,9 +387,14 @@ double model_step_seconds(const cost_model *model, const model_topology *topolog
         double elements = (double)fft->batch;
         for (int a = 0; a < fft->ndims; a++) elements *= (double)fft->shape[a];
         if (fft->family == SERIAL_R2R && fft->complex_data) elements *= 2; /* real and imaginary parts */
-        double logs = 0.0;
-        for (int i = 0; i < fft->naxes; i++) logs += log2((double)fft->shape[fft->axes[i]]);
-        double seconds = model_fft_seconds(model, family_of(fft->family), fft->precision, elements * logs, elements);
+        model_family family = family_of(fft->family);
+        double seconds = model_fft_axes_seconds(model, family, fft->precision, fft->naxes, fft->axes, fft->shape,
+                                                elements);
+        if (seconds < 0) { /* no per-length rates: one rate by block size */
+            double logs = 0.0;
+            for (int i = 0; i < fft->naxes; i++) logs += log2((double)fft->shape[fft->axes[i]]);
+            seconds = model_fft_seconds(model, family, fft->precision, elements * logs, elements);
+        }
         return fft->naxes > 1 ? seconds * model->fft_multi_axis_factor : seconds;
     }
     double in_bytes = (double)spec->in_count * (double)distfft_type_size(spec->in_type);
@@ -301,7 +409,12 @@ double model_step_seconds(const cost_model *model, const model_topology *topolog
         .plan_ranks = topology->plan_ranks,
         .plan_nodes = topology->plan_nodes,
         .in_bytes = in_bytes,
-        .out_bytes = (double)spec->out_count * (double)distfft_type_size(spec->out_type)};
+        .out_bytes = (double)spec->out_count * (double)distfft_type_size(spec->out_type),
+        .plan_bytes = (double)spec->global_bytes};
+    for (int l = 0; l < MODEL_MAX_LEVELS; l++) {
+        exchange.level_pair_messages[l] = topology->level_pair[d][l];
+        exchange.level_out_messages[l] = topology->level_out[d][l];
+    }
     return model_exchange_seconds(model, &exchange);
 }
 
@@ -332,7 +445,7 @@ int distfft_plan_predict(const struct distfft_plan_s *plan, int direction, doubl
     int index = 0;
     for (int d = 0; d < grid->ndims; d++) index = index * grid->dims[d] + grid->coords[d];
     model_topology topology;
-    TRY(model_topology_create(plan->comm, plan->request.options.node_size, plan->node, grid->ndims,
+    TRY(model_topology_create(plan->comm, model_current(), plan->request.options.node_size, plan->node, grid->ndims,
                               grid->dims, index, &topology));
     int list = direction == DISTFFT_FORWARD ? PLAN_FORWARD : PLAN_BACKWARD;
     for (int s = 0; s < steps; s++) {

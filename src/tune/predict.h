@@ -17,13 +17,26 @@ typedef struct {
     int nodes_in_group[DISTFFT_MAX_DIMS];
     int ranks_per_node;
     int plan_ranks, plan_nodes;
+    /* Per direction and network level of the model (model_exchange's
+     * level_pair_messages and level_out_messages). */
+    int level_pair[DISTFFT_MAX_DIMS][MODEL_MAX_LEVELS];
+    int level_out[DISTFFT_MAX_DIMS][MODEL_MAX_LEVELS];
 } model_topology;
 
 /* The topology of a grid of dims[grid_ndims] on which this rank sits at
- * row-major `grid_index`; `node` as node_label_find's `known` (node.h). Collective
- * on comm (an MPI_Gather and an MPI_Scatter at rank 0). */
-int model_topology_create(MPI_Comm comm, int node_size, int node, int grid_ndims, const int *dims,
-                          int grid_index, model_topology *topology);
+ * row-major `grid_index`; `node` as node_label_find's `known` (node.h);
+ * the messages crossing each of model's network levels (none where model
+ * is NULL or has none). Collective on comm (an MPI_Gather and an
+ * MPI_Scatter at rank 0). */
+int model_topology_create(MPI_Comm comm, const cost_model *model, int node_size, int node, int grid_ndims,
+                          const int *dims, int grid_index, model_topology *topology);
+
+/* What model_topology_create works out at rank 0, on its own (no MPI; for
+ * tests): every rank's topology, into each[size], from every rank's grid
+ * index and node label (the lowest rank on its node), pairs[2 * size].
+ * 0, or -1 when out of memory. */
+int model_topology_compute(const cost_model *model, int size, const int *pairs, int grid_ndims, const int *dims,
+                           model_topology *each);
 
 /* This rank's grid index on a candidate grid, as plan_build places it;
  * `node`, `rank` and `size` as placement_grid_index's. Collective on comm. */
@@ -53,6 +66,17 @@ int model_environment(char *path, size_t size, int *force);
 /* Read, parse and check a model file (rank 0 reads): the same verdict on
  * every rank. force: accept another MPI library. Collective on comm. */
 int model_import_file(MPI_Comm comm, const char *path, int force, cost_model *model);
+
+/* calibrate_fft.c: the model's FFT rates, by block size and by axis
+ * length, measured on every rank of comm at once (`runs` runs each, the
+ * fastest kept; quick: fewer and smaller), into model->fft,
+ * model->fft_length and model->fft_multi_axis_factor. Collective; an
+ * agreed error. */
+int calibrate_ffts(MPI_Comm comm, distfft_rigor rigor, int quick, int runs, cost_model *model);
+
+/* calibrate.c: the slowest rank's `seconds` (MPI_MAX over comm); an MPI
+ * failure kept in *rc. Collective. */
+double calibrate_slowest(MPI_Comm comm, double seconds, int *rc);
 
 /* First line of this process's MPI library banner. */
 void model_mpi_library(char *buffer, size_t size);

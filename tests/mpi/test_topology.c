@@ -57,7 +57,7 @@ static void check(int node_size, int ndims, const int *dims, int reversed)
 {
     int index = reversed ? P - 1 - me : me;
     model_topology got, want;
-    int rc = model_topology_create(MPI_COMM_WORLD, node_size, 0, ndims, dims, index, &got);
+    int rc = model_topology_create(MPI_COMM_WORLD, NULL, node_size, 0, ndims, dims, index, &got);
     reference(node_size, ndims, dims, index, &want);
     int ok = rc == DISTFFT_SUCCESS && memcmp(&got, &want, sizeof got) == 0, all = 0;
     if (!ok)

@@ -2,7 +2,10 @@
  * test_cost_model.c -- the cost model's text file and arithmetic
  * (src/tune/model.c) on their own, without MPI: parse and format round
  * trip, refusals naming the line, FFT rates interpolated and their
- * fallbacks, and each exchange formula against numbers worked by hand.
+ * fallbacks, and each exchange formula against numbers worked by hand;
+ * the network's levels above the node counted for real placements
+ * (model_topology_compute, rank 0's part of the topology, needs no MPI)
+ * and the FFT rates by axis length.
  */
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +13,7 @@
 #include <string.h>
 
 #include "tune/model.h"
+#include "tune/predict.h"
 
 static int failures;
 
@@ -177,12 +181,161 @@ static void test_exchanges(cost_model *model)
     free(text);
 }
 
+/* The campaign's placement points (docs/guide/scale.md): 256 ranks on a
+ * 16 x 16 pencil grid, nodes of 16 ranks, on a Dragonfly of 4 nodes per
+ * router. Row-major keeps each row (direction 1) in a node, each column
+ * (direction 0) over all 16 nodes; Morton order puts a 4 x 4 block of the
+ * grid on a node and an 8 x 8 block on a router, so every row and column
+ * spans two routers: each of a router's 64 ranks sends 8 messages to the
+ * router beside it, 512 on one link where row-major puts 16 x 4 x 4 = 256.
+ * The model without levels priced Morton's exchanges as node-injection
+ * bound (faster than row-major's columns); SMPI took 2.16 times the
+ * prediction (121 ms against 56), row-major 0.92. */
+static void morton_pairs(int *pairs, int morton)
+{
+    for (int r = 0; r < 256; r++) {
+        int i = 0, j = 0;
+        for (int bit = 0; bit < 4; bit++) { /* j from the even bits, i from the odd */
+            j |= ((r >> (2 * bit)) & 1) << bit;
+            i |= ((r >> (2 * bit + 1)) & 1) << bit;
+        }
+        pairs[2 * r] = morton ? i * 16 + j : r;
+        pairs[2 * r + 1] = r / 16 * 16; /* the node's label: its lowest rank */
+    }
+}
+
+static void test_levels(void)
+{
+    char message[256];
+    cost_model model;
+    static const char *const text =
+        "distfft-model 1\nmachine = m\nmpi_library = SMPI\nnode_size = 16\nlatency_intra = 8e-7\n"
+        "bandwidth_intra = 9.2e9\nlatency_inter = 9.3e-6\nbandwidth_inter = 4.69e9\n"
+        "injection_bandwidth = 4.7e9\nbisection_bandwidth = 0\nmemcpy_bandwidth = 7.9e9\n"
+        "datatype_bandwidth = 0\nfft_c2c_double = 4096:1e-9\nnetwork_levels = router:4:4.69e9:0\n";
+    check(model_parse(text, &model, message, sizeof message) == 0, "a model with network_levels parses");
+    check(model.levels == 1 && model.level[0].size == 4 && model.level[0].pair_bandwidth == 4.69e9 &&
+              strcmp(model.level[0].name, "router") == 0,
+          "network_levels read");
+    char *formatted = model_format(&model);
+    cost_model again;
+    check(formatted && model_parse(formatted, &again, message, sizeof message) == 0 &&
+              memcmp(&model, &again, sizeof again) == 0,
+          "network_levels written and read back the same");
+    free(formatted);
+    static const char *const bad[] = {"router:4:1e9", "router:0:1e9:0", "router:4:-1:0", "rou ter:4:1e9:0",
+                                      "a:1:0:0 b:1:0:0 c:1:0:0 d:1:0:0 e:1:0:0", "r:4:1e9:0:5", "r:2.5:1e9:0"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char broken[1024];
+        snprintf(broken, sizeof broken, "%.*snetwork_levels = %s\n",
+                 (int)(strstr(text, "network_levels") - text), text, bad[i]);
+        char what[128];
+        snprintf(what, sizeof what, "network_levels = %s refused", bad[i]);
+        check(model_parse(broken, &again, message, sizeof message) == -1 && strstr(message, "network_levels"),
+              what);
+    }
+
+    int pairs[512], dims[2] = {16, 16};
+    model_topology row[256], morton[256];
+    morton_pairs(pairs, 0);
+    check(model_topology_compute(&model, 256, pairs, 2, dims, row) == 0, "row-major topology");
+    morton_pairs(pairs, 1);
+    check(model_topology_compute(&model, 256, pairs, 2, dims, morton) == 0, "Morton topology");
+    int counts_right = 1;
+    for (int r = 0; r < 256; r++)
+        counts_right &= row[r].level_pair[1][0] == 0 && row[r].level_pair[0][0] == 256 &&
+                        morton[r].level_pair[0][0] == 512 && morton[r].level_pair[1][0] == 512 &&
+                        row[r].level_out[0][0] == 64 * 12 && morton[r].level_out[1][0] == 64 * 8 &&
+                        morton[r].peers_on_node[1] == 3 && row[r].peers_on_node[1] == 15;
+    check(counts_right, "messages on the busiest router link: row-major 0 and 256, Morton 512 and 512");
+
+    /* The campaign's 512^3 r2c exchange 1->0: 4,177,920 bytes per rank. */
+    model_exchange x = {.method = 0 /* alltoallw */, .group_size = 16, .ranks_per_node = 16,
+                        .plan_ranks = 256, .plan_nodes = 16, .in_bytes = 4177920, .out_bytes = 4177920};
+    double chunk = 4177920 / 16.0;
+    x.peers_on_node = row[0].peers_on_node[0];
+    x.nodes_in_group = row[0].nodes_in_group[0];
+    x.level_pair_messages[0] = row[0].level_pair[0][0];
+    double row_seconds = model_exchange_seconds(&model, &x);
+    x.peers_on_node = morton[0].peers_on_node[1];
+    x.nodes_in_group = morton[0].nodes_in_group[1];
+    x.level_pair_messages[0] = 0;
+    double unleveled = model_exchange_seconds(&model, &x); /* the old model: no level counted */
+    x.level_pair_messages[0] = morton[0].level_pair[1][0];
+    double morton_seconds = model_exchange_seconds(&model, &x);
+    check(near(morton_seconds, 9.3e-6 + 512 * chunk / 4.69e9), "Morton: the router link's 512 messages");
+    check(near(row_seconds, 9.3e-6 + 256 * chunk / 4.69e9), "row-major columns: the router link's 256");
+    check(unleveled < 0.5 * morton_seconds, "without levels Morton looks injection-bound (the 2.16 miss)");
+    x.plan_bytes = 256 * 4177920.0 * 1.01; /* others' blocks 1 % larger: the link carries their mean */
+    check(near(model_exchange_seconds(&model, &x), 9.3e-6 + 512 * 1.01 * chunk / 4.69e9),
+          "a shared link's messages at the mean chunk of the whole array");
+    x.plan_bytes = 0;
+    check(morton_seconds > 1.9 * row_seconds && morton_seconds < 2.1 * row_seconds,
+          "Morton's exchange twice row-major's columns (SMPI: 28.6 ms against 14.6)");
+
+    /* A second level: groups of 2 routers. Morton's rows stay in a group
+     * (routers 0,1 and 2,3): the router link carries them as before; its
+     * columns cross between groups -- 16 columns x 8 x 8 on the group link,
+     * none on a router link (routers 0 and 2 are in different groups). */
+    model.levels = 2;
+    model.level[1] = (model_level){.name = "group", .size = 2, .pair_bandwidth = 9.38e9};
+    check(model_topology_compute(&model, 256, pairs, 2, dims, morton) == 0, "two levels");
+    check(morton[0].level_pair[1][0] == 512 && morton[0].level_pair[1][1] == 0 &&
+              morton[0].level_pair[0][0] == 0 && morton[0].level_pair[0][1] == 1024 &&
+              morton[200].level_out[0][1] == 1024,
+          "two levels: a link is counted at the lowest level joining its units");
+}
+
+/* Rates by axis length: an FFT step is the sum of its axes' passes. */
+static void test_length_rates(void)
+{
+    char message[256];
+    cost_model model;
+    char text[1024];
+    snprintf(text, sizeof text, "%s%s", valid,
+             "fft_c2c_double_length = 16:1e-9 256:2e-9 512:3e-9\nfft_r2c_double_length = 512:1.5e-9\n");
+    check(model_parse(text, &model, message, sizeof message) == 0, "per-length rates parse");
+    check(model.fft_length[MODEL_C2C][0].count == 3 && model.fft_length[MODEL_C2C][0].elements[2] == 512,
+          "per-length rates read");
+    char *formatted = model_format(&model);
+    cost_model again;
+    check(formatted && model_parse(formatted, &again, message, sizeof message) == 0 &&
+              memcmp(&model, &again, sizeof again) == 0,
+          "per-length rates written and read back the same");
+    free(formatted);
+    check(near(model_fft_length_rate(&model, MODEL_C2C, DISTFFT_DOUBLE, 64), 1.5e-9),
+          "length rate interpolated in log n");
+    check(near(model_fft_length_rate(&model, MODEL_C2C, DISTFFT_DOUBLE, 4096), 3e-9), "length rate beyond");
+    check(near(model_fft_length_rate(&model, MODEL_C2C, DISTFFT_FLOAT, 512), 0.6 * 3e-9), "float from double");
+    check(near(model_fft_length_rate(&model, MODEL_R2R, DISTFFT_DOUBLE, 512), 3e-9), "r2r from c2c");
+    /* A slab's first step of 512^3 r2c on 64 ranks: 8 x 512 x 512 real,
+     * r2c along axis 2 (the r2c rate on the real elements), c2c along
+     * axis 1 on 8 x 512 x 257 complex ones. */
+    int axes[2] = {1, 2};
+    int64_t shape[3] = {8, 512, 512};
+    double real = 8.0 * 512 * 512;
+    check(near(model_fft_axes_seconds(&model, MODEL_R2C, DISTFFT_DOUBLE, 2, axes, shape, real),
+               real * 9 * 1.5e-9 + 8.0 * 512 * 257 * 9 * 3e-9),
+          "an r2c step: the halved axis at the r2c rate, the other at c2c's on complex elements");
+    int one[1] = {0};
+    int64_t pencil[3] = {512, 32, 17};
+    check(near(model_fft_axes_seconds(&model, MODEL_C2C, DISTFFT_DOUBLE, 1, one, pencil, 512.0 * 32 * 17),
+               512.0 * 32 * 17 * 9 * 3e-9),
+          "a c2c step: the rate of its axis' length, not of its block's size");
+    cost_model plain;
+    model_parse(valid, &plain, message, sizeof message);
+    check(model_fft_axes_seconds(&plain, MODEL_C2C, DISTFFT_DOUBLE, 1, one, pencil, 512.0 * 32 * 17) < 0,
+          "no per-length rates: the rate by block size applies");
+}
+
 int main(void)
 {
     cost_model model;
     test_parse(&model);
     test_rates(&model);
     test_exchanges(&model);
+    test_levels();
+    test_length_rates();
     if (failures) return 1;
     printf("test_cost_model: all passed\n");
     return 0;

@@ -1,0 +1,195 @@
+/*
+ * calibrate_fft.c -- the cost model's FFT rates (model.h), measured for
+ * calibrate.c on every rank at once, the slowest rank's time, fastest of
+ * a few runs: serial transforms (serial/) per family and precision
+ *   by block size  n^3 blocks along each axis, n = 16 to 128: the rate
+ *                  by the local block's elements;
+ *   by length      axes of 16 to 1,024 points on blocks of
+ *                  MODEL_LENGTH_BLOCK elements, the axis contiguous and
+ *                  strided with the lines contiguous, as a pencil's steps
+ *                  see them. At n^3 blocks the length and the block grow
+ *                  together, and a third of the measurement is the outer
+ *                  axis at a power-of-two stride of n^2 elements, slow on
+ *                  caches of limited associativity and seldom a pencil
+ *                  step's: the rate by size priced the campaign's 512-point
+ *                  c2c axes 1.5 to 2 times too slow and its r2c ones 10 to
+ *                  30 % too fast (docs/guide/scale.md).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../error.h"
+#include "../serial/serial_fft.h"
+#include "../simulation.h"
+#include "predict.h"
+
+static int RUNS = 6; /* per measurement, the fastest kept (calibrate.c) */
+static const int fft_sizes[] = {16, 32, 64, 128};
+static int FFT_SIZES = (int)(sizeof fft_sizes / sizeof fft_sizes[0]);
+static const int fft_lengths[] = {16, 32, 64, 128, 256, 512, 1024};
+static int FFT_LENGTHS = (int)(sizeof fft_lengths / sizeof fft_lengths[0]);
+
+static int execute_fft(const void *fft, const void *in, void *out)
+{
+    serial_fft_execute(fft, (void *)in, out);
+    return DISTFFT_SUCCESS;
+}
+
+/* Seconds of one transform of `spec` (best of RUNS, slowest rank), or -1
+ * if it cannot be planned on some rank. Collective; a failure kept in *rc.
+ * Under SMPI with sampled computation the transform is charged as a plan's
+ * steps are (simulation_run), so the rates describe what the simulation
+ * charges. */
+static double time_fft(MPI_Comm comm, const serial_spec *spec, void *in, void *out, size_t bytes, int *rc)
+{
+    char key[160];
+    snprintf(key, sizeof key, "calibrate fft family %d precision %d %lldx%lldx%lld axes %d,%d", (int)spec->family,
+             (int)spec->precision, (long long)spec->shape[0], (long long)spec->shape[1],
+             (long long)spec->shape[2], spec->axes[0],
+             spec->naxes > 1 ? spec->axes[1] : -1);
+    serial_fft *fft = NULL;
+    memset(in, 0, bytes);
+    memset(out, 0, bytes);
+    int ok = serial_fft_create(spec, in, out, &fft) == DISTFFT_SUCCESS, all = 0;
+    error_clear(); /* cannot plan it: not an error here */
+    keep_mpi(rc, MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
+    double best = INFINITY;
+    if (all) {
+        memset(in, 0, bytes);
+        simulation_run(key, execute_fft, fft, in, out, bytes, bytes); /* warm-up */
+        for (int run = 0; run < RUNS; run++) {
+            keep_mpi(rc, MPI_Barrier(comm), "MPI_Barrier");
+            double start = MPI_Wtime();
+            simulation_run(key, execute_fft, fft, in, out, bytes, bytes);
+            double seconds = calibrate_slowest(comm, MPI_Wtime() - start, rc);
+            if (seconds < best) best = seconds;
+        }
+    }
+    if (fft) serial_fft_destroy(fft);
+    return all ? best : -1.0;
+}
+
+/* The rate of one family and precision at n^3 blocks: the mean over the
+ * axes (strides differ) of seconds per unit; r2c is forward and backward. */
+static double fft_rate(MPI_Comm comm, model_family family, distfft_precision precision, int n,
+                       distfft_rigor rigor, void *in, void *out, size_t bytes, int *rc)
+{
+    serial_spec spec = {.precision = precision, .ndims = 3, .shape = {n, n, n}, .batch = 1, .naxes = 1,
+                        .sign = DISTFFT_FORWARD, .rigor = rigor, .threads = 1};
+    double total = 0.0;
+    int count = 0;
+    for (int variant = 0; variant < 3; variant++) {
+        if (family == MODEL_C2C) {
+            spec.family = SERIAL_C2C;
+            spec.axes[0] = variant;
+        } else if (family == MODEL_R2C) {
+            if (variant == 2) break;
+            spec.family = variant == 0 ? SERIAL_R2C : SERIAL_C2R;
+            spec.axes[0] = 2;
+        } else {
+            spec.family = SERIAL_R2R;
+            spec.axes[0] = variant;
+            spec.r2r_kinds[0] = DISTFFT_DCT2;
+        }
+        double seconds = time_fft(comm, &spec, in, out, bytes, rc);
+        if (seconds < 0) return -1.0;
+        total += seconds / ((double)n * n * n * log2((double)n));
+        count++;
+    }
+    return total / count;
+}
+
+/* The rate of one family and precision at axis length n, on a block of
+ * MODEL_LENGTH_BLOCK elements (B = block / n lines): the mean of the axis
+ * contiguous (B x n, axis 1) and strided with the lines contiguous (n x B,
+ * axis 0), as a pencil's first and later steps are; r2c: B x n forward
+ * and backward (its halved axis is always the contiguous one). */
+static double fft_length_rate(MPI_Comm comm, model_family family, distfft_precision precision, int n,
+                              distfft_rigor rigor, void *in, void *out, size_t bytes, int *rc)
+{
+    int64_t lines = MODEL_LENGTH_BLOCK / n;
+    serial_spec spec = {.precision = precision, .ndims = 2, .batch = 1, .naxes = 1, .sign = DISTFFT_FORWARD,
+                        .rigor = rigor, .threads = 1};
+    double total = 0.0;
+    for (int variant = 0; variant < 2; variant++) {
+        int contiguous = family == MODEL_R2C || variant == 0;
+        spec.shape[0] = contiguous ? lines : n;
+        spec.shape[1] = contiguous ? n : lines;
+        spec.axes[0] = contiguous ? 1 : 0;
+        spec.family = family == MODEL_C2C ? SERIAL_C2C
+                      : family == MODEL_R2R ? SERIAL_R2R
+                      : variant == 0        ? SERIAL_R2C
+                                            : SERIAL_C2R;
+        spec.r2r_kinds[0] = DISTFFT_DCT2;
+        double seconds = time_fft(comm, &spec, in, out, bytes, rc);
+        if (seconds < 0) return -1.0;
+        total += seconds / ((double)lines * n * log2((double)n));
+    }
+    return total / 2;
+}
+
+int calibrate_ffts(MPI_Comm comm, distfft_rigor rigor, int quick, int runs, cost_model *model)
+{
+    RUNS = runs;
+    FFT_SIZES = quick ? 2 : (int)(sizeof fft_sizes / sizeof fft_sizes[0]);
+    FFT_LENGTHS = quick ? 3 : (int)(sizeof fft_lengths / sizeof fft_lengths[0]);
+    int largest = fft_sizes[FFT_SIZES - 1];
+    size_t bytes = (size_t)largest * largest * (largest + 2) * 16; /* complex double, r2c padding */
+    if (bytes < (size_t)MODEL_LENGTH_BLOCK * 32) bytes = (size_t)MODEL_LENGTH_BLOCK * 32; /* and the length blocks */
+    void *in = distfft_malloc(bytes), *out = distfft_malloc(bytes);
+    int rc = error_agree(comm, in && out ? DISTFFT_SUCCESS
+                                         : error_fail(DISTFFT_ERR_MEMORY, "calibration arrays"));
+    int measured = DISTFFT_SUCCESS; /* MPI failures while timing: agreed at the end */
+    for (int family = 0; rc == DISTFFT_SUCCESS && family < MODEL_FAMILIES; family++)
+        for (int precision = 0; precision < 2; precision++) {
+            model_rate *rate = &model->fft[family][precision];
+            for (int s = 0; s < FFT_SIZES; s++) {
+                int n = fft_sizes[s];
+                double seconds = fft_rate(comm, (model_family)family, (distfft_precision)precision, n,
+                                          rigor, in, out, bytes, &measured);
+                if (seconds < 0) continue; /* cannot plan it here: falls back (model.h) */
+                if (seconds < 1e-18) seconds = 1e-18; /* SMPI without simulated computation: free */
+                rate->elements[rate->count] = (double)n * n * n;
+                rate->seconds_per_unit[rate->count++] = seconds;
+            }
+            model_rate *by_length = &model->fft_length[family][precision];
+            for (int s = 0; s < FFT_LENGTHS; s++) {
+                int n = fft_lengths[s];
+                double seconds = fft_length_rate(comm, (model_family)family, (distfft_precision)precision, n,
+                                                 rigor, in, out, bytes, &measured);
+                if (seconds < 0) continue;
+                if (seconds < 1e-18) seconds = 1e-18;
+                by_length->elements[by_length->count] = n;
+                by_length->seconds_per_unit[by_length->count++] = seconds;
+            }
+        }
+    /* Several axes in one plan (a slab's first step, one rank's whole
+     * transform) against the per-axis rates (by length where measured, as
+     * steps are predicted): c2c double at 64^3 (or the largest size
+     * calibrated), axes 1,2. */
+    model->fft_multi_axis_factor = 1.0;
+    if (rc == DISTFFT_SUCCESS) {
+        int n = largest < 64 ? largest : 64; /* within the arrays */
+        serial_spec spec = {.precision = DISTFFT_DOUBLE, .family = SERIAL_C2C, .ndims = 3, .shape = {n, n, n},
+                            .batch = 1, .naxes = 2, .axes = {1, 2}, .sign = DISTFFT_FORWARD, .rigor = rigor,
+                            .threads = 1};
+        double seconds = time_fft(comm, &spec, in, out, bytes, &measured);
+        double per_axes = model_fft_axes_seconds(model, MODEL_C2C, DISTFFT_DOUBLE, 2, spec.axes, spec.shape,
+                                                 (double)n * n * n);
+        if (per_axes < 0) {
+            double per_axis = fft_rate(comm, MODEL_C2C, DISTFFT_DOUBLE, n, rigor, in, out, bytes, &measured);
+            per_axes = per_axis > 0 ? per_axis * (double)n * n * n * 2 * log2((double)n) : -1.0;
+        }
+        if (seconds > 0 && per_axes > 0) model->fft_multi_axis_factor = seconds / per_axes;
+    }
+    distfft_free(in);
+    distfft_free(out);
+    if (rc == DISTFFT_SUCCESS) rc = error_agree(comm, measured);
+    if (rc == DISTFFT_SUCCESS && !model->fft[MODEL_C2C][0].count && !model->fft[MODEL_C2C][1].count)
+        rc = error_agree(comm, error_fail(DISTFFT_ERR_FFTW, "calibration: no c2c transform could be planned"));
+    return rc;
+}
