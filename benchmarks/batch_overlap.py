@@ -8,14 +8,19 @@
 Runs distfft-bench on the same shape as: --batch B --overlap on (field k's
 exchange in flight while field k-1's FFTs run), --batch B --overlap off
 (all fields in one exchange per step), --batch B --overlap fields (each
-field through the whole transform in turn), and --batch 1 (one field; times B
-for B separate transforms), interleaved over `rounds` rounds. Prints the
-fastest pair of each (fastest of rounds x outer repetitions), the spread
-between rounds, and the ratios to B separate transforms.
+field through the whole transform in turn), --batch B --overlap progress
+(on, with a helper thread per rank testing the exchange in flight; MPI
+initialised MPI_THREAD_MULTIPLE), --batch B --overlap on --thread-multiple
+(what MULTIPLE alone costs), and --batch 1 (one field; times B for B
+separate transforms), interleaved over `rounds` rounds. Each round's time
+is the fastest of `outer` repetitions; prints per variant the fastest and
+the median over rounds, the range (slowest round / fastest - 1), and both
+as ratios to B separate transforms (fastest to fastest, median to median).
 """
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 
@@ -49,21 +54,29 @@ def main(argv):
                 f"batch {options.batch}, overlap off": ["--batch", str(options.batch), "--overlap", "off"],
                 f"batch {options.batch}, overlap fields": ["--batch", str(options.batch), "--overlap",
                                                            "fields"],
+                f"batch {options.batch}, overlap progress": ["--batch", str(options.batch), "--overlap",
+                                                             "progress"],
+                f"batch {options.batch}, overlap on, MPI_THREAD_MULTIPLE": ["--batch", str(options.batch),
+                                                                       "--overlap", "on",
+                                                                       "--thread-multiple"],
                 f"{options.batch} x batch 1": ["--batch", "1"]}
     times = {name: [] for name in variants}
     for _ in range(options.rounds):
         for name, arguments in variants.items():
             seconds = run(arguments, options)
             times[name].append(seconds * (options.batch if name.endswith("batch 1") else 1))
-    separate = min(times[f"{options.batch} x batch 1"])
-    print(f"{options.shape} {options.kind} double, {options.ranks} ranks, method {options.method}: fastest "
-          f"forward+backward of {options.rounds} rounds x {options.outer} repetitions (ms)")
-    print(f"| variant | pair (ms) | spread between rounds | / {options.batch} separate |")
-    print("|---|---|---|---|")
+    separate = times[f"{options.batch} x batch 1"]
+    print(f"{options.shape} {options.kind} double, {options.ranks} ranks, method {options.method}: "
+          f"forward+backward over {options.rounds} rounds, each the fastest of {options.outer} repetitions (ms)")
+    print(f"| variant | fastest | median | range | fastest / {options.batch} separate | "
+          f"median / {options.batch} separate |")
+    print("|---|---|---|---|---|---|")
     for name, values in times.items():
         spread = (max(values) - min(values)) / min(values)
-        print(f"| {name} | {min(values) * 1e3:.2f} | {spread * 100:.0f} % | "
-              f"{min(values) / separate:.2f} |")
+        print(f"| {name} | {min(values) * 1e3:.2f} | {statistics.median(values) * 1e3:.2f} | "
+              f"{min(values) * 1e3:.2f}-{max(values) * 1e3:.2f} (+{spread * 100:.0f} %) | "
+              f"{min(values) / min(separate):.2f} | "
+              f"{statistics.median(values) / statistics.median(separate):.2f} |")
     return 0
 
 

@@ -465,21 +465,33 @@ int distfft_rigor_from_name(const char *name, distfft_rigor *rigor);
  * loop over one-field transforms would, reusing one field's work buffers
  * (the least memory; on few cores, where nothing progresses an exchange
  * in the background, often the fastest). AUTO (the default): measured when
- * the plan measures (method auto, a measuring rigor, batch > 1): the three
- * are built on the chosen grid and methods and their forward+backward
- * pairs timed, the fastest kept; otherwise OFF. ON and FIELDS need every
- * field's block to start aligned (its bytes a multiple of 64, true for
- * the usual sizes); otherwise the plan runs OFF. Results may differ from
- * OFF in the last bits (FFTW plans one field instead of the batch).
+ * the plan measures (method auto, a measuring rigor, batch > 1): OFF, ON,
+ * FIELDS (and PROGRESS where it is available, below) are built on the
+ * chosen grid and methods and their forward+backward pairs timed, the
+ * fastest kept; otherwise OFF. ON, FIELDS and PROGRESS need every field's
+ * block to start aligned (its bytes a multiple of 64, true for the usual
+ * sizes); otherwise the plan runs OFF. Results may differ from OFF in the
+ * last bits (FFTW plans one field instead of the batch).
+ * PROGRESS is ON with a helper thread per plan (started at plan creation,
+ * joined by distfft_plan_destroy/_release) that calls MPI_Test on the
+ * exchanges in flight while the caller's thread runs the FFTs, so that an
+ * MPI which moves data only inside its calls (Open MPI's and MPICH's
+ * shared-memory transports) progresses them meanwhile. It can pay only
+ * where the helper has a core of its own (ranks x (threads + 1) <= cores);
+ * on a full node it takes the FFTs' core. It needs MPI initialised with
+ * MPI_THREAD_MULTIPLE: asked for with a lower level, plan creation fails
+ * on every rank with DISTFFT_ERR_UNSUPPORTED before any collective; AUTO
+ * times it only where every rank has that level (never in an SMPI build).
  * Identifiers never shift: a new value is added with the next number. */
 typedef enum {
     DISTFFT_OVERLAP_AUTO = -1,
     DISTFFT_OVERLAP_OFF = 0,
     DISTFFT_OVERLAP_ON = 1,
-    DISTFFT_OVERLAP_FIELDS = 2
+    DISTFFT_OVERLAP_FIELDS = 2,
+    DISTFFT_OVERLAP_PROGRESS = 3
 } distfft_overlap;
 
-/* "auto", "off", "on", "fields". Local. */
+/* "auto", "off", "on", "fields", "progress". Local. */
 const char *distfft_overlap_name(distfft_overlap overlap);
 int distfft_overlap_from_name(const char *name, distfft_overlap *overlap);
 

@@ -35,7 +35,7 @@ static const word norm_words[] = {
 };
 static const word overlap_words[] = {
     {DISTFFT_OVERLAP_AUTO, "auto"}, {DISTFFT_OVERLAP_OFF, "off"}, {DISTFFT_OVERLAP_ON, "on"},
-    {DISTFFT_OVERLAP_FIELDS, "fields"},
+    {DISTFFT_OVERLAP_FIELDS, "fields"}, {DISTFFT_OVERLAP_PROGRESS, "progress"},
 };
 static const word rigor_words[] = {
     {DISTFFT_ESTIMATE, "estimate"}, {DISTFFT_MEASURE, "measure"},

@@ -633,9 +633,16 @@ static int wisdom_file(MPI_Comm comm, const char *path, int import)
 int main(int argc, char **argv)
 {
     /* FUNNELED: --threads T > 1 runs FFTW and OpenMP threads beside MPI
-     * (only this thread calls MPI). */
-    int provided;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+     * (only this thread calls MPI). MULTIPLE for overlap progress's helper
+     * thread, which calls MPI_Test: asked for by --thread-multiple or
+     * --overlap progress, found in argv before MPI exists (the parser
+     * checks them again after). */
+    int provided, level = MPI_THREAD_FUNNELED;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--thread-multiple") == 0 || strcmp(argv[i], "--overlap=progress") == 0 ||
+            (strcmp(argv[i], "--overlap") == 0 && i + 1 < argc && strcmp(argv[i + 1], "progress") == 0))
+            level = MPI_THREAD_MULTIPLE;
+    MPI_Init_thread(&argc, &argv, level, &provided);
     MPI_Comm comm = MPI_COMM_WORLD;
 
     bench_options options;

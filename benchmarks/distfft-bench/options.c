@@ -340,8 +340,13 @@ static const option_row option_table[] = {
     {"--overlap", "O", parse_overlap, 0, overlap_at, "auto",
      "with --batch N > 1: @; on pipelines the fields (field k's exchange "
      "in flight while field k-1's FFTs run), fields runs each field through "
-     "the whole transform in turn (one field's work memory), auto measures "
-     "the three"},
+     "the whole transform in turn (one field's work memory), progress is on "
+     "with a helper thread testing the exchanges in flight (MPI_THREAD_MULTIPLE, "
+     "which it implies), auto measures them (progress only with "
+     "--thread-multiple)"},
+    {"--thread-multiple", NULL, parse_flag, FIELD(thread_multiple), NULL, NULL,
+     "initialise MPI with MPI_THREAD_MULTIPLE rather than FUNNELED (lets "
+     "--overlap auto consider progress)"},
     {"--destroy-input", NULL, parse_flag, FIELD(destroy_input), NULL, NULL,
      "let each transform overwrite its input (options.destroy_input; "
      "FFTW's own default for c2r): one rank's r2c backward is then one "

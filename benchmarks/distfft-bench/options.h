@@ -48,6 +48,8 @@ typedef struct {
     int node_size;                      /* 0: real nodes */
     int threads;                        /* per rank (options.threads) */
     distfft_overlap overlap;            /* batched plans: pipelined fields */
+    int thread_multiple;                /* --thread-multiple: MPI_THREAD_MULTIPLE (main.c scans
+                                         * argv for it, and --overlap progress, before MPI_Init) */
     const char *wisdom_in, *wisdom_out; /* NULL: none */
     distfft_rigor rigor;
     distfft_norm norm;

@@ -175,9 +175,12 @@ class Plan(_lifetime.Handle):
     overlap with batch > 1: "on" pipelines the fields (field k's exchange
             in flight while field k-1's FFTs run), "off" moves all fields
             in one exchange per step, "fields" runs each field through the
-            whole transform in turn (one field's work memory), "auto"
-            (default) measures the three when the plan measures (method
-            "auto", a measuring rigor).
+            whole transform in turn (one field's work memory),
+            "progress" is "on" with a helper thread calling MPI_Test on the
+            exchange in flight while the FFTs run (needs
+            MPI_THREAD_MULTIPLE, mpi4py's default; pays only with a spare
+            core per rank), "auto" (default) measures them when the plan
+            measures (method "auto", a measuring rigor).
     padding  None, one factor >= 1 for every transformed axis (1.5: the
             3/2 rule), or one per array axis: `shape` is then the spectral
             (retained) shape and the physical arrays have floor(factor * N)

@@ -49,7 +49,8 @@ HUGE_EXTENT = [2**62, 2**63 - 1, 2**63, 2**64 + 4, 2**64 + 2, -2**63 - 1]
 names = st.one_of(
     st.sampled_from(list(_lib.names_of("kind")) + list(_lib.method_names()) +
                     ["backward", "ortho", "forward", "none", "estimate", "measure", "patient",
-                     "row", "morton", "node", "on", "off", "fields", "auto", "slab", "pencil"]),
+                     "row", "morton", "node", "on", "off", "fields", "progress", "auto", "slab",
+                     "pencil"]),
     st.text(max_size=12),
     st.sampled_from(["c2c\x00", "alltoallw\x00junk", "R2C", " c2c", "dct2,", "\udcff", ""]),
 )
@@ -79,7 +80,7 @@ VALID = {
     "norm": st.sampled_from(["backward", "ortho", "forward", "none"]),
     "rigor": st.sampled_from(["estimate", "measure"]),
     "placement": st.sampled_from(["row", "morton", "node"]),
-    "overlap": st.sampled_from(["auto", "on", "off", "fields"]),
+    "overlap": st.sampled_from(["auto", "on", "off", "fields", "progress"]),
     "batch": st.one_of(st.none(), st.integers(1, 3)),
     "node_size": st.integers(0, 2),
     "threads": st.integers(1, 2),

@@ -169,9 +169,11 @@ def test_bad_threads_refused(comm, threads):
         distfft.Plan(comm, (4, 4), threads=threads)
 
 
-@pytest.mark.parametrize("overlap", ["on", "off", "fields", "auto"])
+@pytest.mark.parametrize("overlap", ["on", "off", "fields", "progress", "auto"])
 def test_overlap_batch_matches_numpy(comm, overlap):
-    """A batch of 3 fields, pipelined, one by one or not, transforms each field alone."""
+    """A batch of 3 fields, pipelined (with the progress thread or not), one by one or
+    not, transforms each field alone (mpi4py initialises MPI_THREAD_MULTIPLE, which
+    "progress" needs)."""
     shape = (16, 12, 8)
     u = numpy.stack([random_global(shape, numpy.complex128, seed=10 + k) for k in range(3)])
     with distfft.Plan(comm, shape, batch=3, overlap=overlap, method="alltoallw",

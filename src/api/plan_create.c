@@ -123,6 +123,26 @@ static int check_threads(int threads, const char *where)
     return DISTFFT_SUCCESS;
 }
 
+/* overlap PROGRESS: a helper thread calls MPI_Test while the caller's
+ * thread runs FFTs, which MPI allows only at MPI_THREAD_MULTIPLE. The
+ * level is this process's own; the agreement that follows brings a
+ * refusal on any rank to every rank (overlap is replicated, so every rank
+ * asked). */
+static int check_progress(distfft_overlap overlap, const char *where)
+{
+    if (overlap != DISTFFT_OVERLAP_PROGRESS) return DISTFFT_SUCCESS;
+    bool available = false;
+    int rc = plan_progress_available(&available);
+    if (rc != DISTFFT_SUCCESS) return rc;
+    if (!available)
+        return error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: overlap progress runs a helper thread that calls "
+                          "MPI_Test beside the caller's, which needs MPI initialised with "
+                          "MPI_THREAD_MULTIPLE (MPI_Init_thread)%s; use overlap on, fields or auto", where,
+                          simulation_build() ? " and is not simulated by SMPI"
+                                             : ", but this process has a lower level");
+    return DISTFFT_SUCCESS;
+}
+
 /* What every rank must have passed alike (agreed before any collective). */
 static void replicate_request(int ndims, const int64_t *shape, distfft_precision precision,
                               const distfft_options *options, replicated_args *args)
@@ -207,6 +227,8 @@ static int check_create(int ndims, const int64_t *shape,
                           "every candidate)", where, options->tune_budget);
     if (!distfft_overlap_name(options->overlap))
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown overlap %d", where, (int)options->overlap);
+    rc = check_progress(options->overlap, where);
+    if (rc) return rc;
 
     replicate_request(ndims, shape, precision, options, args);
     return DISTFFT_SUCCESS;

@@ -25,7 +25,10 @@ static void describe_header(const struct distfft_plan_s *plan, text *out)
     text_append(out, " %s %s", shape, distfft_precision_name(request->precision));
     if (request->options.batch > 1) text_append(out, " batch=%lld", (long long)request->options.batch);
     if (request->options.threads > 1) text_append(out, " threads=%d", request->options.threads);
-    if (plan->fields > 1) text_append(out, plan->one_by_one ? " overlap=fields" : " overlap=on");
+    if (plan->fields > 1)
+        text_append(out, plan->one_by_one      ? " overlap=fields"
+                         : plan->with_progress ? " overlap=progress"
+                                               : " overlap=on");
     text_append(out, " grid=");
     for (int i = 0; i < plan->grid->ndims; i++) text_append(out, i ? "x%d" : "%d", plan->grid->dims[i]);
     if (plan->grid->placement != DISTFFT_PLACEMENT_ROW)

@@ -18,6 +18,10 @@
  *                    if k > 0: wait e_j of field k-1, segment j of k-1
  *   wait e_j of field B-1, segment j of B-1
  * so at most two exchanges are in flight, each on its own field's regions.
+ * With overlap PROGRESS the same order, and during each segment that runs
+ * while an exchange is in flight the plan's helper thread calls MPI_Test
+ * on it (progress_thread.c): MPI's shared-memory copies then happen during
+ * the FFTs, not in the MPI_Wait after them.
  *
  * One by one (overlap FIELDS) is the plain loop: field k through every
  * step, then field k+1; the work slots then have stride 0 (one field's
@@ -102,6 +106,22 @@ static int finish(struct distfft_plan_s *plan, MPI_Request *request)
     return code == MPI_SUCCESS ? DISTFFT_SUCCESS : error_mpi(code, "MPI_Wait");
 }
 
+/* A segment of local steps while the exchanges of `pending` are in
+ * flight: with overlap PROGRESS the helper thread tests them meanwhile
+ * (progress_thread.c) and hands them back before this returns. Nothing
+ * to test (the segment is empty, or the method ran blocking): no
+ * hand-over. */
+static int run_segment_beside(struct distfft_plan_s *plan, int list, void *const *slots, int first,
+                              int end, int64_t k, MPI_Request *pending)
+{
+    bool in_flight = pending[0] != MPI_REQUEST_NULL || pending[1] != MPI_REQUEST_NULL;
+    if (!plan->progress || !in_flight || first == end) return run_segment(plan, list, slots, first, end, k);
+    plan_progress_begin(plan->progress, pending, 2);
+    int rc = run_segment(plan, list, slots, first, end, k);
+    int tested = plan_progress_end(plan->progress);
+    return rc != DISTFFT_SUCCESS ? rc : tested;
+}
+
 /* One exchange level j (see the top): fields through exchange e[j] and
  * the segment after it. */
 static int run_level(struct distfft_plan_s *plan, int list, void *const *slots, const int *e, int j,
@@ -112,11 +132,11 @@ static int run_level(struct distfft_plan_s *plan, int list, void *const *slots, 
     int after = e[j] + 1, end = j + 1 < m ? e[j + 1] : count;
     MPI_Request pending[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
     for (int64_t k = 0; k < fields; k++) {
-        if (j == 0) TRY(run_segment(plan, list, slots, 0, e[0], k));
+        if (j == 0) TRY(run_segment_beside(plan, list, slots, 0, e[0], k, pending));
         TRY(run_step(plan, list, slots, e[j], k, &pending[k % 2]));
         if (k > 0) {
             TRY(finish(plan, &pending[(k - 1) % 2]));
-            TRY(run_segment(plan, list, slots, after, end, k - 1));
+            TRY(run_segment_beside(plan, list, slots, after, end, k - 1, pending));
         }
     }
     TRY(finish(plan, &pending[(fields - 1) % 2]));

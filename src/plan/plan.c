@@ -208,7 +208,8 @@ int plan_build(plan_comms *comms, const plan_request *request, const exchange_ma
                        &plan->grid));
     algebra_input input = algebra_input_of(plan);
     plan->fields = 1;
-    bool by_field = options->overlap == DISTFFT_OVERLAP_ON || options->overlap == DISTFFT_OVERLAP_FIELDS;
+    bool by_field = options->overlap == DISTFFT_OVERLAP_ON || options->overlap == DISTFFT_OVERLAP_FIELDS ||
+                    options->overlap == DISTFFT_OVERLAP_PROGRESS;
     if (by_field && options->batch > 1 && !options->in_place) {
         input.batch = 1; /* pipelined or one by one: the steps of one field (pipeline.c) */
         algebra_build(&input, &plan->algebra);
@@ -224,6 +225,15 @@ int plan_build(plan_comms *comms, const plan_request *request, const exchange_ma
     if (plan->fields == 1) algebra_build(&input, &plan->algebra);
     int local = allocate_work(plan);
     if (local == DISTFFT_SUCCESS) local = make_local_steps(plan);
+    /* The helper only where something can be in flight to test: a
+     * pipelined plan with exchanges (the request was checked against the
+     * thread level before). */
+    plan->with_progress = plan->fields > 1 && options->overlap == DISTFFT_OVERLAP_PROGRESS;
+    bool exchanges = false;
+    for (int s = 0; s < plan->algebra.forward_count; s++)
+        exchanges = exchanges || plan->algebra.forward[s].kind == STEP_EXCHANGE;
+    if (local == DISTFFT_SUCCESS && plan->with_progress && exchanges)
+        local = plan_progress_create(&plan->progress);
     TRY(error_agree(plan->comm, local));
     TRY(make_exchange_steps(plan, comms, maker));
     fold_scales(plan);
@@ -240,6 +250,7 @@ int plan_free(struct distfft_plan_s *plan)
     int rc = DISTFFT_SUCCESS;
     if (!plan) return rc;
     KEEP(plan_ends_free(plan));
+    plan_progress_free(plan->progress); /* joined before the requests' exchanges go */
     for (int l = 0; l < 2; l++)
         for (int s = 0; s < ALGEBRA_MAX_STEPS; s++) KEEP(step_destroy(plan->steps[l][s]));
     for (int b = 0; b < 2; b++) distfft_free(plan->work[b]);

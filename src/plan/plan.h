@@ -62,6 +62,9 @@ typedef struct {
 
 enum { PLAN_FORWARD = 0, PLAN_BACKWARD = 1 };
 
+/* progress_thread.c: overlap PROGRESS's helper thread. */
+typedef struct plan_progress plan_progress;
+
 struct distfft_plan_s {
     MPI_Comm comm;                    /* its creation's duplicate of the caller's (plan_comms) */
     bool owns_comm;                   /* comm is this plan's to free: the plan kept, not a
@@ -81,6 +84,9 @@ struct distfft_plan_s {
     int64_t fields;
     bool one_by_one;                  /* overlap FIELDS: each field through every
                                        * step in turn, one field's work buffers */
+    bool with_progress;               /* overlap PROGRESS: pipelined with a helper */
+    plan_progress *progress;          /* that helper thread, testing the exchanges in
+                                       * flight (NULL without exchanges: one rank) */
     size_t field_stride[2][4];        /* [list][slot] bytes */
     size_t work_size[2];              /* bytes allocated per work buffer */
     void *scratch;                    /* padded transforms' (algebra.scratch_bytes) */
@@ -125,6 +131,28 @@ size_t plan_out_bytes(const struct distfft_plan_s *plan, int list);
 bool pipeline_possible(const algebra_steps *algebra);
 void pipeline_strides(struct distfft_plan_s *plan);
 int pipeline_run(struct distfft_plan_s *plan, int list, void *const *slots);
+
+/* progress_thread.c (see there). *available: overlap PROGRESS can run in
+ * this process (MPI_THREAD_MULTIPLE, not an SMPI build). Local. */
+int plan_progress_available(bool *available);
+/* May this process run `threads` threads and the helper on cores of
+ * their own, `node_ranks` processes on its node? False where the node's
+ * online cores are fewer than node_ranks x (threads + 1), or this
+ * process's CPU affinity holds fewer than threads + 1 (an MPI that binds
+ * each rank to one core: the helper would take the FFTs' core); true
+ * where neither can be read. Local. */
+bool plan_progress_spare_core(int threads, int node_ranks);
+/* Start the helper (idle until begun); *progress NULL on failure. Local. */
+int plan_progress_create(plan_progress **progress);
+/* Hand `count` requests in flight to the helper, which tests them until
+ * they complete or plan_progress_end; the caller leaves them alone in
+ * between. */
+void plan_progress_begin(plan_progress *progress, MPI_Request *requests, int count);
+/* Take the requests back (completed ones are MPI_REQUEST_NULL); an MPI
+ * error of the helper's tests is returned (and recorded) here. */
+int plan_progress_end(plan_progress *progress);
+/* Stop and join the helper, free its state (NULL: no-op). Local. */
+void plan_progress_free(plan_progress *progress);
 
 /* Free everything, even when an MPI free fails (NULL: no-op). Returns
  * the first failure (a message is recorded only then). */

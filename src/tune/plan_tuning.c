@@ -74,7 +74,9 @@ static void plan_choice(const struct distfft_plan_s *plan, wisdom_choice *choice
             if (info.is_redistribution) choice->methods[choice->exchanges++] = info.method;
         }
     choice->overlap = plan->fields == 1 ? DISTFFT_OVERLAP_OFF
-                      : plan->one_by_one ? DISTFFT_OVERLAP_FIELDS : DISTFFT_OVERLAP_ON;
+                      : plan->one_by_one ? DISTFFT_OVERLAP_FIELDS
+                      : plan->with_progress ? DISTFFT_OVERLAP_PROGRESS
+                                         : DISTFFT_OVERLAP_ON;
 }
 
 /* The number of exchanges (both directions) a plan on a grid makes. */
@@ -86,12 +88,50 @@ static int exchange_count(const plan_request *request, int grid_ndims, const int
     return 2 * count;
 }
 
+/* Can overlap PROGRESS run in this process (MPI_THREAD_MULTIPLE)? A
+ * level MPI cannot tell counts as no. Local. */
+static bool progress_here(void)
+{
+    bool available = false;
+    if (plan_progress_available(&available) != DISTFFT_SUCCESS) error_clear();
+    return available;
+}
+
+/* *candidate: is PROGRESS worth timing, on every rank alike: available
+ * (MPI_THREAD_MULTIPLE), and a core for each helper -- in each rank's CPU
+ * affinity beside its `threads` (Open MPI binds each of 2 ranks to one
+ * core), and on each node, whose ranks x (threads + 1) must not exceed
+ * its online cores. Otherwise the helper's tests take the FFTs' core:
+ * timing it would spend tuning on a loser that noise could still pick.
+ * Collective on comm. */
+static int progress_candidate(MPI_Comm comm, int threads, int *candidate)
+{
+    int rc = DISTFFT_SUCCESS, mine = progress_here();
+    MPI_Comm node = MPI_COMM_NULL;
+    *candidate = 0;
+    TRY_MPI(MPI_Allreduce(&mine, candidate, 1, MPI_INT, MPI_MIN, comm));
+    if (!*candidate) return DISTFFT_SUCCESS;
+    int node_ranks = 0;
+    TRY_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    int local = CHECK_MPI(MPI_Comm_size(node, &node_ranks));
+    if (local == DISTFFT_SUCCESS) local = CHECK_MPI(MPI_Comm_free(&node));
+    mine = local == DISTFFT_SUCCESS && plan_progress_spare_core(threads, node_ranks);
+    if (local != DISTFFT_SUCCESS) error_clear();
+    TRY_MPI(MPI_Allreduce(&mine, candidate, 1, MPI_INT, MPI_MIN, comm));
+fail:
+    if (node != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&node));
+    return rc;
+}
+
 /* *agreed: whether every rank holds wisdom for key, identical and usable
- * (a grid of the right size and exchange count). Collective on comm. */
+ * (a grid of the right size and exchange count; overlap progress only
+ * where this process's thread level allows its helper thread). Collective
+ * on comm. */
 static int agreed_wisdom(MPI_Comm comm, int size, const plan_request *request, const char *key,
                          wisdom_choice *choice, int *agreed)
 {
     int found = wisdom_lookup(key, choice);
+    if (found && choice->overlap == DISTFFT_OVERLAP_PROGRESS) found = progress_here();
     int64_t product = 1;
     for (int i = 0; found && i < choice->grid_ndims; i++) product *= choice->grid_dims[i];
     found = found && choice->grid_ndims >= 1 && choice->grid_ndims < request->ndims && product == size &&
@@ -269,20 +309,27 @@ fail:
 }
 
 /* overlap AUTO on a measuring batched plan: the same grid run field by
- * field, pipelined (ON) and one by one (FIELDS), each exchange's method
- * measured for one field; the pairs of the three timed, the fastest kept.
- * A candidate that cannot be built field by field (on any rank: agreed)
- * leaves the plan as it is. Collective. */
+ * field, pipelined (ON), one by one (FIELDS) and pipelined with the
+ * progress thread (PROGRESS, where every rank has MPI_THREAD_MULTIPLE and
+ * a core for the helper: agreed, as these are each rank's own), each
+ * exchange's method measured
+ * for one field; the pairs timed, the fastest kept. A candidate that
+ * cannot be built field by field (on any rank: agreed) leaves the plan as
+ * it is. Collective. */
 static int choose_overlap(plan_comms *comms, const plan_request *request, const exchange_policy *policy,
                           struct distfft_plan_s **plan)
 {
     MPI_Comm comm = comms->comm;
-    static const distfft_overlap modes[] = {DISTFFT_OVERLAP_ON, DISTFFT_OVERLAP_FIELDS};
+    static const distfft_overlap modes[] = {DISTFFT_OVERLAP_ON, DISTFFT_OVERLAP_FIELDS,
+                                            DISTFFT_OVERLAP_PROGRESS};
+    int rc, everywhere = 0;
+    TRY(progress_candidate(comm, request->options.threads, &everywhere));
+    size_t count = sizeof modes / sizeof modes[0] - (everywhere ? 0 : 1);
     grid_candidate grid = {.ndims = (*plan)->grid->ndims};
     memcpy(grid.dims, (*plan)->grid->dims, sizeof grid.dims);
     double best_seconds;
-    int rc = time_pair(*plan, &best_seconds);
-    for (size_t i = 0; rc == DISTFFT_SUCCESS && i < sizeof modes / sizeof modes[0]; i++) {
+    rc = time_pair(*plan, &best_seconds);
+    for (size_t i = 0; rc == DISTFFT_SUCCESS && i < count; i++) {
         plan_request by_field = *request;
         by_field.options.overlap = modes[i];
         struct distfft_plan_s *candidate = NULL;
@@ -305,6 +352,7 @@ static int choose_overlap(plan_comms *comms, const plan_request *request, const 
         int freed = plan_free(candidate);
         if (rc == DISTFFT_SUCCESS) rc = error_agree(comm, freed);
     }
+fail:
     return rc;
 }
 

@@ -9,7 +9,9 @@
  *       -> grid=2x2 methods=alltoallw,alltoallv,alltoallv,alltoallw
  *
  * (one line; wrapped here). A batch run field by field ends its choice
- * with " overlap=on" or " overlap=fields"; no overlap word means off.
+ * with " overlap=on", " overlap=fields" or " overlap=progress"; no
+ * overlap word means off. A progress line is used only by a process with
+ * MPI_THREAD_MULTIPLE (plan_tuning.c; otherwise the plan is tuned).
  * Blank lines and lines starting with '#' are ignored. Import checks
  * every line before it stores any: a corrupted text is refused whole, and
  * the table is left as it was.

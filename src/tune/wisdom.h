@@ -28,7 +28,7 @@ typedef struct {
     int grid_dims[DISTFFT_MAX_DIMS];
     int exchanges;                              /* forward, then backward */
     distfft_method methods[WISDOM_MAX_EXCHANGES];
-    distfft_overlap overlap;                    /* OFF (written only if not), ON, FIELDS */
+    distfft_overlap overlap;                    /* OFF (written only if not), ON, FIELDS, PROGRESS */
 } wisdom_choice;
 
 /* The canonical key of a plan configuration (options as requested). */

@@ -11,7 +11,18 @@
  * must be preserved come back bit-identical. A batch whose fields are not
  * all 64-byte multiples cannot be run field by field: such plans run OFF
  * (their description has no "overlap=").
+ *
+ * Overlap PROGRESS (ON with a helper thread testing the exchanges in
+ * flight) is compared the same way where MPI_Init_thread gives
+ * MPI_THREAD_MULTIPLE, and its helper is counted in /proc/self/task: one
+ * more thread while the plan lives, none after destroy (joined). With
+ * --funneled the program initialises MPI with MPI_THREAD_FUNNELED and
+ * checks that asking for PROGRESS is refused on every rank, the options
+ * untouched, and that AUTO then never picks it.
  */
+#define _DEFAULT_SOURCE /* opendir, readdir */
+
+#include <dirent.h>
 #include <complex.h>
 #include <math.h>
 #include <stdio.h>
@@ -109,6 +120,14 @@ static void compare(const config *c, distfft_method m, distfft_overlap overlap)
             test_case(&suite, distfft_plan_work_bytes(two) * (size_t)c->batch <= distfft_plan_work_bytes(one),
                       "%s: work bytes %zu are one field's (off: %zu for %d)", what,
                       distfft_plan_work_bytes(two), distfft_plan_work_bytes(one), (int)c->batch);
+        /* The helper thread owns no buffer: ON's work bytes. */
+        if (overlap == DISTFFT_OVERLAP_PROGRESS) {
+            distfft_plan on = make_plan(c, m, DISTFFT_OVERLAP_ON);
+            size_t on_bytes = on ? distfft_plan_work_bytes(on) : 0;
+            test_case(&suite, on && distfft_plan_work_bytes(two) == on_bytes,
+                      "%s: work bytes %zu are overlap on's (%zu)", what, distfft_plan_work_bytes(two), on_bytes);
+            distfft_plan_destroy(&on);
+        }
     }
     int64_t in_shape[4], in_start[4], out_shape[4], global_out[4];
     distfft_type in_type, out_type;
@@ -162,16 +181,145 @@ static void compare(const config *c, distfft_method m, distfft_overlap overlap)
     distfft_plan_destroy(&two);
 }
 
+/* Threads of this process (entries of /proc/self/task); -1 where there
+ * is no /proc. */
+static int thread_count(void)
+{
+    DIR *tasks = opendir("/proc/self/task");
+    if (!tasks) return -1;
+    int count = 0;
+    struct dirent *entry;
+    while ((entry = readdir(tasks)) != NULL) count += entry->d_name[0] != '.';
+    closedir(tasks);
+    return count;
+}
+
+/* Forward then backward on zeroed arrays of the plan's sizes. */
+static int run_pair(distfft_plan plan, int64_t batch, int ndims)
+{
+    int64_t in_shape[4], out_shape[4];
+    distfft_type in_type, out_type;
+    distfft_plan_input_block(plan, in_shape, NULL);
+    distfft_plan_output_block(plan, out_shape, NULL);
+    distfft_plan_types(plan, &in_type, &out_type);
+    size_t in_bytes = (size_t)(batch * test_product(ndims, in_shape)) * distfft_type_size(in_type);
+    size_t out_bytes = (size_t)(batch * test_product(ndims, out_shape)) * distfft_type_size(out_type);
+    void *x = test_guarded_alloc(in_bytes, 0), *y = test_guarded_alloc(out_bytes, 0);
+    memset(x, 0, in_bytes);
+    int ok = distfft_plan_forward(plan, x, y) == DISTFFT_SUCCESS &&
+             distfft_plan_backward(plan, y, x) == DISTFFT_SUCCESS;
+    distfft_free(x);
+    distfft_free(y);
+    return ok;
+}
+
+/* The helper thread of a pipelined PROGRESS plan: made with the plan (one
+ * more thread; none on one rank, which exchanges nothing), none for a
+ * plan that is not pipelined (batch 1), and joined by destroy (as many
+ * threads as before). An ON plan is made and
+ * run first, so threads MPI or OpenMP start lazily are there before the
+ * counting. */
+static void helper_lifetime(void)
+{
+    const config *c = &configs[0];
+    distfft_plan warm = make_plan(c, DISTFFT_METHOD_ALLTOALLW, DISTFFT_OVERLAP_ON);
+    if (warm) run_pair(warm, c->batch, c->ndims);
+    distfft_plan_destroy(&warm);
+    int before = thread_count();
+    if (before < 0) {
+        test_case(&suite, 1, "progress helper: no /proc/self/task, threads not counted");
+        return;
+    }
+    distfft_plan plan = make_plan(c, DISTFFT_METHOD_ALLTOALLW, DISTFFT_OVERLAP_PROGRESS);
+    int during = thread_count();
+    char description[512] = "";
+    if (plan) distfft_plan_describe(plan, description, sizeof description);
+    int pipelined = strstr(description, "overlap=progress") != NULL;
+    int ran = plan && run_pair(plan, c->batch, c->ndims);
+    int after_run = thread_count();
+    distfft_plan_destroy(&plan);
+    int after = thread_count();
+    test_case(&suite, test_all(MPI_COMM_WORLD, ran), "progress helper: a plan runs");
+    int helper = pipelined && suite.size > 1;
+    test_case(&suite, during == before + helper && after_run == during,
+              "progress helper: %d more thread(s) while the plan lives (%d, then %d, %d)", helper, before,
+              during, after_run);
+    test_case(&suite, after == before, "progress helper: joined by destroy (%d threads, %d before)", after,
+              before);
+
+    config single = *c; /* batch 1: nothing pipelined, no helper */
+    single.batch = 1;
+    before = thread_count();
+    plan = make_plan(&single, DISTFFT_METHOD_ALLTOALLW, DISTFFT_OVERLAP_PROGRESS);
+    during = thread_count();
+    description[0] = '\0';
+    if (plan) distfft_plan_describe(plan, description, sizeof description);
+    distfft_plan_destroy(&plan);
+    test_case(&suite, during == before && !strstr(description, "overlap="),
+              "progress helper: none for batch 1 (%d threads, %d before)", during, before);
+}
+
+/* --funneled: MPI_THREAD_FUNNELED, below what PROGRESS needs. */
+static void refused_without_multiple(void)
+{
+    int provided;
+    MPI_Query_thread(&provided);
+    if (provided >= MPI_THREAD_MULTIPLE) {
+        test_case(&suite, 1, "MPI_Init_thread(FUNNELED) gave MULTIPLE: no refusal to check");
+        return;
+    }
+    const config *c = &configs[0];
+    distfft_options o, copy;
+    distfft_options_init(&o);
+    o.grid_ndims = c->grid_ndims;
+    o.method = DISTFFT_METHOD_ALLTOALLW;
+    o.rigor = DISTFFT_ESTIMATE;
+    o.batch = c->batch;
+    o.overlap = DISTFFT_OVERLAP_PROGRESS;
+    copy = o;
+    distfft_plan plan = (distfft_plan)&o; /* must become NULL */
+    int rc = distfft_plan_create(MPI_COMM_WORLD, c->ndims, c->shape, c->precision, &o, &plan);
+    int ok = rc == DISTFFT_ERR_UNSUPPORTED && plan == NULL &&
+             strstr(distfft_last_error(), "MPI_THREAD_MULTIPLE") != NULL;
+    if (!ok) test_detail(&suite, "progress without MULTIPLE: rc %d, %s", rc, distfft_last_error());
+    test_case(&suite, ok, "overlap progress without MPI_THREAD_MULTIPLE: refused on every rank");
+    test_case(&suite, memcmp(&o, &copy, sizeof o) == 0, "overlap progress refused: options untouched");
+    if (plan != (distfft_plan)&o) distfft_plan_destroy(&plan);
+    /* AUTO measures the others only: it runs, and is not progress. */
+    distfft_plan automatic = make_plan(c, DISTFFT_METHOD_AUTO, DISTFFT_OVERLAP_AUTO);
+    char description[512] = "";
+    if (automatic) distfft_plan_describe(automatic, description, sizeof description);
+    test_case(&suite, automatic && !strstr(description, "overlap=progress"),
+              "overlap auto without MPI_THREAD_MULTIPLE never chooses progress (%s)", description);
+    distfft_plan_destroy(&automatic);
+}
+
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    int funneled = argc > 1 && strcmp(argv[1], "--funneled") == 0, provided;
+    MPI_Init_thread(&argc, &argv, funneled ? MPI_THREAD_FUNNELED : MPI_THREAD_MULTIPLE, &provided);
     test_suite_init(&suite, "test_overlap", MPI_COMM_WORLD);
+    if (funneled) {
+        refused_without_multiple();
+        int code = test_suite_finish(&suite);
+        MPI_Finalize();
+        return code;
+    }
     for (int k = 0; k < CONFIG_COUNT; k++)
         for (int m = 0; m < distfft_method_count(); m++)
             compare(&configs[k], (distfft_method)m, DISTFFT_OVERLAP_ON);
     for (int k = 0; k < CONFIG_COUNT; k++) {
         compare(&configs[k], DISTFFT_METHOD_ALLTOALLW, DISTFFT_OVERLAP_FIELDS);
         compare(&configs[k], DISTFFT_METHOD_ALLTOALLV, DISTFFT_OVERLAP_FIELDS);
+    }
+    if (provided >= MPI_THREAD_MULTIPLE) {
+        for (int k = 0; k < CONFIG_COUNT; k++)
+            for (int m = 0; m < distfft_method_count(); m++)
+                compare(&configs[k], (distfft_method)m, DISTFFT_OVERLAP_PROGRESS);
+        helper_lifetime();
+    } else {
+        if (suite.rank == 0) printf("test_overlap: no MPI_THREAD_MULTIPLE here; overlap progress not run\n");
+        test_case(&suite, 1, "overlap progress: MPI_THREAD_MULTIPLE unavailable, not run");
     }
     for (int k = 0; k < CONFIG_COUNT; k++) compare(&configs[k], DISTFFT_METHOD_AUTO, DISTFFT_OVERLAP_AUTO);
     int code = test_suite_finish(&suite);

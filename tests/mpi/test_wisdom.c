@@ -114,7 +114,8 @@ static void shared_path(MPI_Comm comm, const char *what, char *path, size_t size
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    int provided; /* MULTIPLE: a wisdom line naming overlap progress can be taken */
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     test_suite suite;
     test_suite_init(&suite, "test_wisdom", MPI_COMM_WORLD);
     MPI_Comm comm = suite.comm;
@@ -225,8 +226,8 @@ int main(int argc, char **argv)
               "batch: the overlap chosen (%.*s) is the overlap exported", chosen ? (int)strcspn(chosen, " ") : 3,
               chosen ? chosen : "off");
     distfft_plan_destroy(&batch);
-    static const char *const overlaps[] = {"fields", "on", "off"};
-    for (int o = 0; o < 3; o++) {
+    static const char *const overlaps[] = {"fields", "on", "off", "progress"};
+    for (int o = 0; o < 4; o++) {
         char *text = with_overlap(batch_wisdom, overlaps[o]);
         distfft_wisdom_forget();
         rc = text ? distfft_wisdom_import(text) : DISTFFT_ERR_MEMORY;
@@ -234,9 +235,22 @@ int main(int argc, char **argv)
         char named[32];
         snprintf(named, sizeof named, "overlap=%s", overlaps[o]);
         int off = strcmp(overlaps[o], "off") == 0;
-        test_case(&suite, rc == DISTFFT_SUCCESS && described_as(batch, "(wisdom)") &&
-                          (off ? !described_as(batch, "overlap=") : described_as(batch, named)),
-                  "batch: wisdom naming %s is taken", named);
+        if (strcmp(overlaps[o], "progress") == 0 && provided < MPI_THREAD_MULTIPLE) {
+            /* its helper thread needs MULTIPLE: the line is not used, the plan is tuned */
+            test_case(&suite, rc == DISTFFT_SUCCESS && described_as(batch, "(tuning ") &&
+                              !described_as(batch, named),
+                      "batch: wisdom naming %s is not taken without MPI_THREAD_MULTIPLE", named);
+        } else {
+            test_case(&suite, rc == DISTFFT_SUCCESS && described_as(batch, "(wisdom)") &&
+                              (off ? !described_as(batch, "overlap=") : described_as(batch, named)),
+                      "batch: wisdom naming %s is taken", named);
+        }
+        if (strcmp(overlaps[o], "progress") == 0 && batch) { /* and exported as it was read */
+            char *again = distfft_wisdom_export();
+            test_case(&suite, again && (provided < MPI_THREAD_MULTIPLE || strstr(again, " overlap=progress")),
+                      "batch: wisdom naming %s is exported again", named);
+            free(again);
+        }
         distfft_plan_destroy(&batch);
         free(text);
     }
