@@ -8,6 +8,8 @@ installs the packages and builds first:
     ... --report DIR     (summary and plots again from DIR/results.jsonl)
     scripts/benchmark methods [--mpi mpich]
     scripts/benchmark quick --phases node      (one phase of a preset)
+    scripts/benchmark quick --phases node --precisions double,float
+                                               (the node phase in both precisions)
 
 Presets (benchmarks/suite/presets.py): smoke (seconds, for the test),
 quick (64^3 and 128^3, 1-2 ranks, c2c and r2c), full (up to 256^3, 512^3
@@ -65,6 +67,10 @@ def parse(argv):
     parser.add_argument("--rounds", type=int, help="interleaved rounds")
     parser.add_argument("--outer", type=int, help="repetitions per run")
     parser.add_argument("--precision", choices=["double", "float"])
+    parser.add_argument("--precisions", type=lambda t: [p for p in t.split(",") if p],
+                        help="precisions of the node phase, e.g. double,float: distfft "
+                             "(--precision) and its peers (FFTW threads, FFTW-MPI: fftwf, "
+                             "fftwf_mpi) in each (default: --precision's, double)")
     parser.add_argument("--rigor", choices=["estimate", "measure", "patient", "exhaustive"])
     parser.add_argument("--methods", type=lambda t: t.split(","),
                         help="distfft methods of the methods phase (default: "
@@ -123,7 +129,10 @@ def header(preset, records, command_line, seconds, loads):
             ("distfft revision ", "git_revision"), ("FFTW ", "fftw_version"),
             ("mpi4py-fft ", "mpi4py_fft_version"), ("", "mpi_library"))
             if key in versions),
-        f"- every system: precision {preset.precision}, FFTW planning "
+        f"- every system: precision {preset.precision}"
+        + (f" (node phase: {', '.join(preset.node_precisions)})"
+           if preset.node_precisions and "node" in preset.phases else "")
+        + ", FFTW planning "
         f"{preset.rigor}, {preset.inner} forward+backward pairs per repetition, "
         f"{preset.outer} repetitions per run, {preset.rounds} rounds interleaved "
         f"A B C … A B C ({preset.method_rounds or preset.rounds} in the methods phase); one MPI_Barrier before each repetition, time max over "
@@ -174,6 +183,12 @@ def main(argv):
             setattr(preset, name, getattr(options, name))
     if options.rounds:
         preset.method_rounds = options.rounds
+    if options.precisions:
+        unknown = set(options.precisions) - {"double", "float"}
+        if unknown:
+            print(f"campaign: unknown precision(s) {', '.join(sorted(unknown))}", file=sys.stderr)
+            return 2
+        preset.node_precisions = list(dict.fromkeys(options.precisions))
     if options.phases:
         unknown = set(options.phases) - {"methods", "comparison", "node", "halo"}
         if unknown:

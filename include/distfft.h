@@ -513,7 +513,10 @@ typedef struct {
     distfft_norm norm;       /* default DISTFFT_NORM_BACKWARD, as numpy */
     distfft_rigor rigor;     /* FFTW's planning; default DISTFFT_MEASURE */
     /* Nonzero allows forward/backward to overwrite their input, which saves
-     * one work buffer (see distfft_plan_work_bytes). */
+     * one work buffer (see distfft_plan_work_bytes) or, where the backward
+     * starts with a fused multi-axis c2r (r2c on one rank), the copy of
+     * its input it makes, a pass over memory (FFTW cannot preserve the
+     * input of such a c2r). */
     int destroy_input;
     /* Transform kind of each array axis; all DISTFFT_C2C by default. */
     distfft_kind kinds[DISTFFT_MAX_DIMS];
@@ -681,7 +684,9 @@ int distfft_plan_grid(const struct distfft_plan_s *plan, int *grid_ndims,
  * intermediate array placed in it, plus, for padded plans, one scratch
  * buffer of the largest padded spectral block (where the serial transform
  * of a padded axis runs at length M before its truncation, or after its
- * zero-padding). An in-place plan keeps intermediates in the caller's
+ * zero-padding), or, for an r2c plan whose backward starts with its fused
+ * multi-axis c2r (one rank) and keeps its input (no destroy_input), the
+ * copy of that input the c2r runs on (FFTW cannot preserve it). An in-place plan keeps intermediates in the caller's
  * buffer where it can: an even number of steps that cannot work in place
  * (exchanges, unpadded R2C/C2R) needs one work buffer, an odd number two
  * (with a single one, the result is copied into place at the end). Steps that change the data's place are

@@ -97,7 +97,8 @@ static inline int step_destroy(step *s)
 /* serial/fft_step.c: plan the FFTW transform on the planning arrays
  * (plan_in, and plan_out when the step is out of place). A padded
  * transform (spec->fft.retained) runs through `scratch`, a buffer of the
- * plan's (algebra's scratch_bytes) kept by the step. */
+ * plan's (algebra's scratch_bytes) kept by the step; so does the copy of
+ * the input a multi-axis c2r that must keep it makes (serial_needs_copy). */
 int fft_step_create(const step_spec *spec, void *plan_in, void *plan_out, void *scratch, step **out);
 
 /* serial/weights_step.c: a Chebyshev weights step (spec->weights_table). */

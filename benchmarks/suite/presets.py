@@ -13,7 +13,8 @@ phases over them:
   node        one node's cores C used every way: distfft and FFTW-MPI
               (transposed) at every P ranks x T threads with P T = C, beside
               FFTW's threaded serial transform with C threads on one rank
-              (the single-node baseline);
+              (the single-node baseline); in each of node_precisions (double,
+              and float with --precisions double,float: fftwf, fftwf_mpi);
   halo        one halo exchange of a distributed real array (width 1,
               periodic, slab blocks), zero-copy datatypes against
               pack/unpack (paper 004; examples/halo_timing.c).
@@ -32,9 +33,11 @@ class Case:
     shape: tuple
     kind: str
     ranks: int
+    precision: str = None   # None: the preset's (every phase but node)
 
     def label(self):
-        return f"{'x'.join(map(str, self.shape))} {self.kind} P={self.ranks}"
+        precision = f" {self.precision}" if self.precision else ""
+        return f"{'x'.join(map(str, self.shape))} {self.kind}{precision} P={self.ranks}"
 
 
 @dataclasses.dataclass
@@ -53,6 +56,7 @@ class Preset:
     one_rank_peers: list = None  # peers also run on 1 rank (None: all)
     node_cores: int = None      # cores of the node phase (None: the machine's; 0: no phase)
     node_shapes: list = None    # shapes of the node phase (None: all)
+    node_precisions: list = None  # precisions of the node phase (None: [precision])
     halo_shapes: list = dataclasses.field(default_factory=list)  # shapes of the halo phase
     phases: tuple = ("methods", "comparison", "node", "halo")
     model: str = None           # cost model file given to distfft-bench (--model)

@@ -38,7 +38,7 @@ def fits_in_memory(case, preset):
     elements = 1
     for extent in case.shape:
         elements *= extent
-    complex_bytes = 8 if preset.precision == "float" else 16
+    complex_bytes = 8 if (case.precision or preset.precision) == "float" else 16
     return 8 * elements * complex_bytes < 0.5 * available
 
 
@@ -108,6 +108,7 @@ class Campaign:
         record.update({"system": system, "phase": phase, "round": round_index,
                        "case_shape": list(case.shape), "case_kind": case.kind,
                        "case_ranks": case.ranks, "command": " ".join(command),
+                       **({"case_precision": case.precision} if case.precision else {}),
                        "wall_seconds": round(time.time() - start, 3),
                        "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ",
                                                     time.gmtime(start))})
@@ -166,22 +167,26 @@ class Campaign:
     def node_plan(self):
         """The node phase: the threaded serial FFTW baseline on one rank,
         then distfft (auto; alltoallw on one rank, which has nothing to
-        exchange) and FFTW-MPI transposed at every P x T of node_cores."""
+        exchange) and FFTW-MPI transposed at every P x T of node_cores; per
+        shape, in each of the preset's node precisions (the cases carry
+        theirs)."""
         cores = self.preset.node_cores
         if not cores:
             return []
         shapes = self.preset.shapes if self.preset.node_shapes is None else self.preset.node_shapes
+        precisions = self.preset.node_precisions or [self.preset.precision]
         plan = []
         for shape, kind in shapes:
-            one = presets.Case(tuple(shape), kind, 1)
-            if not fits_in_memory(one, self.preset):
-                continue
-            plan.append((one, systems.threaded(systems.SERIAL_THREADED, cores)))
-            for ranks, threads in presets.layouts(cores):
-                case = presets.Case(tuple(shape), kind, ranks)
-                method = "alltoallw" if ranks == 1 else "auto"
-                plan.append((case, systems.threaded(systems.distfft_name(method), threads)))
-                plan.append((case, systems.threaded(systems.FFTW_TRANSPOSED, threads)))
+            for precision in precisions:
+                one = presets.Case(tuple(shape), kind, 1, precision)
+                if not fits_in_memory(one, self.preset):
+                    continue
+                plan.append((one, systems.threaded(systems.SERIAL_THREADED, cores)))
+                for ranks, threads in presets.layouts(cores):
+                    case = presets.Case(tuple(shape), kind, ranks, precision)
+                    method = "alltoallw" if ranks == 1 else "auto"
+                    plan.append((case, systems.threaded(systems.distfft_name(method), threads)))
+                    plan.append((case, systems.threaded(systems.FFTW_TRANSPOSED, threads)))
         return plan
 
     def halo_plan(self):

@@ -62,7 +62,7 @@ class Stats:
 
 def case_of(record):
     return presets.Case(tuple(record["case_shape"]), record["case_kind"],
-                        record["case_ranks"])
+                        record["case_ranks"], record.get("case_precision"))
 
 
 class Results:
@@ -285,13 +285,17 @@ def node_table(results):
     serial transform on one rank with C threads. Times: median over rounds
     of each run's fastest pair, with the range; ratios: median over rounds
     of the same-round ratio, with the range (the machine drifts between
-    rounds; a ratio within one round compares like with like)."""
+    rounds; a ratio within one round compares like with like). One row per
+    shape, kind, precision and layout; the precision is the case's, or
+    (results of campaigns before cases carried one) what the programs
+    printed."""
     rows = {}
     for (phase, name, case), stats in results.stats.items():
         if phase == "node" and stats.ok:
             base, threads = systems.split_threads(name)
-            rows.setdefault((case.shape, case.kind), {})[(base, case.ranks, threads)] = stats
-    head = ["shape kind", "C = P × T", "rounds", "distfft (ms)", "FFTW-MPI transposed (ms)",
+            precision = case.precision or stats.runs[0].get("precision", "?")
+            rows.setdefault((case.shape, case.kind, precision), {})[(base, case.ranks, threads)] = stats
+    head = ["shape kind", "precision", "C = P × T", "rounds", "distfft (ms)", "FFTW-MPI transposed (ms)",
             "serial FFTW threaded (ms)", "distfft / serial threaded",
             "distfft / FFTW-MPI", "FFTW-MPI / serial threaded"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -302,7 +306,8 @@ def node_table(results):
 
     def ratio(a, b):
         return median_range(same_round_ratios(a, b)) if a and b else "–"
-    for (shape, kind), found in sorted(rows.items(), key=lambda item: (len(item[0][0]), item[0])):
+    for (shape, kind, precision), found in sorted(rows.items(),
+                                                  key=lambda item: (len(item[0][0]), item[0])):
         layouts = sorted({(p * t, p, t) for (base, p, t) in found if base != systems.SERIAL_THREADED})
         for cores, ranks, threads in layouts:
             floor = found.get((systems.SERIAL_THREADED, 1, cores))
@@ -310,7 +315,8 @@ def node_table(results):
                          if base.startswith("distfft ") and (p, t) == (ranks, threads)), None)
             fftw = found.get((systems.FFTW_TRANSPOSED, ranks, threads))
             count = len(ours.runs) if ours else 0
-            lines.append(f"| {'×'.join(map(str, shape))} {kind} | {cores} = {ranks} × {threads} | "
+            lines.append(f"| {'×'.join(map(str, shape))} {kind} | {precision} | "
+                         f"{cores} = {ranks} × {threads} | "
                          f"{count} | {ms(ours)} | {ms(fftw)} | {ms(floor)} | "
                          f"{ratio(ours, floor)} | {ratio(ours, fftw)} | {ratio(fftw, floor)} |")
     return lines

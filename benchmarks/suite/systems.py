@@ -93,9 +93,11 @@ class Tools:
 
 
 def common_arguments(case, preset):
+    """The options every program takes alike; the precision is the case's
+    where it has one (the node phase's), else the preset's."""
     shape = "x".join(str(n) for n in case.shape)
     return ["--shape", shape, "--kind", case.kind,
-            "--precision", preset.precision, "--rigor", preset.rigor,
+            "--precision", case.precision or preset.precision, "--rigor", preset.rigor,
             "--inner", str(preset.inner), "--outer", str(preset.outer),
             "--json"]
 

@@ -1,13 +1,16 @@
 """check_suite_units.py -- the campaign's pieces without running anything:
 the distfft command lines carry --model / --tune-budget as asked, ranks get
-hardware threads where cores have several, and the node table's ratios are
-medians of same-round ratios with their range."""
+hardware threads where cores have several, the node table's ratios are
+medians of same-round ratios with their range, and the node phase runs every
+precision asked (--precisions double,float), each system of it given the
+case's precision, one table row per precision."""
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from suite import presets, summary, systems  # noqa: E402
+import campaign  # noqa: E402
+from suite import presets, runs, summary, systems  # noqa: E402
 
 
 def fail(message):
@@ -54,10 +57,13 @@ def check_binding():
         fail("threads_per_core below 1")
 
 
-def record(system, ranks, round_index, seconds):
-    return {"phase": "node", "system": system, "case_shape": [8, 8, 8], "case_kind": "c2c",
+def record(system, ranks, round_index, seconds, precision=None):
+    made = {"phase": "node", "system": system, "case_shape": [8, 8, 8], "case_kind": "c2c",
             "case_ranks": ranks, "round": round_index, "pair_seconds": seconds,
-            "pair_seconds_median": seconds}
+            "pair_seconds_median": seconds, "precision": "double"}
+    if precision:
+        made.update(case_precision=precision, precision=precision)
+    return made
 
 
 def check_node_table():
@@ -71,21 +77,68 @@ def check_node_table():
     if len(row) != 1:
         fail(f"no row for 2 = 2 x 1 in {lines}")
     cells = [cell.strip() for cell in row[0].strip("|").split("|")]
-    # shape, C = P x T, rounds, distfft, FFTW-MPI, serial, ours/serial, ours/FFTW-MPI, FFTW-MPI/serial
-    if cells[2] != "2" or cells[6] != "0.50 [0.50–0.50]":
+    # shape, precision, C = P x T, rounds, distfft, FFTW-MPI, serial, ours/serial,
+    # ours/FFTW-MPI, FFTW-MPI/serial; records without case_precision (older
+    # campaigns) take the precision the program printed
+    if cells[1] != "double" or cells[3] != "2" or cells[7] != "0.50 [0.50–0.50]":
         fail(f"distfft / serial threaded: {cells}")
-    if cells[7] != "0.50":   # only round 0 has both
+    if cells[8] != "0.50":   # only round 0 has both
         fail(f"distfft / FFTW-MPI over the rounds both ran: {cells}")
-    if cells[3] != "600.0 [200.0–1000.0]":
+    if cells[4] != "600.0 [200.0–1000.0]":
         fail(f"distfft's median [range] in ms: {cells}")
     if summary.median_range([]) != "–":
         fail("no values")
+
+
+def check_precisions():
+    """--precisions double,float: the node phase runs each system in each
+    precision, the command lines say which, results.jsonl records it, and
+    summary.md has one row per precision; other phases keep the preset's."""
+    if campaign.parse(["smoke", "--precisions", "double,float"]).precisions != ["double", "float"]:
+        fail("--precisions double,float not parsed")
+    if campaign.parse(["smoke"]).precisions is not None:
+        fail("the default must leave the node phase in the preset's precision")
+    tools = systems.Tools("/b", "mpiexec.openmpi", "/usr/bin/python3")
+    preset = presets.make("smoke")
+    plain = runs.Campaign(preset, tools, "/nonexistent").node_plan()
+    if {case.precision for case, _ in plain} != {"double"}:
+        fail(f"default node phase: {[case.label() for case, _ in plain]}")
+    preset.node_precisions = ["double", "float"]
+    plan = runs.Campaign(preset, tools, "/nonexistent").node_plan()
+    if len(plan) != 2 * len(plain):
+        fail(f"two precisions: {len(plan)} runs, not twice {len(plain)}")
+    for case, system in plan:
+        command = systems.command(tools, system, case, preset)
+        if command[command.index("--precision") + 1] != case.precision:
+            fail(f"{system} {case.label()}: {command}")
+    floats = {systems.split_threads(system)[0] for case, system in plan if case.precision == "float"}
+    for wanted in (systems.SERIAL_THREADED, systems.FFTW_TRANSPOSED, "distfft alltoallw", "distfft auto"):
+        if wanted not in floats:
+            fail(f"no float run of {wanted}: {sorted(floats)}")
+    if "float" not in plan[-1][0].label():
+        fail(f"a float case's label: {plan[-1][0].label()}")
+    comparison = systems.command(tools, systems.SERIAL, presets.Case((16, 16, 16), "c2c", 1), preset)
+    if comparison[comparison.index("--precision") + 1] != preset.precision:
+        fail(f"a case without a precision takes the preset's: {comparison}")
+    records = [record("serial FFTW threaded T=2", 1, 0, 0.4, "double"),
+               record("distfft auto T=1", 2, 0, 0.2, "double"),
+               record("serial FFTW threaded T=2", 1, 0, 0.2, "float"),
+               record("distfft auto T=1", 2, 0, 0.15, "float")]
+    results = summary.Results(records)
+    if summary.case_of(records[-1]).precision != "float":
+        fail("case_of drops case_precision")
+    rows = [[cell.strip() for cell in line.strip("|").split("|")]
+            for line in summary.node_table(results) if "2 = 2 × 1" in line]
+    if sorted((row[1], row[7]) for row in rows) != [("double", "0.50"),
+                                                     ("float", "0.75")]:
+        fail(f"one row per precision, each against its own baseline: {rows}")
 
 
 def main():
     check_commands()
     check_binding()
     check_node_table()
+    check_precisions()
     print("ok")
 
 

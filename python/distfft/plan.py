@@ -577,7 +577,8 @@ class Plan(_lifetime.Handle):
         plans, one node per indented line: each exchange shows its method's
         inner phases (hierarchical's gather, between-node exchange and
         scatter; shm's window; ...) with the message counts and bytes of
-        this rank, and every backward step is listed. verbose=2 adds FFTW's
+        this rank, a c2r that keeps its input shows the copy of it it makes
+        (a pass destroy_input saves), and every backward step is listed. verbose=2 adds FFTW's
         own plan under each serial transform. Local.
         """
         self._require_live()

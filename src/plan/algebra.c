@@ -28,6 +28,19 @@
  * (exchanges, R2C/C2R, and the first step when the input must be kept)
  * write alternately into two work buffers, the last of them into the
  * caller's output; every other step works in place.
+ *
+ * Keeping the input of a fused c2r. FFTW cannot preserve the input of a
+ * multi-axis c2r, and a backward that starts with one (one rank: the whole
+ * transform is one stage) reads the caller's input. The step copies it
+ * into the plan's scratch with the plan's threads, the normalisation
+ * folded into the copy (plan.c, fold_scales), and runs the fused c2r there
+ * destroying the copy: one FFTW plan, as FFTW's own, and the copy takes
+ * the place of the scaling sweep. The alternative, the c2c axes out of
+ * place into a work buffer and then a 1-D c2r (two FFTW plans, the
+ * scaling sweep kept; no copy), was level or slower at 64^3-256^3 r2c
+ * with 1 and 2 threads on 2 cores (median same-round ratio copy / unfused
+ * 0.76-1.04 over 5 rounds, docs/performance.md), and 1.56 x FFTW's own
+ * plan with 16 threads. destroy_input drops the copy.
  */
 #include <math.h>
 #include <string.h>
@@ -271,28 +284,6 @@ static void build_backward(algebra_steps *steps)
     }
 }
 
-/* FFTW cannot preserve the input of a multi-axis c2r. When the backward
- * starts with one (the forward is one fused r2c plan: one rank) and must
- * keep its input, it runs unfused: the c2c axes out of place into a work
- * buffer, then the 1-D c2r there, which may destroy it -- no copy of the
- * input (measured: the copy cost 15-40 % of a 64^3 r2c pair). */
-static void split_first_c2r(algebra_steps *steps)
-{
-    const step_spec *first = &steps->backward[0];
-    if (first->kind != STEP_FFT || first->fft.family != SERIAL_C2R || first->fft.naxes < 2) return;
-    memmove(&steps->backward[1], &steps->backward[0], (size_t)steps->backward_count * sizeof *first);
-    steps->backward_count++;
-    step_spec *c2c = &steps->backward[0], *c2r = &steps->backward[1];
-    c2c->fft.family = SERIAL_C2C;
-    c2c->fft.naxes--;
-    memcpy(c2c->fft.shape, c2c->in_shape, sizeof c2c->fft.shape); /* complex shape */
-    memcpy(c2c->out_shape, c2c->in_shape, sizeof c2c->out_shape);
-    c2c->out_type = c2c->in_type;
-    c2c->out_count = c2c->in_count;
-    c2r->fft.axes[0] = c2r->fft.axes[c2r->fft.naxes - 1];
-    c2r->fft.naxes = 1;
-}
-
 /* ---- slots and work memory -------------------------------------------------- */
 
 /* Steps that can never write where they read: exchanges, and R2C/C2R
@@ -373,6 +364,16 @@ static bool in_caller_buffer(step_slot slot)
     return slot == SLOT_INPUT || slot == SLOT_OUTPUT;
 }
 
+/* The scratch of a step: a padded transform's big spectral array, or the
+ * copy of the caller's input a fused c2r that must keep it runs on. */
+static size_t step_scratch_bytes(const step_spec *step)
+{
+    if (step->kind != STEP_FFT) return 0;
+    if (serial_is_padded(&step->fft)) return (size_t)serial_padded_scratch_bytes(&step->fft);
+    if (serial_needs_copy(&step->fft)) return (size_t)step->in_count * distfft_type_size(step->in_type);
+    return 0;
+}
+
 static void size_work(const step_spec *steps, int count, algebra_steps *out)
 {
     for (int s = 0; s < count; s++) {
@@ -386,10 +387,8 @@ static void size_work(const step_spec *steps, int count, algebra_steps *out)
         if (in_caller_buffer(step->src) && in > out->local_bytes) out->local_bytes = in;
         if ((in_caller_buffer(step->dst) || s == count - 1) && bytes > out->local_bytes)
             out->local_bytes = bytes;
-        if (step->kind == STEP_FFT && serial_is_padded(&step->fft)) {
-            size_t scratch = (size_t)serial_padded_scratch_bytes(&step->fft);
-            if (scratch > out->scratch_bytes) out->scratch_bytes = scratch;
-        }
+        size_t scratch = step_scratch_bytes(step);
+        if (scratch > out->scratch_bytes) out->scratch_bytes = scratch;
     }
 }
 
@@ -436,7 +435,6 @@ void algebra_build(const algebra_input *request, algebra_steps *steps)
         assign_slots_in_place(steps->forward, steps->forward_count);
         assign_slots_in_place(steps->backward, steps->backward_count);
     } else {
-        if (!input->destroy_input) split_first_c2r(steps);
         assign_slots(steps->forward, steps->forward_count, input->destroy_input);
         assign_slots(steps->backward, steps->backward_count, input->destroy_input);
     }

@@ -46,7 +46,8 @@ typedef struct {
     int64_t output_local[DISTFFT_MAX_DIMS], output_start[DISTFFT_MAX_DIMS];
     size_t work_bytes[2];                  /* the two work buffers */
     size_t largest_bytes;                  /* largest array any step touches */
-    size_t scratch_bytes;                  /* padded transforms' scratch (0: none) */
+    size_t scratch_bytes;                  /* padded transforms' scratch, or a fused c2r's
+                                              copy of the input it keeps (0: none) */
     size_t local_bytes;                    /* the caller's buffer (in-place: in == out) */
     double forward_scale, backward_scale;  /* normalisation (see distfft_norm) */
 } algebra_steps;

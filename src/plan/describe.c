@@ -8,7 +8,9 @@
  * exchanges' methods when tuning may have chosen them otherwise, and where
  * the choices came from. Tests and Python parse that line: it stays as it is.
  * Verbosity 1 puts each node on a line of its own, indented by depth, with
- * the steps' children (an exchange's inner phases) and every backward step;
+ * the steps' children (an exchange's inner phases; the copy of its input a
+ * fused c2r that must keep it makes, a pass destroy_input saves) and every
+ * backward step;
  * verbosity 2 adds FFTW's own plan under each transform.
  */
 #include "../types.h"

@@ -59,7 +59,7 @@ static int allocate_work(struct distfft_plan_s *plan)
     }
     size_t scratch = plan->algebra.scratch_bytes;
     if (scratch && !(plan->scratch = distfft_malloc(scratch)))
-        return error_fail(DISTFFT_ERR_MEMORY, "padding scratch of %zu bytes", scratch);
+        return error_fail(DISTFFT_ERR_MEMORY, "scratch of %zu bytes", scratch);
     return DISTFFT_SUCCESS;
 }
 

@@ -2,8 +2,10 @@
  * fft_step.c -- the plan step that runs one serial transform (serial_fft:
  * one FFTW plan over a set of axes of the local block). Knows nothing of
  * MPI. A multi-axis C2R (the fused backward of R2C + C2C) that must keep
- * its input copies it first into a buffer the step owns, as FFTW cannot
- * preserve the input of such a plan.
+ * its input copies it first, with the plan's threads and the plan's
+ * normalisation folded in, into the scratch array the plan lends, as FFTW
+ * cannot preserve the input of such a plan (src/plan/algebra.c says why
+ * this beats an unfused c2c + c2r).
  * A padded transform (serial/padding.h) runs at the padded lengths in
  * a scratch array the plan lends: forward transforms into it and truncates
  * into the output, backward zero-pads into it and transforms from it. It
@@ -20,7 +22,7 @@
 typedef struct {
     step base;
     serial_fft *fft;
-    void *copy;            /* the input's copy (serial_needs_copy), or NULL */
+    void *copy;            /* the input's copy (serial_needs_copy): the plan's scratch; else NULL */
     size_t copy_bytes;
     double scale;          /* the copy multiplies by it (a folded normalisation) */
     void *scratch;       /* the plan's, for padded transforms; else NULL */
@@ -73,7 +75,6 @@ static int fft_destroy(step *self)
 {
     fft_step *s = (fft_step *)self;
     serial_fft_destroy(s->fft);
-    distfft_free(s->copy);
     free(self);
     return DISTFFT_SUCCESS;
 }
@@ -88,12 +89,21 @@ static bool fft_fold_scale(step *self, double factor)
     return true;
 }
 
-/* FFTW's own plan, as FFTW prints it, from verbosity 2 on (an empty
- * block has none). */
+/* From verbosity 1 on, the copy of the input a c2r that keeps it makes
+ * (a pass over memory that destroy_input saves), with the normalisation
+ * it carries; from verbosity 2 on, FFTW's own plan, as FFTW prints it (an
+ * empty block has none). */
 static void fft_children(const step *self, int verbosity, int depth, text *out)
 {
+    const fft_step *s = (const fft_step *)self;
+    if (s->copy) {
+        text_open(out, depth);
+        text_append(out, "copy input %zu bytes", s->copy_bytes);
+        if (s->scale != 1.0) text_append(out, " scale=%.6g", s->scale);
+        text_append(out, ": keeps the input, a pass destroy_input saves)");
+    }
     if (verbosity < 2) return;
-    char *plan = serial_fft_sprint(((const fft_step *)self)->fft);
+    char *plan = serial_fft_sprint(s->fft);
     if (plan) text_lines(out, depth, plan);
     free(plan);
 }
@@ -110,12 +120,7 @@ int fft_step_create(const step_spec *spec, void *plan_in, void *plan_out, void *
     s->scale = 1.0;
     if (serial_needs_copy(&spec->fft) && spec->in_count > 0) {
         s->copy_bytes = (size_t)spec->in_count * distfft_type_size(spec->in_type);
-        s->copy = distfft_malloc(s->copy_bytes);
-        if (!s->copy) {
-            size_t bytes = s->copy_bytes;
-            free(s);
-            return error_fail(DISTFFT_ERR_MEMORY, "copy of a c2r input, %zu bytes", bytes);
-        }
+        s->copy = scratch; /* the algebra sized it (step_scratch_bytes) */
     }
     int rc;
     if (serial_is_padded(&spec->fft)) {
@@ -133,7 +138,6 @@ int fft_step_create(const step_spec *spec, void *plan_in, void *plan_out, void *
         rc = serial_fft_create(&spec->fft, plan_in, spec->out_of_place ? plan_out : plan_in, &s->fft);
     }
     if (rc != DISTFFT_SUCCESS) {
-        distfft_free(s->copy);
         free(s);
         return rc;
     }

@@ -203,6 +203,38 @@ static void test_r2c_first_axis(void)
           "r2c on axis 0, one rank: fused, axis 0 listed last");
 }
 
+/* One rank, r2c (odd shape): forward and backward are each ONE fused FFTW
+ * plan, as FFTW's own. Keeping the backward's input, the c2r copies it
+ * into the scratch (FFTW cannot preserve the input of a multi-axis c2r):
+ * exactly the complex block's bytes, and no work buffer; destroy_input
+ * drops the copy. */
+static void test_one_rank_r2c(void)
+{
+    int64_t shape[3] = {7, 5, 9};
+    distfft_kind kinds[3] = {DISTFFT_C2C, DISTFFT_C2C, DISTFFT_R2C};
+    int one[1] = {1};
+    size_t complex_bytes = 7 * 5 * (9 / 2 + 1) * 16;
+    for (int destroy = 0; destroy < 2; destroy++) {
+        algebra_input input = input_of(3, shape, kinds, 1, one);
+        input.destroy_input = destroy;
+        algebra_steps steps;
+        algebra_build(&input, &steps);
+        const step_spec *f = steps.forward, *b = steps.backward;
+        check(steps.forward_count == 1 && f->fft.family == SERIAL_R2C && f->fft.naxes == 3 &&
+                  f->src == SLOT_INPUT && f->dst == SLOT_OUTPUT,
+              destroy ? "one rank r2c, destroy: one forward r2c plan" : "one rank r2c: one forward r2c plan");
+        check(steps.backward_count == 1 && b->fft.family == SERIAL_C2R && b->fft.naxes == 3 &&
+                  b->src == SLOT_INPUT && b->dst == SLOT_OUTPUT,
+              destroy ? "one rank r2c, destroy: one backward c2r plan" : "one rank r2c: one backward c2r plan");
+        check(serial_needs_copy(&b->fft) == !destroy && b->fft.preserve_input == !destroy,
+              destroy ? "one rank r2c, destroy: no copy" : "one rank r2c: the c2r copies its input");
+        check(steps.work_bytes[0] + steps.work_bytes[1] == 0 &&
+                  steps.scratch_bytes == (destroy ? 0 : complex_bytes),
+              destroy ? "one rank r2c, destroy: no work memory"
+                      : "one rank r2c: scratch is the complex block, no work buffer");
+    }
+}
+
 /* Padding 3/2 on every axis of a pencil plan: the global shape of an axis
  * changes from M to N at the step that transforms it, so the exchanges
  * carry M*M*N and M*N*N elements instead of M^3 each: 10/18 of the volume. */
@@ -283,6 +315,7 @@ int main(void)
     test_work_memory();
     test_none_and_cheb();
     test_r2c_first_axis();
+    test_one_rank_r2c();
     printf("test_algebra: %s\n", failures ? "FAILED" : "all passed");
     return failures ? 1 : 0;
 }
