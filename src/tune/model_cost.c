@@ -22,47 +22,42 @@ static double interpolate(const model_rate *rate, double elements)
 
 #define FLOAT_OVER_DOUBLE 0.6
 
-/* The rate of a family in one precision, falling back to the other precision. */
-static double family_rate(const cost_model *model, model_family family, int precision, double elements)
+/* A family's rate in one precision from one of the model's tables (per
+ * element: model->fft, per axis length: model->fft_length), falling back
+ * to the other precision. */
+static double table_rate(const model_rate (*table)[2], model_family family, int precision, double x)
 {
-    const model_rate *own = &model->fft[family][precision], *other = &model->fft[family][!precision];
-    if (own->count) return interpolate(own, elements);
+    const model_rate *own = &table[family][precision], *other = &table[family][!precision];
+    if (own->count) return interpolate(own, x);
     if (other->count)
-        return interpolate(other, elements) * (precision == DISTFFT_FLOAT ? FLOAT_OVER_DOUBLE
-                                                                          : 1.0 / FLOAT_OVER_DOUBLE);
+        return interpolate(other, x) * (precision == DISTFFT_FLOAT ? FLOAT_OVER_DOUBLE
+                                                                   : 1.0 / FLOAT_OVER_DOUBLE);
     return 0.0;
+}
+
+/* The rate of `family` from `table`; r2c/c2r without one of their own are
+ * priced from c2c's. */
+static double rate_of(const model_rate (*table)[2], model_family family, distfft_precision precision,
+                      double x)
+{
+    int p = precision == DISTFFT_FLOAT ? 1 : 0;
+    double rate = table_rate(table, family, p, x);
+    if (rate > 0 || family == MODEL_C2C) return rate;
+    /* r2c on n real points is about half of c2c's work on n complex ones */
+    rate = table_rate(table, MODEL_C2C, p, x);
+    return family == MODEL_R2C ? 0.5 * rate : rate;
 }
 
 double model_fft_rate(const cost_model *model, model_family family, distfft_precision precision,
                       double elements)
 {
-    int p = precision == DISTFFT_FLOAT ? 1 : 0;
-    double rate = family_rate(model, family, p, elements);
-    if (rate > 0 || family == MODEL_C2C) return rate;
-    /* r2c on n real points is about half of c2c's work on n complex ones */
-    rate = family_rate(model, MODEL_C2C, p, elements);
-    return family == MODEL_R2C ? 0.5 * rate : rate;
-}
-
-/* The per-length table of a family in one precision, falling back to the
- * other precision as family_rate does. */
-static double length_rate(const cost_model *model, model_family family, int precision, double n)
-{
-    const model_rate *own = &model->fft_length[family][precision], *other = &model->fft_length[family][!precision];
-    if (own->count) return interpolate(own, n);
-    if (other->count)
-        return interpolate(other, n) * (precision == DISTFFT_FLOAT ? FLOAT_OVER_DOUBLE : 1.0 / FLOAT_OVER_DOUBLE);
-    return 0.0;
+    return rate_of(model->fft, family, precision, elements);
 }
 
 double model_fft_length_rate(const cost_model *model, model_family family, distfft_precision precision,
                              double n)
 {
-    int p = precision == DISTFFT_FLOAT ? 1 : 0;
-    double rate = length_rate(model, family, p, n);
-    if (rate > 0 || family == MODEL_C2C) return rate;
-    rate = length_rate(model, MODEL_C2C, p, n); /* r2c: half of c2c's work, as model_fft_rate */
-    return family == MODEL_R2C ? 0.5 * rate : rate;
+    return rate_of(model->fft_length, family, precision, n);
 }
 
 double model_fft_axes_seconds(const cost_model *model, model_family family, distfft_precision precision,
