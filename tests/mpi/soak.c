@@ -4,7 +4,8 @@
  *
  * Cycle i runs, on MPI_COMM_WORLD:
  *   - a plan (3-D, double): last-axis kind, method, grid dimensionality,
- *     threads (1 or 2), batch (1 or 2, with every overlap mode) all rotate
+ *     threads (1 or 2), batch (1 or 2, with every overlap mode; progress
+ *     where MPI gives MPI_THREAD_MULTIPLE) all rotate
  *     with i, the shm method's shared windows included; forward, backward,
  *     and the round trip checked;
  *   - a redistribution of the rotating method (vector included);
@@ -87,8 +88,11 @@ static const distfft_method plan_methods[] = {
     DISTFFT_METHOD_ISEND_WAITSOME_BLOCKED};
 #define N_PLAN_METHODS (int)(sizeof plan_methods / sizeof plan_methods[0])
 static const distfft_kind kinds[] = {DISTFFT_C2C, DISTFFT_R2C, DISTFFT_DCT2, DISTFFT_DST3};
+/* progress (a helper thread per plan, created and joined every cycle) only
+ * where MPI gives MPI_THREAD_MULTIPLE: n_overlaps is 4 there, else 3. */
 static const distfft_overlap overlaps[] = {DISTFFT_OVERLAP_OFF, DISTFFT_OVERLAP_ON,
-                                           DISTFFT_OVERLAP_FIELDS};
+                                           DISTFFT_OVERLAP_FIELDS, DISTFFT_OVERLAP_PROGRESS};
+static int n_overlaps = 3;
 
 /* One plan: create, forward, backward (the round trip must give x back). */
 static int plan_cycle(long i)
@@ -102,7 +106,7 @@ static int plan_cycle(long i)
     o.grid_ndims = 1 + (int)(i / 2 % 2);
     o.threads = threads_ok && i % 4 == 3 ? 2 : 1;
     o.batch = i % 5 < 2 ? 2 : 1;
-    o.overlap = overlaps[(i / 5) % 3];
+    o.overlap = overlaps[(i / 5) % n_overlaps];
     distfft_plan plan = NULL;
     int rc = distfft_plan_create(MPI_COMM_WORLD, 3, shape, DISTFFT_DOUBLE, &o, &plan);
     if (rc != DISTFFT_SUCCESS) return rc;
@@ -201,10 +205,11 @@ static int file_cycle(long i, const char *dir)
 int main(int argc, char **argv)
 {
     int provided;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &P);
     threads_ok = provided >= MPI_THREAD_FUNNELED;
+    if (provided >= MPI_THREAD_MULTIPLE) n_overlaps = 4;
     romio_counted = mpich();
     if (romio_counted && me == 0) printf("soak: MPICH: no array-file cycles (ROMIO's own MPI calls would be counted)\n");
     long cycles = 200, report = 50, slack = 4096;
