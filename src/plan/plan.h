@@ -50,6 +50,10 @@ typedef struct {
     int (*make)(void *context, int exchange, MPI_Comm subcomm, plan_comms *comms,
                 const redist_geometry *geometry, distfft_redist *redist);
     void *context;
+    /* The methods it makes write into outputs of their own in shared
+     * memory (shm): the plan lets each exchange write a work buffer
+     * (algebra_input.exchanges_into_work). Alike on every rank. */
+    bool exchanges_into_work;
 } exchange_maker;
 
 /* The agreed arguments of distfft_plan_create. */
@@ -75,6 +79,11 @@ struct distfft_plan_s {
     algebra_steps algebra;            /* what every step does, as data */
     step *steps[2][ALGEBRA_MAX_STEPS];/* [PLAN_FORWARD / PLAN_BACKWARD][step] */
     void *work[2];
+    /* [list][step] an exchange's output in shared memory (its method's,
+     * redist_shared_output), which stands in for the work buffer of its
+     * dst slot from that step on in a run; NULL: the slot's own. */
+    void *exchange_output[2][ALGEBRA_MAX_STEPS];
+    size_t shared_bytes;              /* of those outputs together */
     double sweep_scale[2];            /* normalisation left to a final sweep (1: none) */
     int folded_step[2];               /* the step the normalisation went into, if any */
     int comm_size;

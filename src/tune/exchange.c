@@ -24,10 +24,13 @@ typedef struct {
     void *out;
 } exchange_run;
 
+/* Into the method's shared output where it made one for a plan (shm's
+ * one copy), as the plan will run it. */
 static int run_exchange(void *context)
 {
     exchange_run *run = context;
-    return redist_run(run->redist, run->in, run->out);
+    void *shared = redist_shared_output(run->redist);
+    return redist_run(run->redist, run->in, shared ? shared : run->out);
 }
 
 /* Plan method m and time it; *seconds is INFINITY when it cannot be
@@ -134,5 +137,8 @@ static int make_exchange(void *context, int exchange, MPI_Comm subcomm, plan_com
 
 exchange_maker tune_exchange_maker(const exchange_policy *policy)
 {
-    return (exchange_maker){.make = make_exchange, .context = (void *)policy};
+    bool shm = !policy->forced && policy->method == DISTFFT_METHOD_SHM;
+    for (int e = 0; policy->forced && e < policy->forced->exchanges; e++)
+        shm = shm || policy->forced->methods[e] == DISTFFT_METHOD_SHM;
+    return (exchange_maker){.make = make_exchange, .context = (void *)policy, .exchanges_into_work = shm};
 }
