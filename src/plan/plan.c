@@ -35,7 +35,10 @@ algebra_input plan_algebra_input(const plan_request *request, int grid_ndims, co
         input.padded[a] = algebra_padded_length(request->shape[a], request->options.padding[a]);
     input.complex_data = request->options.complex_data != 0;
     input.in_place = request->options.in_place != 0;
-    /* shm's exchanges write into their window (one copy): a work buffer */
+    /* Asked for, shm's exchanges all write into their window (one copy):
+     * a work buffer each. Not under auto, whose result's bits then stay
+     * those of every method's (the FFTs in place); an exchange of auto's
+     * that writes a work buffer anyway still gets shm's one copy. */
     input.exchanges_into_work = request->options.method == DISTFFT_METHOD_SHM;
     memcpy(input.kinds, request->options.kinds, sizeof input.kinds);
     memcpy(input.grid_dims, grid_dims, sizeof input.grid_dims);
@@ -166,7 +169,7 @@ static void drop_unused_work(struct distfft_plan_s *plan)
         for (int l = 0; l < 2; l++)
             for (int s = 0; s < step_count(plan, l); s++) {
                 const step_spec *spec = spec_of(plan, l, s);
-                used = used || (spec->dst == SLOT_WORK0 + b && spec->src != spec->dst &&
+                used = used || ((int)spec->dst == SLOT_WORK0 + b && spec->src != spec->dst &&
                                 !plan->exchange_output[l][s]);
             }
         if (used) continue;
@@ -239,7 +242,6 @@ int plan_build(plan_comms *comms, const plan_request *request, const exchange_ma
                        algebra_busy_direction(options->grid_ndims, options->grid_dims, untransformed),
                        &plan->grid));
     algebra_input input = algebra_input_of(plan);
-    input.exchanges_into_work = input.exchanges_into_work || maker->exchanges_into_work;
     plan->fields = 1;
     bool by_field = options->overlap == DISTFFT_OVERLAP_ON || options->overlap == DISTFFT_OVERLAP_FIELDS ||
                     options->overlap == DISTFFT_OVERLAP_PROGRESS;

@@ -50,10 +50,6 @@ typedef struct {
     int (*make)(void *context, int exchange, MPI_Comm subcomm, plan_comms *comms,
                 const redist_geometry *geometry, distfft_redist *redist);
     void *context;
-    /* The methods it makes write into outputs of their own in shared
-     * memory (shm): the plan lets each exchange write a work buffer
-     * (algebra_input.exchanges_into_work). Alike on every rank. */
-    bool exchanges_into_work;
 } exchange_maker;
 
 /* The agreed arguments of distfft_plan_create. */

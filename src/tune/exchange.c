@@ -137,8 +137,5 @@ static int make_exchange(void *context, int exchange, MPI_Comm subcomm, plan_com
 
 exchange_maker tune_exchange_maker(const exchange_policy *policy)
 {
-    bool shm = !policy->forced && policy->method == DISTFFT_METHOD_SHM;
-    for (int e = 0; policy->forced && e < policy->forced->exchanges; e++)
-        shm = shm || policy->forced->methods[e] == DISTFFT_METHOD_SHM;
-    return (exchange_maker){.make = make_exchange, .context = (void *)policy, .exchanges_into_work = shm};
+    return (exchange_maker){.make = make_exchange, .context = (void *)policy};
 }

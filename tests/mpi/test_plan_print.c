@@ -107,7 +107,7 @@ static void check_shm(test_suite *suite)
      * on every run (a pair of ranks shares memory where size >= 2; the
      * last of an odd size is a domain of its own, without a window) */
     int paired = suite->size > 1 && (suite->size % 2 == 0 || suite->rank < suite->size - 1);
-    test_case(suite, !paired || has(tree, "(output in the window ") && has(tree, "(0 of 0 runs)"),
+    test_case(suite, !paired || (has(tree, "(output in the window ") && has(tree, "(0 of 0 runs)")),
               "shm's plan exchanges have their output in the window");
     free(tree);
     size_t bytes = (size_t)distfft_plan_local_size(plan) * 16 + 16;
