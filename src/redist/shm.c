@@ -279,52 +279,35 @@ fail:
     return rc;
 }
 
-/* The domain's part: pack into this slice, then copy out of the peers'. */
-static int exchange_shared(shm_state *state, const void *in, void *out)
+/* The domain's part: with one copy (`direct`), each chunk for a peer
+ * straight from `in` into the peer's output, and this rank's own, between
+ * the barriers; with two, pack into this slice, then copy out of the
+ * peers'. */
+static int exchange_shared(shm_state *state, const void *in, void *out, bool direct)
 {
     const chunk_exchange *x = &state->exchange;
     const node_map *d = &state->domains;
     int rc = DISTFFT_SUCCESS, domain = d->node_of[x->part];
-    /* The peers have read this slice's previous contents. */
+    /* The peers are done with their outputs' previous contents (one copy),
+     * or have read this slice's (two). */
     TRY_MPI(MPI_Win_sync(state->window));
     TRY_MPI(MPI_Barrier(state->shared));
     for (int i = d->first[domain]; i < d->first[domain + 1]; i++) {
         int peer = d->members[i];
-        if (peer != x->part && chunk_elements(&x->send_chunks[peer]) > 0)
-            chunk_pack_to(x, peer, in, state->slice + state->write_offsets[peer] * (int64_t)x->element);
+        if (peer == x->part || chunk_elements(&x->send_chunks[peer]) == 0) continue;
+        if (direct) chunk_put(x, peer, in, state->peer_outputs[peer], state->puts[peer]);
+        else chunk_pack_to(x, peer, in, state->slice + state->write_offsets[peer] * (int64_t)x->element);
     }
+    if (direct) chunk_copy_own(x, in, out);
     TRY_MPI(MPI_Win_sync(state->window));
     TRY_MPI(MPI_Barrier(state->shared));
     TRY_MPI(MPI_Win_sync(state->window));
-    for (int i = d->first[domain]; i < d->first[domain + 1]; i++) {
+    for (int i = d->first[domain]; !direct && i < d->first[domain + 1]; i++) {
         int peer = d->members[i];
         if (peer != x->part && chunk_elements(&x->receive_chunks[peer]) > 0)
             chunk_unpack_from(x, peer, state->peer_slices[peer] + state->read_offsets[peer] * (int64_t)x->element,
                               out);
     }
-fail:
-    return rc;
-}
-
-/* The domain's part with one copy: each chunk for a peer straight from
- * `in` into the peer's output, and this rank's own, between the barriers. */
-static int exchange_direct(shm_state *state, const void *in, void *out)
-{
-    const chunk_exchange *x = &state->exchange;
-    const node_map *d = &state->domains;
-    int rc = DISTFFT_SUCCESS, domain = d->node_of[x->part];
-    /* Every peer is done with its output's previous contents. */
-    TRY_MPI(MPI_Win_sync(state->window));
-    TRY_MPI(MPI_Barrier(state->shared));
-    for (int i = d->first[domain]; i < d->first[domain + 1]; i++) {
-        int peer = d->members[i];
-        if (peer != x->part && chunk_elements(&x->send_chunks[peer]) > 0)
-            chunk_put(x, peer, in, state->peer_outputs[peer], state->puts[peer]);
-    }
-    chunk_copy_own(x, in, out);
-    TRY_MPI(MPI_Win_sync(state->window));
-    TRY_MPI(MPI_Barrier(state->shared));
-    TRY_MPI(MPI_Win_sync(state->window));
 fail:
     return rc;
 }
@@ -339,8 +322,7 @@ static int shm_execute(void *opaque, MPI_Comm comm, const void *in, void *out)
     state->direct_runs += direct;
     state->requests[0] = state->requests[parts] = MPI_REQUEST_NULL; /* this rank */
     TRY(post_messages(state, comm, in));
-    if (direct) TRY(exchange_direct(state, in, out));
-    else if (state->window != MPI_WIN_NULL) TRY(exchange_shared(state, in, out));
+    if (state->window != MPI_WIN_NULL) TRY(exchange_shared(state, in, out, direct));
     if (!direct) chunk_copy_own(x, in, out);
     TRY_MPI(MPI_Waitall(parts, state->requests, state->statuses));
     for (int p = 0; p < parts; p++)
@@ -376,8 +358,8 @@ static void shm_describe(const void *opaque, int depth, text *out)
         text_node(out, depth, "window slice %lld B, chunks through it: %d out, %d in, 2 barriers",
                   (long long)(state->slice_elements * (int64_t)x->element), written, read);
     if (state->output)
-        text_node(out, depth, "output in the window %lld B: one copy, %d chunks put straight into "
-                  "the peers' outputs (%lld of %lld runs)", (long long)state->output_bytes, written,
+        text_node(out, depth, "output in the window %lld B: one copy, chunks put straight into %d "
+                  "peers' outputs (%lld of %lld runs)", (long long)state->output_bytes, written,
                   (long long)state->direct_runs, (long long)state->runs);
     chunk_exchange_describe(x, "messages outside the domain", depth, out);
 }
