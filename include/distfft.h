@@ -694,7 +694,11 @@ int distfft_plan_grid(const struct distfft_plan_s *plan, int *grid_ndims,
  * transformed axis to bring in) and R2C; they write alternately into the
  * two buffers and the last one into the caller's output; in-place FFTs
  * follow them. So a c2c slab plan that may destroy its input, and a c2c plan
- * on one rank, need no work memory. Local. */
+ * on one rank, need no work memory. With method shm, the FFT after each
+ * exchange works out of place too, and each exchange's output is a work
+ * buffer of its own in a shared-memory window (the peers write their
+ * chunks straight into it); counted here, and a work buffer that only
+ * those write is not allocated. Local. */
 size_t distfft_plan_work_bytes(const struct distfft_plan_s *plan);
 
 /* Write a one-line description of the plan as a tree of its steps into

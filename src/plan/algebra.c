@@ -299,13 +299,14 @@ static bool needs_other_buffer(const step_spec *step)
  * out-of-place steps (and padded transforms, whose sizes change) write
  * alternately into the two work buffers, counting back from the last one,
  * which writes the caller's output. */
-static void assign_slots(step_spec *steps, int count, bool destroy_input)
+static void assign_slots(step_spec *steps, int count, bool destroy_input, bool into_work)
 {
     int out_of_place = 0;
     for (int s = 0; s < count; s++) {
         step_spec *step = &steps[s];
         step->out_of_place = needs_other_buffer(step) ||
-                             (step->kind == STEP_FFT && serial_is_padded(&step->fft));
+                             (step->kind == STEP_FFT && serial_is_padded(&step->fft)) ||
+                             (into_work && s > 0 && steps[s - 1].kind == STEP_EXCHANGE);
         out_of_place += step->out_of_place;
     }
     if (!steps[0].out_of_place && (!destroy_input || out_of_place == 0)) {
@@ -336,11 +337,12 @@ static void assign_slots(step_spec *steps, int count, bool destroy_input)
  * their data is. The first out-of-place step reads B, so if it would write
  * B (an odd count) it writes W1 instead; with a single one the chain ends
  * in W1 and the plan copies the result into B. */
-static void assign_slots_in_place(step_spec *steps, int count)
+static void assign_slots_in_place(step_spec *steps, int count, bool into_work)
 {
     int out_of_place = 0, seen = 0;
     for (int s = 0; s < count; s++) {
-        steps[s].out_of_place = needs_other_buffer(&steps[s]);
+        steps[s].out_of_place = needs_other_buffer(&steps[s]) ||
+                                (into_work && s > 0 && steps[s - 1].kind == STEP_EXCHANGE);
         out_of_place += steps[s].out_of_place;
     }
     step_slot current = SLOT_INPUT;
@@ -432,11 +434,11 @@ void algebra_build(const algebra_input *request, algebra_steps *steps)
     build_forward(input, steps);
     build_backward(steps);
     if (input->in_place) {
-        assign_slots_in_place(steps->forward, steps->forward_count);
-        assign_slots_in_place(steps->backward, steps->backward_count);
+        assign_slots_in_place(steps->forward, steps->forward_count, input->exchanges_into_work);
+        assign_slots_in_place(steps->backward, steps->backward_count, input->exchanges_into_work);
     } else {
-        assign_slots(steps->forward, steps->forward_count, input->destroy_input);
-        assign_slots(steps->backward, steps->backward_count, input->destroy_input);
+        assign_slots(steps->forward, steps->forward_count, input->destroy_input, input->exchanges_into_work);
+        assign_slots(steps->backward, steps->backward_count, input->destroy_input, input->exchanges_into_work);
     }
     size_work(steps->forward, steps->forward_count, steps);
     size_work(steps->backward, steps->backward_count, steps);

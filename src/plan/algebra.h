@@ -31,6 +31,11 @@ typedef struct {
     distfft_norm norm;
     bool destroy_input;
     int threads;                           /* per rank, for every step */
+    /* The step after each exchange works out of place, so the exchange
+     * writes a work buffer -- which a method with a shared output (shm)
+     * makes in its window, for one copy -- and that step moves the data
+     * on as it transforms it. */
+    bool exchanges_into_work;
     int grid_ndims;
     int grid_dims[DISTFFT_MAX_DIMS];
     int grid_coords[DISTFFT_MAX_DIMS];

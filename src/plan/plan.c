@@ -35,6 +35,11 @@ algebra_input plan_algebra_input(const plan_request *request, int grid_ndims, co
         input.padded[a] = algebra_padded_length(request->shape[a], request->options.padding[a]);
     input.complex_data = request->options.complex_data != 0;
     input.in_place = request->options.in_place != 0;
+    /* Asked for, shm's exchanges all write into their window (one copy):
+     * a work buffer each. Not under auto, whose result's bits then stay
+     * those of every method's (the FFTs in place); an exchange of auto's
+     * that writes a work buffer anyway still gets shm's one copy. */
+    input.exchanges_into_work = request->options.method == DISTFFT_METHOD_SHM;
     memcpy(input.kinds, request->options.kinds, sizeof input.kinds);
     memcpy(input.grid_dims, grid_dims, sizeof input.grid_dims);
     memcpy(input.grid_coords, grid_coords, sizeof input.grid_coords);
@@ -124,6 +129,14 @@ static int make_exchange_steps(struct distfft_plan_s *plan, plan_comms *comms, c
                                         .threads = spec->threads};
             int node_size = plan->request.options.node_size;
             if (node_size > 0) geometry.node = plan_rank / node_size + 1;
+            /* A method that can (shm) makes the work buffer this exchange
+             * writes in shared memory, and the peers write straight into
+             * it (plan_run hands it over in the slot's place). Not
+             * pipelined: there each field's exchange has its own place in
+             * the slot. Alike on every rank: the slots, the fields. */
+            bool work_target = spec->dst == SLOT_WORK0 || spec->dst == SLOT_WORK1;
+            geometry.shared_output = work_target && spec->src != spec->dst && plan->fields == 1;
+            if (geometry.shared_output) geometry.shared_output_bytes = (int64_t)plan->work_size[spec->dst - SLOT_WORK0];
             memcpy(geometry.in_shape, spec->in_shape, sizeof geometry.in_shape);
             memcpy(geometry.out_shape, spec->out_shape, sizeof geometry.out_shape);
             distfft_redist redist = NULL;
@@ -139,9 +152,31 @@ static int make_exchange_steps(struct distfft_plan_s *plan, plan_comms *comms, c
                 plan->steps[l][s] = NULL;
                 goto fail;
             }
+            plan->exchange_output[l][s] = redist_shared_output(redist);
+            if (plan->exchange_output[l][s]) plan->shared_bytes += (size_t)geometry.shared_output_bytes;
         }
 fail:
     return rc;
+}
+
+/* A work buffer that only exchanges with a shared output write (every
+ * other step on its slot works in place, after one of them) is never
+ * touched in a run: plan_run hands over their outputs first. Free it. */
+static void drop_unused_work(struct distfft_plan_s *plan)
+{
+    for (int b = 0; b < 2; b++) {
+        bool used = false;
+        for (int l = 0; l < 2; l++)
+            for (int s = 0; s < step_count(plan, l); s++) {
+                const step_spec *spec = spec_of(plan, l, s);
+                used = used || ((int)spec->dst == SLOT_WORK0 + b && spec->src != spec->dst &&
+                                !plan->exchange_output[l][s]);
+            }
+        if (used) continue;
+        distfft_free(plan->work[b]);
+        plan->work[b] = NULL;
+        plan->work_size[b] = 0;
+    }
 }
 
 /* The normalisation of each direction goes into the last step that makes
@@ -236,6 +271,7 @@ int plan_build(plan_comms *comms, const plan_request *request, const exchange_ma
         local = plan_progress_create(&plan->progress);
     TRY(error_agree(plan->comm, local));
     TRY(make_exchange_steps(plan, comms, maker));
+    drop_unused_work(plan);
     fold_scales(plan);
     plan->node = comms->node;
     *plan_out = plan;
@@ -313,6 +349,8 @@ int plan_run(struct distfft_plan_s *plan, int list, void *in, void *out)
     }
     for (int s = 0; s < count; s++) {
         const step *current = plan->steps[list][s];
+        if (plan->exchange_output[list][s]) /* the slot is there from now on (one copy in) */
+            slots[current->spec.dst] = plan->exchange_output[list][s];
         double start = MPI_Wtime();
         int rc = plan_run_step(current, slots[current->spec.src], slots[current->spec.dst]);
         double elapsed = MPI_Wtime() - start;

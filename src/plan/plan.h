@@ -75,6 +75,11 @@ struct distfft_plan_s {
     algebra_steps algebra;            /* what every step does, as data */
     step *steps[2][ALGEBRA_MAX_STEPS];/* [PLAN_FORWARD / PLAN_BACKWARD][step] */
     void *work[2];
+    /* [list][step] an exchange's output in shared memory (its method's,
+     * redist_shared_output), which stands in for the work buffer of its
+     * dst slot from that step on in a run; NULL: the slot's own. */
+    void *exchange_output[2][ALGEBRA_MAX_STEPS];
+    size_t shared_bytes;              /* of those outputs together */
     double sweep_scale[2];            /* normalisation left to a final sweep (1: none) */
     int folded_step[2];               /* the step the normalisation went into, if any */
     int comm_size;

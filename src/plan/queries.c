@@ -69,7 +69,8 @@ size_t distfft_plan_work_bytes(const struct distfft_plan_s *plan)
 {
     if (!plan) return 0;
     const algebra_steps *a = &plan->algebra;
-    return plan->work_size[0] + plan->work_size[1] + a->scratch_bytes + plan_ends_work_bytes(plan);
+    return plan->work_size[0] + plan->work_size[1] + plan->shared_bytes + a->scratch_bytes +
+           plan_ends_work_bytes(plan);
 }
 
 int distfft_plan_input_shape(const struct distfft_plan_s *plan, int64_t *global_shape)

@@ -281,3 +281,17 @@ void chunk_unpack_from(const chunk_exchange *x, int peer, const void *packed,
     const chunk_span *chunk = &x->receive_chunks[peer];
     copy_span(x, packed, packed_span(0, chunk->rows * chunk->run), out, *chunk, true);
 }
+
+chunk_span chunk_in_peer_output(const redist_geometry *g, int peer)
+{
+    int64_t shape[DISTFFT_MAX_DIMS];
+    for (int i = 0; i < g->ndims; i++) shape[i] = g->out_shape[i];
+    /* the input holds axis_in whole; the peer's output its block of it */
+    distfft_decompose(g->in_shape[g->axis_in], g->parts, peer, &shape[g->axis_in], NULL);
+    return chunk_of(g->ndims, shape, g->batch, g->axis_out, g->parts, g->part);
+}
+
+void chunk_put(const chunk_exchange *x, int peer, const void *in, void *peer_out, chunk_span at)
+{
+    copy_span(x, in, x->send_chunks[peer], peer_out, at, true);
+}

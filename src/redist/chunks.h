@@ -97,6 +97,15 @@ void chunk_pack_to(const chunk_exchange *exchange, int peer, const void *in,
 void chunk_unpack_from(const chunk_exchange *exchange, int peer,
                        const void *packed, void *out);
 
+/* This rank's chunk in the output of `peer` (the output partitioned along
+ * axis_out, with peer's block of axis_in): where chunk_put writes it. */
+chunk_span chunk_in_peer_output(const redist_geometry *g, int peer);
+/* Copy peer's chunk of `in` straight to `at` in `peer_out` (the peer's
+ * output, as this rank sees it: shared memory), multiplied as an unpack:
+ * the pack, message and unpack of one element in one copy. */
+void chunk_put(const chunk_exchange *exchange, int peer, const void *in,
+               void *peer_out, chunk_span at);
+
 /* The node "(WHAT: n out B, m in B)" at `depth` (text.h): the buffered
  * chunks this rank sends and receives, and their bytes. */
 void chunk_exchange_describe(const chunk_exchange *exchange, const char *what, int depth, text *out);

@@ -111,6 +111,11 @@ bool redist_fold_scale(struct distfft_redist_s *redist, double factor)
     return true;
 }
 
+void *redist_shared_output(const struct distfft_redist_s *redist)
+{
+    return redist->method->shared_output && redist->state ? redist->method->shared_output(redist->state) : NULL;
+}
+
 int64_t redist_bytes_sent(const struct distfft_redist_s *redist)
 {
     const redist_geometry *g = &redist->geometry;

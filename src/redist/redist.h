@@ -40,6 +40,14 @@ typedef struct {
      * themselves (MPI_Comm_split_type). Below `node` and
      * DISTFFT_NODE_SIZE in precedence (nodes.h). */
     int shared_node;
+    /* A plan's request: the methods that can (shm) make this rank's
+     * output in shared memory, shared_output_bytes long (the work buffer
+     * the exchange writes; may be 0 here and not elsewhere), so that the
+     * peers copy their chunks straight into it -- one copy per element
+     * (redist_shared_output). True on every rank of the group or on
+     * none; other methods ignore it. */
+    bool shared_output;
+    int64_t shared_output_bytes;
 } redist_geometry;
 
 typedef struct {
@@ -71,6 +79,11 @@ typedef struct {
      * groups, datatypes, with their message counts and bytes as this rank
      * sees them -- as child nodes at `depth` (text_node). Local. */
     void (*describe)(const void *state, int depth, text *out);
+    /* Optional: this rank's output in shared memory, made at create for
+     * geometry.shared_output_bytes (NULL: none). An execution whose `out`
+     * is it moves the chunks of the peers sharing memory with one copy.
+     * Local. */
+    void *(*shared_output)(const void *state);
 } redist_method;
 
 struct distfft_redist_s {
@@ -105,6 +118,12 @@ int redist_start(const struct distfft_redist_s *redist, const void *in, void *ou
 /* Fold a factor into the method's unpack, when it has one: true if so.
  * Local; at plan time. */
 bool redist_fold_scale(struct distfft_redist_s *redist, double factor);
+
+/* The method's output in shared memory (redist_method.shared_output),
+ * or NULL. Passing it as `out` to redist_run is collective in the sense
+ * that every rank of the group does so, or none: the ranks of a window
+ * take the one-copy path together. Local. */
+void *redist_shared_output(const struct distfft_redist_s *redist);
 
 /* Bytes this rank sends to the other ranks of its group per execution:
  * everything but its own chunk. Local. */

@@ -24,10 +24,13 @@ typedef struct {
     void *out;
 } exchange_run;
 
+/* Into the method's shared output where it made one for a plan (shm's
+ * one copy), as the plan will run it. */
 static int run_exchange(void *context)
 {
     exchange_run *run = context;
-    return redist_run(run->redist, run->in, run->out);
+    void *shared = redist_shared_output(run->redist);
+    return redist_run(run->redist, run->in, shared ? shared : run->out);
 }
 
 /* Plan method m and time it; *seconds is INFINITY when it cannot be

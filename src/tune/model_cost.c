@@ -214,9 +214,10 @@ double model_exchange_seconds(const cost_model *m, const model_exchange *x)
         wire = one_at_a_time(&inside) + one_at_a_time(&outside);
         copies = x->in_bytes + x->out_bytes;
         break;
-    case M_SHM: /* the node's chunks through a shared window: copies and two node barriers */
+    case M_SHM: /* two node barriers; a plan's node chunks put straight into the peers'
+                 * outputs (one copy), the others packed and unpacked */
         wire = (intra ? 2 * model_message_seconds(m, MODEL_INTRA, 0.0) : 0.0) + all_in_flight(&outside);
-        copies = x->in_bytes + x->out_bytes;
+        copies = intra * chunk + 2 * inter * chunk;
         break;
     case M_HIERARCHICAL: {
         /* The leader's time: its node's inter-node bytes gathered from the

@@ -19,9 +19,12 @@
  * DISTFFT_ERR_UNSUPPORTED on every rank, naming the shape, writing nothing.
  *
  * Then FFT plans: a c2c plan per method (grids of 1, 2 and 3 dimensions,
- * both precisions, batched fields) must give forward and backward outputs
- * bit-identical to the alltoallw plan's (FFTW_ESTIMATE, so both plans pick
- * the same serial algorithms). Method names round-trip through
+ * both precisions, batched fields; r2c and in place too) must give forward
+ * and backward outputs bit-identical to the alltoallw plan's (FFTW_ESTIMATE,
+ * so both plans pick the same serial algorithms) -- shm's within rounding
+ * only: its plans run the FFT after each exchange out of place, reading
+ * the exchange's output in its window (one copy), and FFTW may plan that
+ * differently. Method names round-trip through
  * distfft_method_name / distfft_method_from_name. Chunks beyond an MPI
  * count take derived datatypes (src/message.h); CTest also runs this
  * program with DISTFFT_MAX_MESSAGE=7, which sends every chunk of more than
@@ -377,39 +380,76 @@ typedef struct {
     int grid_ndims;
     distfft_precision precision;
     int64_t batch;
+    int r2c;       /* r2c on the last axis (numpy's rfftn), else c2c */
+    int in_place;  /* options.in_place: one buffer */
 } plan_case;
 
+/* r2c and in place too: shm's plans write each exchange's output into a
+ * work buffer in its window (one copy), the FFT after it out of place. */
 static const plan_case plan_cases[] = {
-    {3, {6, 5, 7}, 1, DISTFFT_DOUBLE, 1},
-    {3, {6, 5, 7}, 2, DISTFFT_FLOAT, 1},
-    {4, {4, 3, 5, 2}, 3, DISTFFT_DOUBLE, 2},
-    {3, {24, 24, 6}, 1, DISTFFT_DOUBLE, 2}, /* divisible: vector applies */
-    {3, {24, 24, 6}, 2, DISTFFT_FLOAT, 1},
+    {3, {6, 5, 7}, 1, DISTFFT_DOUBLE, 1, 0, 0},
+    {3, {6, 5, 7}, 2, DISTFFT_FLOAT, 1, 0, 0},
+    {4, {4, 3, 5, 2}, 3, DISTFFT_DOUBLE, 2, 0, 0},
+    {3, {24, 24, 6}, 1, DISTFFT_DOUBLE, 2, 0, 0}, /* divisible: vector applies */
+    {3, {24, 24, 6}, 2, DISTFFT_FLOAT, 1, 0, 0},
+    {3, {6, 5, 7}, 1, DISTFFT_DOUBLE, 1, 1, 0},
+    {3, {6, 5, 7}, 2, DISTFFT_FLOAT, 2, 1, 0},
+    {3, {6, 5, 7}, 2, DISTFFT_DOUBLE, 1, 0, 1},
+    {3, {24, 24, 6}, 1, DISTFFT_FLOAT, 1, 1, 1},
 };
 
-/* Does the vector method apply to every exchange of a c2c plan on this
- * grid? Direction i exchanges axes i and i+1 (the paper's Eqs. 21-32). */
+/* Does the vector method apply to every exchange of a plan on this grid?
+ * Direction i exchanges axes i and i+1 (the paper's Eqs. 21-32); r2c
+ * halves the last axis first. */
 static int vector_applies_to_plan(const plan_case *pc, int grid_ndims,
                                   const int *grid_dims)
 {
+    int64_t shape[4];
+    for (int a = 0; a < pc->ndims; a++) shape[a] = pc->shape[a];
+    if (pc->r2c) shape[pc->ndims - 1] = shape[pc->ndims - 1] / 2 + 1;
     for (int i = 0; i < grid_ndims; i++)
-        if (!vector_applies(pc->shape[i], pc->shape[i + 1], grid_dims[i]))
+        if (!vector_applies(shape[i], shape[i + 1], grid_dims[i]))
             return 0;
     return 1;
+}
+
+static void plan_options(const plan_case *pc, distfft_options *options)
+{
+    distfft_options_init(options);
+    options->grid_ndims = pc->grid_ndims;
+    options->rigor = DISTFFT_ESTIMATE;
+    options->batch = pc->batch;
+    options->in_place = pc->in_place;
+    if (pc->r2c) options->kinds[pc->ndims - 1] = DISTFFT_R2C;
+}
+
+/* Forward then backward of an in-place plan through one buffer of its
+ * local size: the input copied in, each result copied out. */
+static int run_in_place(distfft_plan plan, const void *input, size_t in_bytes,
+                        void *spectral, size_t out_bytes, void *physical)
+{
+    size_t bytes = (size_t)distfft_plan_local_size(plan) * 16 + 16;
+    void *buffer = distfft_malloc(bytes);
+    if (!buffer) return DISTFFT_ERR_MEMORY;
+    if (in_bytes) memcpy(buffer, input, in_bytes);
+    int rc = distfft_plan_forward(plan, buffer, buffer);
+    if (rc == DISTFFT_SUCCESS && out_bytes) memcpy(spectral, buffer, out_bytes);
+    if (rc == DISTFFT_SUCCESS) rc = distfft_plan_backward(plan, buffer, buffer);
+    if (rc == DISTFFT_SUCCESS && in_bytes) memcpy(physical, buffer, in_bytes);
+    distfft_free(buffer);
+    return rc;
 }
 
 /* Forward and backward with `method`; outputs into spectral / physical
  * (caller-allocated, sizes from the plan). Returns this rank's success. */
 static int transform(test_suite *suite, const plan_case *pc,
                      distfft_method method, int refused, const void *input,
-                     void *spectral, void *physical)
+                     size_t in_bytes, void *spectral, size_t out_bytes,
+                     void *physical)
 {
     distfft_options options;
-    distfft_options_init(&options);
-    options.grid_ndims = pc->grid_ndims;
-    options.rigor = DISTFFT_ESTIMATE;
+    plan_options(pc, &options);
     options.method = method;
-    options.batch = pc->batch;
     distfft_plan plan = NULL;
     const char *name = distfft_method_name(method);
     int rc = distfft_plan_create(MPI_COMM_WORLD, pc->ndims, pc->shape,
@@ -421,7 +461,13 @@ static int transform(test_suite *suite, const plan_case *pc,
         return 0;
     }
     int ok = 1;
-    if ((rc = distfft_plan_forward(plan, (void *)input, spectral)) !=
+    if (pc->in_place) {
+        rc = run_in_place(plan, input, in_bytes, spectral, out_bytes, physical);
+        if (rc != DISTFFT_SUCCESS) {
+            report(suite, rc, "plan in place", name);
+            ok = 0;
+        }
+    } else if ((rc = distfft_plan_forward(plan, (void *)input, spectral)) !=
         DISTFFT_SUCCESS) {
         report(suite, rc, "plan_forward", name);
         ok = 0;
@@ -439,10 +485,7 @@ static void run_plan(test_suite *suite, const plan_case *pc)
     int64_t in_shape[DISTFFT_MAX_DIMS], in_start[DISTFFT_MAX_DIMS];
     int64_t out_shape[DISTFFT_MAX_DIMS];
     distfft_options options;
-    distfft_options_init(&options);
-    options.grid_ndims = pc->grid_ndims;
-    options.rigor = DISTFFT_ESTIMATE;
-    options.batch = pc->batch;
+    plan_options(pc, &options);
     distfft_plan plan = NULL;
     char shape_text[96];
     test_shape_string(pc->ndims, pc->shape, shape_text, sizeof shape_text);
@@ -464,11 +507,13 @@ static void run_plan(test_suite *suite, const plan_case *pc)
     distfft_type type = pc->precision == DISTFFT_FLOAT
                             ? DISTFFT_COMPLEX_FLOAT
                             : DISTFFT_COMPLEX_DOUBLE;
-    size_t element = distfft_type_size(type);
-    size_t in_bytes =
-        (size_t)(pc->batch * test_product(pc->ndims, in_shape)) * element;
-    size_t out_bytes =
-        (size_t)(pc->batch * test_product(pc->ndims, out_shape)) * element;
+    distfft_type in_type = pc->r2c ? (pc->precision == DISTFFT_FLOAT ? DISTFFT_REAL_FLOAT
+                                                                      : DISTFFT_REAL_DOUBLE)
+                                   : type;
+    size_t in_bytes = (size_t)(pc->batch * test_product(pc->ndims, in_shape)) *
+                      distfft_type_size(in_type);
+    size_t out_bytes = (size_t)(pc->batch * test_product(pc->ndims, out_shape)) *
+                       distfft_type_size(type);
     void *input = in_bytes ? test_guarded_alloc(in_bytes, 0) : NULL;
     void *spectral[2], *physical[2];
     for (int k = 0; k < 2; k++) {
@@ -476,14 +521,14 @@ static void run_plan(test_suite *suite, const plan_case *pc)
         physical[k] = in_bytes ? test_guarded_alloc(in_bytes, 0) : NULL;
     }
     if (input)
-        test_fill(type, pc->ndims, pc->shape, in_shape, in_start, pc->batch,
+        test_fill(in_type, pc->ndims, pc->shape, in_shape, in_start, pc->batch,
                   0, input);
     int reference_ok = transform(suite, pc, DISTFFT_METHOD_ALLTOALLW, 0,
-                                 input, spectral[0], physical[0]);
-    test_case(suite, reference_ok, "plan alltoallw %s r=%d %s batch=%lld",
+                                 input, in_bytes, spectral[0], out_bytes, physical[0]);
+    test_case(suite, reference_ok, "plan alltoallw %s r=%d %s batch=%lld%s%s",
               shape_text, pc->grid_ndims,
               pc->precision == DISTFFT_FLOAT ? "float" : "double",
-              (long long)pc->batch);
+              (long long)pc->batch, pc->r2c ? " r2c" : "", pc->in_place ? " in place" : "");
     for (int m = 1; m < method_count(); m++) {
         if (!selected[m])
             continue;
@@ -491,25 +536,32 @@ static void run_plan(test_suite *suite, const plan_case *pc)
         int refused = m == DISTFFT_METHOD_VECTOR &&
                       !vector_applies_to_plan(pc, grid_ndims, grid_dims);
         int ok = reference_ok && transform(suite, pc, (distfft_method)m,
-                                           refused, input, spectral[1],
-                                           physical[1]);
+                                           refused, input, in_bytes, spectral[1],
+                                           out_bytes, physical[1]);
         if (ok < 0) {
             test_case(suite, 1, "plan %s %s r=%d refused (unequal blocks)",
                       name, shape_text, pc->grid_ndims);
             continue;
         }
-        if (ok && !same_bytes(spectral[0], spectral[1], out_bytes)) {
+        /* shm runs the FFT after each exchange out of place (its output
+         * is in the window): FFTW's plan for it may differ, so the same
+         * transform, not the same bits */
+        int64_t points = test_product(pc->ndims, pc->shape);
+        int shm = m == DISTFFT_METHOD_SHM;
+        if (ok && !(shm ? test_close(pc->precision, out_bytes, spectral[0], spectral[1], points)
+                        : same_bytes(spectral[0], spectral[1], out_bytes))) {
             test_detail(suite, "plan %s: forward differs from alltoallw",
                         name);
             ok = 0;
         }
-        if (ok && !same_bytes(physical[0], physical[1], in_bytes)) {
+        if (ok && !(shm ? test_close(pc->precision, in_bytes, physical[0], physical[1], points)
+                        : same_bytes(physical[0], physical[1], in_bytes))) {
             test_detail(suite, "plan %s: backward differs from alltoallw",
                         name);
             ok = 0;
         }
-        test_case(suite, ok, "plan %s %s r=%d", name, shape_text,
-                  pc->grid_ndims);
+        test_case(suite, ok, "plan %s %s r=%d%s%s", name, shape_text,
+                  pc->grid_ndims, pc->r2c ? " r2c" : "", pc->in_place ? " in place" : "");
     }
     distfft_free(input);
     for (int k = 0; k < 2; k++) {

@@ -103,7 +103,28 @@ static void check_shm(test_suite *suite)
     test_case(suite, suite->size == 1 || (has(tree, "\n    (domain 2 of ") && has(tree, "\n    (window slice ") &&
                                          has(tree, "(messages outside the domain: ")),
               "shm shows its domain, window and messages");
+    /* a plan's exchange writes into its output in the window: one copy,
+     * on every run (a pair of ranks shares memory where size >= 2; the
+     * last of an odd size is a domain of its own, without a window) */
+    int paired = suite->size > 1 && (suite->size % 2 == 0 || suite->rank < suite->size - 1);
+    test_case(suite, !paired || (has(tree, "(output in the window ") && has(tree, "(0 of 0 runs)")),
+              "shm's plan exchanges have their output in the window");
     free(tree);
+    size_t bytes = (size_t)distfft_plan_local_size(plan) * 16 + 16;
+    void *in = distfft_malloc(bytes), *out = distfft_malloc(bytes);
+    if (in && out) {
+        memset(in, 0, bytes);
+        memset(out, 0, bytes);
+        test_case(suite, distfft_plan_forward(plan, in, out) == DISTFFT_SUCCESS &&
+                      distfft_plan_backward(plan, out, in) == DISTFFT_SUCCESS, "shm plan runs");
+        tree = print_plan(plan, 1);
+        if (suite->rank == 0) printf("shm after a forward and a backward run:\n%s\n", tree ? tree : "(none)");
+        test_case(suite, !paired || (has(tree, "(1 of 1 runs)") && !has(tree, "(0 of 1 runs)")),
+                  "every run of a plan's shm exchange takes the one copy");
+        free(tree);
+    }
+    distfft_free(in);
+    distfft_free(out);
     distfft_plan_destroy(&plan);
 }
 

@@ -348,6 +348,20 @@ double test_tolerance(distfft_precision precision, int64_t n)
     return TEST_TOLERANCE_FACTOR * eps * (log_n > 1.0 ? log_n : 1.0);
 }
 
+int test_close(distfft_precision precision, size_t bytes, const void *a, const void *b, int64_t points)
+{
+    double largest = 0.0, error = 0.0;
+    size_t count = bytes / (precision == DISTFFT_FLOAT ? sizeof(float) : sizeof(double));
+    for (size_t i = 0; i < count; i++) {
+        double x = precision == DISTFFT_FLOAT ? ((const float *)a)[i] : ((const double *)a)[i];
+        double y = precision == DISTFFT_FLOAT ? ((const float *)b)[i] : ((const double *)b)[i];
+        double difference = fabs(x - y);
+        largest = fmax(largest, fabs(x));
+        if (!(difference <= error)) error = difference; /* a NaN sticks */
+    }
+    return error <= test_tolerance(precision, points) * fmax(largest, 1.0);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Errors                                                                    */
 /* ------------------------------------------------------------------------ */

@@ -136,6 +136,13 @@ double test_max_abs(int64_t n, const double complex *a);
 #define TEST_TOLERANCE_FACTOR 8.0
 double test_tolerance(distfft_precision precision, int64_t n);
 
+/* 1 if the reals of b (bytes of float or double, by precision) are
+ * within test_tolerance(precision, points) of a's, relative to a's
+ * largest magnitude (at least 1): the same transform by FFTW plans of
+ * another shape (shm's plans run the FFT after each exchange out of
+ * place), not the same bits. NaNs fail. */
+int test_close(distfft_precision precision, size_t bytes, const void *a, const void *b, int64_t points);
+
 /* ------------------------------------------------------------------------ */
 /* Errors reported by the library                                            */
 /* ------------------------------------------------------------------------ */
