@@ -9,12 +9,30 @@
 #include "timer.h"
 #include "../error.h"
 
-int tuning_time(MPI_Comm comm, tuning_run run, void *context, double *seconds)
+bool tuning_enough(const double *times, int runs, double bound)
 {
-    int rc = run(context); /* warm-up: first touch, lazy connections */
-    double best = INFINITY, total = 0.0;
-    for (int r = 0; rc == DISTFFT_SUCCESS && r < TUNING_MAX_RUNS &&
-                    (r < TUNING_MIN_RUNS || total < TUNING_MIN_SECONDS); r++) {
+    if (runs >= TUNING_MAX_RUNS) return true;
+    double fastest = INFINITY, total = 0.0;
+    for (int r = 0; r < runs; r++) {
+        fastest = times[r] < fastest ? times[r] : fastest;
+        total += times[r];
+    }
+    if (runs > 0 && isfinite(bound) && fastest > TUNING_LOSER * bound) return true;
+    if (runs < TUNING_MIN_RUNS) return false;
+    if (total >= TUNING_MIN_SECONDS) return true;
+    double low = INFINITY, high = -INFINITY;
+    for (int r = runs - TUNING_MIN_RUNS; r < runs; r++) {
+        low = times[r] < low ? times[r] : low;
+        high = times[r] > high ? times[r] : high;
+    }
+    return high - low <= TUNING_AGREEMENT * low;
+}
+
+int tuning_time(MPI_Comm comm, tuning_run run, void *context, double bound, double *seconds, int *runs)
+{
+    int rc = run(context), r; /* warm-up: first touch, lazy connections */
+    double times[TUNING_MAX_RUNS], best = INFINITY;
+    for (r = 0; rc == DISTFFT_SUCCESS && !tuning_enough(times, r, bound); r++) {
         rc = CHECK_MPI(MPI_Barrier(comm));
         if (rc != DISTFFT_SUCCESS) break;
         double start = MPI_Wtime();
@@ -22,9 +40,10 @@ int tuning_time(MPI_Comm comm, tuning_run run, void *context, double *seconds)
         double elapsed = MPI_Wtime() - start;
         int reduced = CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, comm));
         if (rc == DISTFFT_SUCCESS) rc = reduced;
-        total += elapsed;
+        times[r] = elapsed;
         if (elapsed < best) best = elapsed;
     }
     *seconds = best;
+    if (runs) *runs = r;
     return rc;
 }
