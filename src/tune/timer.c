@@ -20,12 +20,9 @@ bool tuning_enough(const double *times, int runs, double bound)
     if (runs > 0 && isfinite(bound) && fastest > TUNING_LOSER * bound) return true;
     if (runs < TUNING_MIN_RUNS) return false;
     if (total >= TUNING_MIN_SECONDS) return true;
-    double low = INFINITY, high = -INFINITY;
-    for (int r = runs - TUNING_MIN_RUNS; r < runs; r++) {
-        low = times[r] < low ? times[r] : low;
-        high = times[r] > high ? times[r] : high;
-    }
-    return high - low <= TUNING_AGREEMENT * low;
+    double before = INFINITY; /* the fastest before the last TUNING_MIN_RUNS - 1 runs */
+    for (int r = 0; r <= runs - TUNING_MIN_RUNS; r++) before = times[r] < before ? times[r] : before;
+    return before <= fastest * (1 + TUNING_AGREEMENT);
 }
 
 int tuning_time(MPI_Comm comm, tuning_run run, void *context, double bound, double *seconds, int *runs)

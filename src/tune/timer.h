@@ -23,7 +23,7 @@ typedef int (*tuning_run)(void *context);
 #define TUNING_MIN_RUNS 3
 #define TUNING_MAX_RUNS 20
 #define TUNING_MIN_SECONDS 0.01
-#define TUNING_AGREEMENT 0.02 /* the last TUNING_MIN_RUNS within 2 % of each other */
+#define TUNING_AGREEMENT 0.02 /* the fastest settled: not beaten by more than 2 % */
 #define TUNING_LOSER 1.5      /* fastest run above 1.5 x bound: a clear loser */
 int tuning_time(MPI_Comm comm, tuning_run run, void *context, double bound, double *seconds, int *runs);
 
@@ -33,13 +33,14 @@ int tuning_time(MPI_Comm comm, tuning_run run, void *context, double bound, doub
  *   - the fastest is above TUNING_LOSER x bound: it cannot plausibly win
  *     (noise only slows a run down), so it is not timed on; or
  *   - at least TUNING_MIN_RUNS, and either they add up to
- *     TUNING_MIN_SECONDS or the last TUNING_MIN_RUNS agree within
- *     TUNING_AGREEMENT of the fastest of them (steady: more runs would
- *     measure the same).
- * Before the agreement rule a fast candidate always ran until
- * TUNING_MIN_SECONDS, up to 20 times: under SMPI, where the network is
- * simulated and the FFTs are sampled, the runs agree exactly, and those
- * runs were most of a tuned plan's simulation (docs/guide/scale.md). */
+ *     TUNING_MIN_SECONDS or the fastest has settled: the last
+ *     TUNING_MIN_RUNS - 1 runs did not beat the fastest before them by
+ *     more than TUNING_AGREEMENT (more runs would measure the same
+ *     minimum; a series still speeding up is timed on).
+ * Before that rule a fast candidate always ran until TUNING_MIN_SECONDS,
+ * up to 20 times: under SMPI, where the network is simulated and the
+ * FFTs are sampled, those runs were most of a tuned plan's simulation
+ * (docs/guide/scale.md). */
 bool tuning_enough(const double *times, int runs, double bound);
 
 #endif
