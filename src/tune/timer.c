@@ -20,8 +20,8 @@ bool tuning_enough(const double *times, int runs, double bound)
     if (runs > 0 && isfinite(bound) && fastest > TUNING_LOSER * bound) return true;
     if (runs < TUNING_MIN_RUNS) return false;
     if (total >= TUNING_MIN_SECONDS) return true;
-    double before = INFINITY; /* the fastest before the last TUNING_MIN_RUNS - 1 runs */
-    for (int r = 0; r <= runs - TUNING_MIN_RUNS; r++) before = times[r] < before ? times[r] : before;
+    double before = INFINITY; /* the fastest before the last TUNING_MIN_RUNS runs */
+    for (int r = 0; r < runs - TUNING_MIN_RUNS; r++) before = times[r] < before ? times[r] : before;
     return before <= fastest * (1 + TUNING_AGREEMENT);
 }
 

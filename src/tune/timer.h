@@ -34,9 +34,10 @@ int tuning_time(MPI_Comm comm, tuning_run run, void *context, double bound, doub
  *     (noise only slows a run down), so it is not timed on; or
  *   - at least TUNING_MIN_RUNS, and either they add up to
  *     TUNING_MIN_SECONDS or the fastest has settled: the last
- *     TUNING_MIN_RUNS - 1 runs did not beat the fastest before them by
- *     more than TUNING_AGREEMENT (more runs would measure the same
- *     minimum; a series still speeding up is timed on).
+ *     TUNING_MIN_RUNS runs did not beat the fastest before them by more
+ *     than TUNING_AGREEMENT (more runs would measure the same minimum; a
+ *     series still speeding up, or a noisy one whose fastest is still
+ *     falling, is timed on). Steady fast runs: TUNING_MIN_RUNS + 1.
  * Before that rule a fast candidate always ran until TUNING_MIN_SECONDS,
  * up to 20 times: under SMPI, where the network is simulated and the
  * FFTs are sampled, those runs were most of a tuned plan's simulation
