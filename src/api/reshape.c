@@ -65,7 +65,7 @@ int reshape_choose(const struct distfft_layout_s *in, const struct distfft_layou
         if (error_agree((*reshape)->comm, reshape_prepare(*reshape, candidates[c])) != DISTFFT_SUCCESS) continue;
         reshape_trial trial = {*reshape, scratch_in, scratch_out};
         double seconds = INFINITY;
-        rc = tuning_time((*reshape)->comm, run_trial, &trial, &seconds);
+        rc = tuning_time((*reshape)->comm, run_trial, &trial, best, &seconds, NULL);
         if (seconds < best) {
             best = seconds;
             chosen = candidates[c];

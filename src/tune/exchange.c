@@ -39,7 +39,7 @@ static int run_exchange(void *context)
  * method that cannot be planned fails. */
 static int time_method(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *geometry,
                         distfft_method m, const void *in, void *out, distfft_redist *candidate,
-                        double *seconds)
+                        double bound, double *seconds)
 {
     *seconds = INFINITY;
     int created = redist_create(comm, geometry, m, candidate);
@@ -49,7 +49,7 @@ static int time_method(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometr
         return error_agree(tuning_comm, freed);
     }
     exchange_run run = {*candidate, in, out};
-    if (error_agree(tuning_comm, tuning_time(tuning_comm, run_exchange, &run, seconds)) != DISTFFT_SUCCESS)
+    if (error_agree(tuning_comm, tuning_time(tuning_comm, run_exchange, &run, bound, seconds, NULL)) != DISTFFT_SUCCESS)
         *seconds = INFINITY; /* a method that fails its runs is not chosen */
     return DISTFFT_SUCCESS;
 }
@@ -69,7 +69,8 @@ int tune_exchange(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *ge
     for (int m = 0; rc == DISTFFT_SUCCESS && m < redist_method_count(); m++) {
         distfft_redist candidate = NULL;
         double seconds;
-        rc = time_method(comm, tuning_comm, geometry, (distfft_method)m, in, out, &candidate, &seconds);
+        rc = time_method(comm, tuning_comm, geometry, (distfft_method)m, in, out, &candidate, best_seconds,
+                         &seconds);
         if (rc != DISTFFT_SUCCESS) break;
         progress_method(progress, distfft_method_name((distfft_method)m), m, redist_method_count(),
                         seconds);

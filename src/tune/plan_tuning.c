@@ -37,8 +37,10 @@ static int run_pair(void *context)
     return rc == DISTFFT_SUCCESS ? plan_run(run->plan, PLAN_BACKWARD, run->out, run->in) : rc;
 }
 
-/* Seconds of a forward+backward pair on scratch arrays. Collective. */
-static int time_pair(struct distfft_plan_s *plan, double *seconds)
+/* Seconds of a forward+backward pair on scratch arrays; `bound`: the
+ * fastest candidate's so far (INFINITY: none); *runs: how many were timed
+ * (tuning_time). Collective. */
+static int time_pair(struct distfft_plan_s *plan, double bound, double *seconds, int *runs)
 {
     int in_place = plan->request.options.in_place; /* one buffer holding both blocks */
     size_t in_bytes = (in_place ? plan->algebra.local_bytes : plan_in_bytes(plan, PLAN_FORWARD)) + 64;
@@ -50,7 +52,7 @@ static int time_pair(struct distfft_plan_s *plan, double *seconds)
         memset(in, 0, in_bytes);
         if (!in_place) memset(out, 0, out_bytes);
         pair_run run = {plan, in, out};
-        rc = tuning_time(plan->comm, run_pair, &run, seconds);
+        rc = tuning_time(plan->comm, run_pair, &run, bound, seconds, runs);
     }
     distfft_free(in);
     if (!in_place) distfft_free(out);
@@ -191,8 +193,9 @@ static int fastest_plan(plan_comms *comms, const plan_request *request, const gr
         TRY(build_on(comms, request, &grids[g], policy, &candidate));
         double seconds = 0.0;
         if (count > 1) {
-            TRY(time_pair(candidate, &seconds));
-            progress_say(policy->progress, "forward+backward %.3g ms", seconds * 1e3);
+            int runs = 0;
+            TRY(time_pair(candidate, best_seconds, &seconds, &runs));
+            progress_say(policy->progress, "forward+backward %.3g ms (%d runs)", seconds * 1e3, runs);
         }
         TRY(keep_faster(comm, &best, &best_seconds, &candidate, seconds));
     }
@@ -272,6 +275,12 @@ static int ranked_plan(plan_comms *comms, const plan_request *request, const cos
     int budget = request->options.tune_budget;
     progress_say(policy_in->progress, "the model ranks %d candidates (%d grid(s) x %d methods); timing the "
                  "best %d", total, count, methods, budget < total ? budget : total);
+    for (int i = 0; i < total && i < budget + 4; i++) { /* the head of the ranking, to judge it by */
+        char name[64];
+        progress_grid_name(name, sizeof name, grids[list[i].grid].ndims, grids[list[i].grid].dims);
+        progress_say(policy_in->progress, "ranked %d: grid %s %s, predicted %.3g ms", i + 1, name,
+                     distfft_method_name((distfft_method)list[i].method), list[i].predicted * 1e3);
+    }
     double best_seconds = INFINITY;
     for (int i = 0; i < total && timed < budget; i++) {
         exchange_policy policy = *policy_in;
@@ -290,10 +299,11 @@ static int ranked_plan(plan_comms *comms, const plan_request *request, const cos
         }
         TRY(rc);
         double seconds;
-        TRY(time_pair(candidate, &seconds));
+        int runs = 0;
+        TRY(time_pair(candidate, best_seconds, &seconds, &runs));
         timed++;
-        progress_say(policy.progress, "grid %s %s: predicted %.3g ms, measured %.3g ms", name,
-                     distfft_method_name(policy.method), list[i].predicted * 1e3, seconds * 1e3);
+        progress_say(policy.progress, "grid %s %s: predicted %.3g ms, measured %.3g ms (%d runs)", name,
+                     distfft_method_name(policy.method), list[i].predicted * 1e3, seconds * 1e3, runs);
         TRY(keep_faster(comm, &best, &best_seconds, &candidate, seconds));
     }
     *plan_out = best;
@@ -328,7 +338,7 @@ static int choose_overlap(plan_comms *comms, const plan_request *request, const 
     grid_candidate grid = {.ndims = (*plan)->grid->ndims};
     memcpy(grid.dims, (*plan)->grid->dims, sizeof grid.dims);
     double best_seconds;
-    rc = time_pair(*plan, &best_seconds);
+    rc = time_pair(*plan, INFINITY, &best_seconds, NULL);
     for (size_t i = 0; rc == DISTFFT_SUCCESS && i < count; i++) {
         plan_request by_field = *request;
         by_field.options.overlap = modes[i];
@@ -339,7 +349,7 @@ static int choose_overlap(plan_comms *comms, const plan_request *request, const 
             error_clear();
             return error_agree(comm, plan_free(candidate));
         }
-        rc = time_pair(candidate, &seconds);
+        rc = time_pair(candidate, best_seconds, &seconds, NULL);
         if (rc == DISTFFT_SUCCESS && seconds < best_seconds) { /* reduced times: alike everywhere */
             best_seconds = seconds;
             candidate->tuning_seconds = (*plan)->tuning_seconds;

@@ -9,12 +9,27 @@
 #include "timer.h"
 #include "../error.h"
 
-int tuning_time(MPI_Comm comm, tuning_run run, void *context, double *seconds)
+bool tuning_enough(const double *times, int runs, double bound)
 {
-    int rc = run(context); /* warm-up: first touch, lazy connections */
-    double best = INFINITY, total = 0.0;
-    for (int r = 0; rc == DISTFFT_SUCCESS && r < TUNING_MAX_RUNS &&
-                    (r < TUNING_MIN_RUNS || total < TUNING_MIN_SECONDS); r++) {
+    if (runs >= TUNING_MAX_RUNS) return true;
+    double fastest = INFINITY, total = 0.0;
+    for (int r = 0; r < runs; r++) {
+        fastest = times[r] < fastest ? times[r] : fastest;
+        total += times[r];
+    }
+    if (runs > 0 && isfinite(bound) && fastest > TUNING_LOSER * bound) return true;
+    if (runs < TUNING_MIN_RUNS) return false;
+    if (total >= TUNING_MIN_SECONDS) return true;
+    double before = INFINITY; /* the fastest before the last TUNING_MIN_RUNS runs */
+    for (int r = 0; r < runs - TUNING_MIN_RUNS; r++) before = times[r] < before ? times[r] : before;
+    return before <= fastest * (1 + TUNING_AGREEMENT);
+}
+
+int tuning_time(MPI_Comm comm, tuning_run run, void *context, double bound, double *seconds, int *runs)
+{
+    int rc = run(context), r; /* warm-up: first touch, lazy connections */
+    double times[TUNING_MAX_RUNS], best = INFINITY;
+    for (r = 0; rc == DISTFFT_SUCCESS && !tuning_enough(times, r, bound); r++) {
         rc = CHECK_MPI(MPI_Barrier(comm));
         if (rc != DISTFFT_SUCCESS) break;
         double start = MPI_Wtime();
@@ -22,9 +37,10 @@ int tuning_time(MPI_Comm comm, tuning_run run, void *context, double *seconds)
         double elapsed = MPI_Wtime() - start;
         int reduced = CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, comm));
         if (rc == DISTFFT_SUCCESS) rc = reduced;
-        total += elapsed;
+        times[r] = elapsed;
         if (elapsed < best) best = elapsed;
     }
     *seconds = best;
+    if (runs) *runs = r;
     return rc;
 }
