@@ -18,8 +18,10 @@
  *   DISTFFT_SMPI_SAMPLE=K    sampled computation: each distinct local step
  *                            (same key: the plan names a step by its
  *                            description, shapes and byte counts)
- *                            runs for real 1 + K times over all ranks, then
- *                            the mean host time of the last K is charged to
+ *                            runs for real 1 + K times over all ranks
+ *                            (more where ranks reach it before those runs
+ *                            finished: each run yields to the others), then
+ *                            the mean host time of all but the first is charged to
  *                            the simulated clock (smpi_execute_benched)
  *                            without running the step. The sampled runs
  *                            read and write private buffers touched
@@ -29,6 +31,13 @@
  *                            seconds are
  *                            host seconds: the platform's core speed must
  *                            equal smpi/host-speed (our platforms do).
+ *   DISTFFT_SMPI_SAMPLES=FILE with sampling: every finished sample is
+ *                            appended to FILE, and a later run with the
+ *                            same FILE charges those means for the same keys
+ *                            without running them: runs that share FILE are
+ *                            charged the same local work, so they differ in
+ *                            their exchanges only (benchmarks/scale/
+ *                            auto_rounds.py shares one file per round).
  *
  * A checking run (distfft-bench --check, the SMPI tests) uses neither.
  */

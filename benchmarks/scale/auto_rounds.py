@@ -17,6 +17,14 @@ method's median simulated pair over rounds [range], auto's, the median over
 rounds of auto / the best fixed method of that round [range], and auto's
 plan time (tuning included). With --tune-budget, auto times only the cost
 model's B best candidates (the model: --model FILE).
+
+Common random numbers: the runs of one round share one sample file
+(DISTFFT_SMPI_SAMPLES=DIR/samples-RANKS-ROUND.txt, src/simulation.h): the
+round's first run measures each local FFT step, the others are charged the
+same seconds for the same step, so within a round auto and the fixed methods
+differ only in their exchanges (and auto's tuning sees that too); the host's
+noise moves whole rounds, not one method against another. --private-samples
+gives each run its own samples, as before.
 """
 import argparse
 import dataclasses
@@ -39,10 +47,13 @@ def bench_command(point, bench, options):
     return command
 
 
-def run(point, bench, options):
+def run(point, bench, options, samples=None):
+    environment = {"DISTFFT_SMPI_SAMPLE": "3", "DISTFFT_SMPI_FOLD": "1"}
+    if samples:
+        environment["DISTFFT_SMPI_SAMPLES"] = samples
     wall, done, memory = campaign.simulate(point.platform, point.ranks, point.cores_per_node,
                                            bench_command(point, bench, options), options.timeout,
-                                           {"DISTFFT_SMPI_SAMPLE": "3", "DISTFFT_SMPI_FOLD": "1"})
+                                           environment)
     record = {"wall_seconds": wall, "peak_memory_bytes": memory, "timed_out": done is None}
     for line in (done.stdout.splitlines() if done else []):
         if line.startswith("{"):
@@ -102,6 +113,8 @@ def main(argv):
     parser.add_argument("--model", help="cost model file (with --tune-budget)")
     parser.add_argument("--timeout", type=float, default=1800.0)
     parser.add_argument("--out", default="auto-rounds")
+    parser.add_argument("--private-samples", action="store_true",
+                        help="each run samples its own FFT steps (no shared sample file per round)")
     parser.add_argument("--build-smpi", default=os.path.join(campaign.ROOT, "build-smpi"))
     parser.add_argument("--summarize", metavar="DIR")
     options = parser.parse_args(argv)
@@ -121,9 +134,11 @@ def main(argv):
             order = methods[n % len(methods):] + methods[:n % len(methods)]
             for method in order:
                 point = campaign.Point("auto", shape, ranks, method=method)
-                record = run(point, bench, options)
+                samples = None if options.private_samples else \
+                    os.path.abspath(os.path.join(options.out, f"samples-{ranks}-{n + 1}.txt"))
+                record = run(point, bench, options, samples)
                 record.update({"round": n, "ranks": ranks, "method": method, "shape": options.shape,
-                               "tune_budget": options.tune_budget})
+                               "tune_budget": options.tune_budget, "shared_samples": samples is not None})
                 with open(results, "a") as stream:
                     stream.write(json.dumps(record) + "\n")
                 pair = (record.get("bench") or {}).get("pair_seconds")
