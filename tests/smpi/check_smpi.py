@@ -10,10 +10,12 @@ on the gathered array); then, where Open MPI can run the same rank count
 here (16 and 64 ranks, oversubscribed), the same configuration under both
 and the forward outputs compared byte for byte (--save, FFTW estimate plans
 on both sides). Also that an SMPI build refuses what SMPI lacks (threads,
-the shm method) with a message, not a hang. Prints one line per case with
+the shm method) with a message, not a hang; that a shared sample file
+charges what it holds. Prints one line per case with
 the wall time the simulation took; exits 1 if any case fails.
 """
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -118,6 +120,30 @@ def main():
         status, output, wall = run(simulated(bench, 16, "nodes", 4, arguments), 120)
         verdict(f"refused under SMPI: {arguments}", status not in (0, None) and words in output,
                 wall, output)
+
+    # A shared sample file (DISTFFT_SMPI_SAMPLES, src/simulation.h): the first
+    # run writes its sampled steps; a second run is charged what the file says
+    # (here 10 ms per local step, set by hand) and samples nothing anew.
+    with tempfile.TemporaryDirectory(prefix="distfft-samples-") as directory:
+        path = os.path.join(directory, "samples.txt")
+        sampled = {"DISTFFT_SMPI_SAMPLE": "3", "DISTFFT_SMPI_SAMPLES": path}
+        command = simulated(bench, 16, "nodes", 4, "--shape 32x32x32 --grid pencil --method alltoallw --json")
+        status, output, wall = run(command, 120, sampled)
+        lines = open(path).read().split("\n")[:-1] if os.path.exists(path) else []
+        ok = status == 0 and len(lines) == 3 and all(len(line.split()) >= 3 for line in lines)
+        charged = None
+        if ok:
+            with open(path, "w") as stream:
+                stream.write("".join(" ".join([line.split()[0], "1.0e-02"] + line.split()[2:]) + "\n"
+                                     for line in lines))
+            status, more, wall2 = run(command, 120, sampled)
+            wall += wall2
+            output += more
+            results = [json.loads(line) for line in more.splitlines() if line.startswith("{")]
+            charged = results[0]["fft_seconds"] if status == 0 and results else None
+            ok = charged is not None and 0.059 < charged < 0.065 and len(open(path).readlines()) == 3
+        verdict(f"shared sample file: 3 steps written, then charged as the file says (6 x 10 ms per pair: "
+                f"{charged})", ok, wall, output)
 
     # A malformed platform file: refused with a message naming it, nothing run.
     with tempfile.TemporaryDirectory(prefix="distfft-platform-") as directory:
