@@ -145,6 +145,35 @@ def main():
         verdict(f"shared sample file: 3 steps written, then charged as the file says (6 x 10 ms per pair: "
                 f"{charged})", ok, wall, output)
 
+    # The calibration's sampled FFTs run on buffers of the transform's own size
+    # (as a plan's steps do), not on the whole calibration array: each sample's
+    # key names its shape and bytes (src/tune/calibrate_fft.c).
+    with tempfile.TemporaryDirectory(prefix="distfft-calibrate-") as directory:
+        path, model = os.path.join(directory, "samples.txt"), os.path.join(directory, "model.txt")
+        status, output, wall = run(SMPI + ["nodes", "--ranks", "2", "--cores-per-node", "2", "--", bench,
+                                           "--calibrate", model, "--node-size", "2", "--rigor", "estimate"],
+                                   120, {"DISTFFT_SMPI_SAMPLE": "1", "DISTFFT_SMPI_SAMPLES": path,
+                                         "DISTFFT_CALIBRATE_QUICK": "1"})
+        wrong, seen = [], 0
+        for line in (open(path).read().splitlines() if os.path.exists(path) else []):
+            words = line.split()
+            if "calibrate" not in words:
+                continue
+            seen += 1
+            family, precision = int(words[5]), int(words[7])  # 0 c2c, 1 r2c, 2 c2r, 3 r2r; 0 double
+            shape = [int(n) for n in words[8].split("x")]
+            if family in (1, 2):
+                shape[-1 if shape[-1] > 1 else -2] //= 2
+                shape[-1 if shape[-1] > 1 else -2] += 1
+            elements = 1
+            for n in shape:
+                elements *= n
+            expected = elements * (8 if precision == 0 else 4) * (1 if family == 3 else 2)
+            if int(words[-1]) != expected:
+                wrong.append(f"{line} (expected {expected} bytes)")
+        verdict(f"calibration samples transform-sized buffers ({seen} samples)",
+                status == 0 and seen > 20 and not wrong, wall, output + "\n".join(wrong[:5]))
+
     # A malformed platform file: refused with a message naming it, nothing run.
     with tempfile.TemporaryDirectory(prefix="distfft-platform-") as directory:
         cases = [("broken.json", "{ not json", "is not valid JSON"),
