@@ -3,7 +3,9 @@
  * MEASURE): wisdom's choice when every rank holds the same one; otherwise,
  * when the method is "auto" and the rigor measures, every candidate grid
  * (grids.c) is built -- each exchange's method measured (exchange.c) --
- * and its forward+backward pair timed; the fastest plan is kept and its
+ * and its forward+backward pair timed (a grid whose exchanges got
+ * different methods also with each of them on every exchange:
+ * check_mixed); the fastest plan is kept and its
  * choices stored as wisdom. Times are the slowest rank's (timer.h), so
  * every rank keeps the same plan.
  *
@@ -177,8 +179,61 @@ static int keep_faster(MPI_Comm comm, struct distfft_plan_s **best, double *best
     return error_agree(comm, plan_free(slower));
 }
 
-/* Build every candidate (timing them when there are several), keep the
- * fastest. */
+/* The distinct methods of a plan's exchanges, into methods[]; their count
+ * (0 without exchanges). */
+static int plan_methods(const struct distfft_plan_s *plan, distfft_method *methods)
+{
+    wisdom_choice choice;
+    plan_choice(plan, &choice);
+    int count = 0;
+    for (int e = 0; e < choice.exchanges; e++) {
+        int seen = 0;
+        for (int i = 0; i < count; i++) seen |= methods[i] == choice.methods[e];
+        if (!seen) methods[count++] = choice.methods[e];
+    }
+    return count;
+}
+
+/* A plan whose exchanges got different methods (each the fastest of its
+ * own isolated timing) is checked by its pair against the same grid with
+ * one of those methods on every exchange: exchanges timed alone start
+ * together, in a pair each starts as the step before it leaves the ranks,
+ * and a mix can lose there (at 256 simulated ranks of 512^3 r2c, vector on
+ * one grid direction and alltoallw on the other ran 1.06x alltoallw
+ * throughout; docs/guide/scale.md). *best holds the mixed plan, timed
+ * (*best_seconds); the fastest is left there, the others freed (on
+ * failure too). Collective. */
+static int check_mixed(plan_comms *comms, const plan_request *request, const grid_candidate *grid,
+                       const exchange_policy *policy, struct distfft_plan_s **best, double *best_seconds)
+{
+    distfft_method methods[WISDOM_MAX_EXCHANGES];
+    int count = plan_methods(*best, methods), rc = DISTFFT_SUCCESS;
+    struct distfft_plan_s *candidate = NULL;
+    for (int i = 0; count > 1 && i < count; i++) {
+        exchange_policy uniform = *policy;
+        uniform.method = methods[i];
+        uniform.forced = NULL;
+        rc = build_on(comms, request, grid, &uniform, &candidate);
+        if (rc == DISTFFT_ERR_UNSUPPORTED) { /* agreed: not on every exchange of this grid */
+            error_clear();
+            rc = DISTFFT_SUCCESS;
+            continue;
+        }
+        TRY(rc);
+        double seconds;
+        int runs = 0;
+        TRY(time_pair(candidate, *best_seconds, &seconds, &runs));
+        progress_say(policy->progress, "%s on every exchange: forward+backward %.3g ms (%d runs)",
+                     distfft_method_name(methods[i]), seconds * 1e3, runs);
+        TRY(keep_faster(comms->comm, best, best_seconds, &candidate, seconds));
+    }
+fail:
+    KEEP(plan_free(candidate));
+    return rc;
+}
+
+/* Build every candidate (timing them when there are several, or when the
+ * one mixes methods: check_mixed), keep the fastest. */
 static int fastest_plan(plan_comms *comms, const plan_request *request, const grid_candidate *grids,
                         int count, const exchange_policy *policy, struct distfft_plan_s **best_out)
 {
@@ -186,17 +241,21 @@ static int fastest_plan(plan_comms *comms, const plan_request *request, const gr
     MPI_Comm comm = comms->comm;
     struct distfft_plan_s *best = NULL, *candidate = NULL;
     double best_seconds = INFINITY;
+    distfft_method methods[WISDOM_MAX_EXCHANGES];
     for (int g = 0; g < count; g++) {
         if (policy->progress)
             progress_grid(policy->progress, g, count, grids[g].ndims, grids[g].dims,
                           exchange_count(request, grids[g].ndims, grids[g].dims));
         TRY(build_on(comms, request, &grids[g], policy, &candidate));
+        bool mixed = policy->method == DISTFFT_METHOD_AUTO && !policy->forced && plan_methods(candidate, methods) > 1;
         double seconds = 0.0;
-        if (count > 1) {
+        if (count > 1 || mixed) {
             int runs = 0;
             TRY(time_pair(candidate, best_seconds, &seconds, &runs));
             progress_say(policy->progress, "forward+backward %.3g ms (%d runs)", seconds * 1e3, runs);
         }
+        if (mixed) /* the mix against each of its methods alone, on this grid */
+            TRY(check_mixed(comms, request, &grids[g], policy, &candidate, &seconds));
         TRY(keep_faster(comm, &best, &best_seconds, &candidate, seconds));
     }
     *best_out = best;

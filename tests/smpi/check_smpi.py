@@ -17,6 +17,7 @@ the wall time the simulation took; exits 1 if any case fails.
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -144,6 +145,34 @@ def main():
             ok = charged is not None and 0.059 < charged < 0.065 and len(open(path).readlines()) == 3
         verdict(f"shared sample file: 3 steps written, then charged as the file says (6 x 10 ms per pair: "
                 f"{charged})", ok, wall, output)
+
+    # auto's choice that mixes methods (each exchange's fastest alone) is
+    # checked by its pair against each of its methods on every exchange
+    # (src/tune/plan_tuning.c, check_mixed). Deterministic: the FFTs charged
+    # from a fixed sample file, no other host time charged; then
+    # `hierarchical` (its copies uncharged) wins the first exchange and
+    # alltoallw/vector the others.
+    with tempfile.TemporaryDirectory(prefix="distfft-mixed-") as directory:
+        path = os.path.join(directory, "samples.txt")
+        command = SMPI + ["fat-tree", "--ranks", "16", "--cores-per-node", "4", "--cfg",
+                          "smpi/simulate-computation:no", "--", bench, "--shape", "64x64x64", "--kind", "r2c",
+                          "--grid", "pencil", "--method", "auto", "--rigor", "measure", "--inner", "1", "--outer", "1"]
+        sampled = {"DISTFFT_SMPI_SAMPLE": "1", "DISTFFT_SMPI_SAMPLES": path, "DISTFFT_VERBOSE": "1"}
+        status, output, wall = run(command, 120, sampled)
+        if status == 0 and os.path.exists(path):
+            lines = open(path).read().splitlines()
+            with open(path, "w") as stream:
+                stream.write("".join(" ".join([line.split()[0], "1.0e-04"] + line.split()[2:]) + "\n"
+                                     for line in lines))
+            status, output, more = run(command, 120, sampled)
+            wall += more
+        plan = next((line for line in output.splitlines() if line.startswith("plan ")), "")
+        chosen = set(re.findall(r"redist ([a-z-]+) ", plan)) | set(re.findall(r"backward ([a-z-]+), ([a-z-]+)",
+                                                                            plan)[0] if "backward" in plan else ())
+        checked = set(re.findall(r"tuning grid 1/1 \(4x4\): ([a-z-]+) on every exchange", output))
+        verdict(f"auto's mixed choice ({', '.join(sorted(chosen))}) checked against each method on every "
+                f"exchange ({', '.join(sorted(checked)) or 'none'})",
+                status == 0 and len(chosen) > 1 and checked == chosen, wall, output)
 
     # The calibration's sampled FFTs run on buffers of the transform's own size
     # (as a plan's steps do), not on the whole calibration array: each sample's
