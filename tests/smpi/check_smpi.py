@@ -123,15 +123,17 @@ def main():
                 wall, output)
 
     # A shared sample file (DISTFFT_SMPI_SAMPLES, src/simulation.h): the first
-    # run writes its sampled steps; a second run is charged what the file says
-    # (here 10 ms per local step, set by hand) and samples nothing anew.
+    # run writes its sampled steps (3 FFTs and the backward output's scaling);
+    # a second run is charged what the file says (here 10 ms per local step,
+    # set by hand) and samples nothing anew.
     with tempfile.TemporaryDirectory(prefix="distfft-samples-") as directory:
         path = os.path.join(directory, "samples.txt")
         sampled = {"DISTFFT_SMPI_SAMPLE": "3", "DISTFFT_SMPI_SAMPLES": path}
         command = simulated(bench, 16, "nodes", 4, "--shape 32x32x32 --grid pencil --method alltoallw --json")
         status, output, wall = run(command, 120, sampled)
         lines = open(path).read().split("\n")[:-1] if os.path.exists(path) else []
-        ok = status == 0 and len(lines) == 3 and all(len(line.split()) >= 3 for line in lines)
+        ok = status == 0 and len(lines) == 4 and all(len(line.split()) >= 3 for line in lines) \
+            and any(" scale " in line for line in lines)
         charged = None
         if ok:
             with open(path, "w") as stream:
@@ -142,9 +144,9 @@ def main():
             output += more
             results = [json.loads(line) for line in more.splitlines() if line.startswith("{")]
             charged = results[0]["fft_seconds"] if status == 0 and results else None
-            ok = charged is not None and 0.059 < charged < 0.065 and len(open(path).readlines()) == 3
-        verdict(f"shared sample file: 3 steps written, then charged as the file says (6 x 10 ms per pair: "
-                f"{charged})", ok, wall, output)
+            ok = charged is not None and 0.069 < charged < 0.075 and len(open(path).readlines()) == 4
+        verdict(f"shared sample file: 3 steps and the scaling written, then charged as the file says "
+                f"(7 x 10 ms per pair: {charged})", ok, wall, output)
 
     # auto's choice that mixes methods (each exchange's fastest alone) is
     # checked by its pair against each of its methods on every exchange
