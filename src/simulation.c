@@ -228,7 +228,10 @@ int simulation_run(const char *key, simulation_work work, const void *context, c
     }
     double seconds;
     int status = run_private(work, context, in, out, in_bytes, out_bytes, &seconds);
-    if (record->runs++ > 0) record->seconds += seconds;
+    /* Runs that finish after the sample is complete (ranks that entered
+     * while the first ones ran) are not added: the mean stays the one
+     * charged and saved from then on. */
+    if (record->runs <= wanted && record->runs++ > 0) record->seconds += seconds;
     return status;
 }
 

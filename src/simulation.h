@@ -20,8 +20,9 @@
  *                            description, shapes and byte counts)
  *                            runs for real 1 + K times over all ranks
  *                            (more where ranks reach it before those runs
- *                            finished: each run yields to the others), then
- *                            the mean host time of all but the first is charged to
+ *                            finished: each run yields to the others; only
+ *                            the first 1 + K to finish count), then
+ *                            the mean host time of the last K is charged to
  *                            the simulated clock (smpi_execute_benched)
  *                            without running the step. The sampled runs
  *                            read and write private buffers touched

@@ -19,12 +19,13 @@ plan time (tuning included). With --tune-budget, auto times only the cost
 model's B best candidates (the model: --model FILE).
 
 Common random numbers: the runs of one round share one sample file
-(DISTFFT_SMPI_SAMPLES=DIR/samples-RANKS-ROUND.txt, src/simulation.h): the
-round's first run measures each local FFT step, the others are charged the
-same seconds for the same step, so within a round auto and the fixed methods
-differ only in their exchanges (and auto's tuning sees that too); the host's
-noise moves whole rounds, not one method against another. --private-samples
-gives each run its own samples, as before.
+(DISTFFT_SMPI_SAMPLES=DIR/samples-RANKS-ROUND.txt, src/simulation.h): a
+sampling run of alltoallw (not recorded) measures each local step first,
+then every recorded run is charged the same seconds for the same step from
+the file, so within a round auto and the fixed methods differ only in
+their exchanges (and auto's tuning sees that too); the host's noise moves
+whole rounds, not one method against another. --private-samples gives each
+run its own samples, as before.
 """
 import argparse
 import dataclasses
@@ -132,10 +133,12 @@ def main(argv):
     for n in range(options.rounds):
         for ranks in (int(p) for p in options.ranks.split(",")):
             order = methods[n % len(methods):] + methods[:n % len(methods)]
+            samples = None if options.private_samples else \
+                os.path.abspath(os.path.join(options.out, f"samples-{ranks}-{n + 1}.txt"))
+            if samples and not os.path.exists(samples):  # the round's sampling run
+                run(campaign.Point("auto", shape, ranks, method="alltoallw"), bench, options, samples)
             for method in order:
                 point = campaign.Point("auto", shape, ranks, method=method)
-                samples = None if options.private_samples else \
-                    os.path.abspath(os.path.join(options.out, f"samples-{ranks}-{n + 1}.txt"))
                 record = run(point, bench, options, samples)
                 record.update({"round": n, "ranks": ranks, "method": method, "shape": options.shape,
                                "tune_budget": options.tune_budget, "shared_samples": samples is not None})
