@@ -3,6 +3,7 @@
 
     benchmarks/node_table.py node DIR [DIR ...]
     benchmarks/node_table.py comparison DIR [DIR ...]
+    benchmarks/node_table.py methods DIR [DIR ...]
 
 `node`: runs of `scripts/benchmark quick --phases node ...` on two cores.
 One row per shape, kind and precision: distfft 2 ranks x 1 thread, 1 rank x
@@ -16,6 +17,12 @@ with 2 threads, and distfft 2 ranks over FFTW-MPI transposed 2 ranks.
 One row per shape and kind: the fastest pair of each system and rank count
 (median over rounds), then the same-round ratios distfft 2 ranks / FFTW-MPI
 transposed, / mpi4py-fft slab, and distfft 1 rank / serial FFTW.
+
+`methods`: runs of `scripts/benchmark methods --phases methods --rounds N`.
+One row per shape, kind and rank count: the best fixed method (by median)
+and auto (ms, median [range]), then the median over rounds of auto / the
+fastest fixed method of that round [range], and in how many rounds auto was
+within 5 % of it.
 """
 import collections
 import json
@@ -101,11 +108,34 @@ def comparison(rows):
            "/ mpi4py-fft", "distfft 1 rank / serial FFTW", "rounds"])
 
 
+def methods(rows):
+    cells = collections.defaultdict(dict)  # (edge, kind, ranks, round): {method: ms}
+    for row in rows:
+        if row.get("phase") == "methods" and row.get("pair_seconds"):
+            cells[(row["shape"][0], row["kind"], row["ranks"], row["round"])][row["method"]] = \
+                row["pair_seconds"] * 1e3
+    groups = collections.defaultdict(list)
+    for key, systems in cells.items():
+        if "auto" in systems and len(systems) > 1:
+            groups[key[:-1]].append(systems)
+    print("| shape kind | ranks | best fixed method (ms) | auto (ms) | auto / best fixed of the round | "
+          "within 5 % | rounds |")
+    print("|---|---|---|---|---|---|---|")
+    for key in sorted(groups):
+        rounds = groups[key]
+        fixed = {m for systems in rounds for m in systems if m != "auto"}
+        best = min(fixed, key=lambda m: statistics.median([s[m] for s in rounds if m in s]))
+        ratios = [s["auto"] / min(t for m, t in s.items() if m != "auto") for s in rounds]
+        print(f"| {key[0]}³ {key[1]} | {key[2]} | {best} {milliseconds([s[best] for s in rounds if best in s])} | "
+              f"{milliseconds([s['auto'] for s in rounds])} | {spread(ratios, 2)} | "
+              f"{sum(r <= 1.05 for r in ratios)} of {len(ratios)} | {len(rounds)} |")
+
+
 def main():
-    if len(sys.argv) < 3 or sys.argv[1] not in ("node", "comparison"):
+    modes = {"node": node, "comparison": comparison, "methods": methods}
+    if len(sys.argv) < 3 or sys.argv[1] not in modes:
         sys.exit(__doc__)
-    rows = load(sys.argv[2:])
-    (node if sys.argv[1] == "node" else comparison)(rows)
+    modes[sys.argv[1]](load(sys.argv[2:]))
 
 
 if __name__ == "__main__":
