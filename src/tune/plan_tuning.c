@@ -163,6 +163,22 @@ static int build_on(plan_comms *comms, const plan_request *request, const grid_c
     return plan_build(comms, &on_grid, &maker, plan);
 }
 
+/* Build `grid` with `method` on every exchange into *plan; where that
+ * method cannot serve every exchange (agreed on every rank) *plan is NULL
+ * and the call succeeds. */
+static int build_uniform(plan_comms *comms, const plan_request *request, const grid_candidate *grid,
+                         const exchange_policy *policy, distfft_method method, struct distfft_plan_s **plan)
+{
+    exchange_policy uniform = *policy;
+    uniform.method = method;
+    uniform.forced = NULL;
+    int rc = build_on(comms, request, grid, &uniform, plan);
+    if (rc != DISTFFT_ERR_UNSUPPORTED) return rc;
+    error_clear();
+    *plan = NULL;
+    return DISTFFT_SUCCESS;
+}
+
 /* Keep *candidate if it is the first or faster than *best (times are
  * reduced: alike on every rank), free the other; *candidate becomes NULL.
  * The free's outcome, agreed. Collective on comm. */
@@ -210,16 +226,8 @@ static int check_mixed(plan_comms *comms, const plan_request *request, const gri
     int count = plan_methods(*best, methods), rc = DISTFFT_SUCCESS;
     struct distfft_plan_s *candidate = NULL;
     for (int i = 0; count > 1 && i < count; i++) {
-        exchange_policy uniform = *policy;
-        uniform.method = methods[i];
-        uniform.forced = NULL;
-        rc = build_on(comms, request, grid, &uniform, &candidate);
-        if (rc == DISTFFT_ERR_UNSUPPORTED) { /* agreed: not on every exchange of this grid */
-            error_clear();
-            rc = DISTFFT_SUCCESS;
-            continue;
-        }
-        TRY(rc);
+        TRY(build_uniform(comms, request, grid, policy, methods[i], &candidate));
+        if (!candidate) continue; /* not on every exchange of this grid */
         double seconds;
         int runs = 0;
         TRY(time_pair(candidate, *best_seconds, &seconds, &runs));
@@ -342,27 +350,21 @@ static int ranked_plan(plan_comms *comms, const plan_request *request, const cos
     }
     double best_seconds = INFINITY;
     for (int i = 0; i < total && timed < budget; i++) {
-        exchange_policy policy = *policy_in;
-        policy.method = (distfft_method)list[i].method;
-        policy.forced = NULL;
+        distfft_method method = (distfft_method)list[i].method;
         const grid_candidate *grid = &grids[list[i].grid];
         char name[64];
         progress_grid_name(name, sizeof name, grid->ndims, grid->dims);
-        rc = build_on(comms, request, grid, &policy, &candidate);
-        if (rc == DISTFFT_ERR_UNSUPPORTED) { /* agreed: this method cannot serve this grid */
-            progress_say(policy.progress, "grid %s %s: not applicable", name,
-                         distfft_method_name(policy.method));
-            error_clear();
-            rc = DISTFFT_SUCCESS;
+        TRY(build_uniform(comms, request, grid, policy_in, method, &candidate));
+        if (!candidate) { /* this method cannot serve this grid */
+            progress_say(policy_in->progress, "grid %s %s: not applicable", name, distfft_method_name(method));
             continue;
         }
-        TRY(rc);
         double seconds;
         int runs = 0;
         TRY(time_pair(candidate, best_seconds, &seconds, &runs));
         timed++;
-        progress_say(policy.progress, "grid %s %s: predicted %.3g ms, measured %.3g ms (%d runs)", name,
-                     distfft_method_name(policy.method), list[i].predicted * 1e3, seconds * 1e3, runs);
+        progress_say(policy_in->progress, "grid %s %s: predicted %.3g ms, measured %.3g ms (%d runs)", name,
+                     distfft_method_name(method), list[i].predicted * 1e3, seconds * 1e3, runs);
         TRY(keep_faster(comm, &best, &best_seconds, &candidate, seconds));
     }
     *plan_out = best;
