@@ -463,7 +463,7 @@ int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor, c
     measure_messages(work, &layout, from, to, &model, &intra, &inter, &measured);
     TRY(error_agree(work, measured));
     TRY(measure_more_both(work, &layout, &model, from, to, intra, inter));
-    TRY(calibrate_ffts(work, rigor, QUICK, RUNS, &model));
+    TRY(calibrate_ffts(work, rigor, QUICK, RUNS, layout.member, model.node_size, &model));
     char note[256];
     snprintf(note, sizeof note, "%s%s", intra ? "" : layout.size == 1 ? "# one rank: messages to itself\n"
                                                    : "# one rank per node: intra-node values are the inter-node ones\n",

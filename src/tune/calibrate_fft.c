@@ -14,6 +14,12 @@
  *                  step's: the rate by size priced the campaign's 512-point
  *                  c2c axes 1.5 to 2 times too slow and its r2c ones 10 to
  *                  30 % too fast (docs/guide/scale.md).
+ *   by active ranks the per-length c2c rate at the longest length again
+ *                  with only the first A ranks of each node computing
+ *                  (A = 1, 2, 4, ... below the node's ranks), against all
+ *                  of them: the model's fft_active factors. The rates
+ *                  above share the node's memory bandwidth among all its
+ *                  ranks; a plan with fewer ranks on a node gets more.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -52,7 +58,8 @@ static size_t transform_bytes(const serial_spec *spec)
     return elements * (spec->family == SERIAL_R2R ? real : 2 * real);
 }
 
-/* Seconds of one transform of `spec` (best of RUNS, slowest rank), or -1
+/* Seconds of one transform of `spec` (best of RUNS, slowest rank; ranks
+ * not `active` only take part in the collectives), or -1
  * if it cannot be planned on some rank. Collective; a failure kept in *rc.
  * Under SMPI with sampled computation the transform is charged as a plan's
  * steps are (simulation_run), so the rates describe what the simulation
@@ -60,7 +67,8 @@ static size_t transform_bytes(const serial_spec *spec)
  * as a plan's steps do (buffers of the whole calibration array, 34 MB, left
  * the transform's data out of the cache and priced SMPI's rates up to twice
  * a native calibration's, docs/guide/scale.md). */
-static double time_fft(MPI_Comm comm, const serial_spec *spec, void *in, void *out, size_t bytes, int *rc)
+static double time_fft(MPI_Comm comm, const serial_spec *spec, int active, void *in, void *out, size_t bytes,
+                       int *rc)
 {
     size_t used = transform_bytes(spec);
     if (used > bytes) used = bytes;
@@ -78,11 +86,11 @@ static double time_fft(MPI_Comm comm, const serial_spec *spec, void *in, void *o
     double best = INFINITY;
     if (all) {
         memset(in, 0, bytes);
-        simulation_run(key, execute_fft, fft, in, out, used, used); /* warm-up */
+        if (active) simulation_run(key, execute_fft, fft, in, out, used, used); /* warm-up */
         for (int run = 0; run < RUNS; run++) {
             keep_mpi(rc, MPI_Barrier(comm), "MPI_Barrier");
             double start = MPI_Wtime();
-            simulation_run(key, execute_fft, fft, in, out, used, used);
+            if (active) simulation_run(key, execute_fft, fft, in, out, used, used);
             double seconds = calibrate_slowest(comm, MPI_Wtime() - start, rc);
             if (seconds < best) best = seconds;
         }
@@ -113,7 +121,7 @@ static double fft_rate(MPI_Comm comm, model_family family, distfft_precision pre
             spec.axes[0] = variant;
             spec.r2r_kinds[0] = DISTFFT_DCT2;
         }
-        double seconds = time_fft(comm, &spec, in, out, bytes, rc);
+        double seconds = time_fft(comm, &spec, 1, in, out, bytes, rc);
         if (seconds < 0) return -1.0;
         total += seconds / ((double)n * n * n * log2((double)n));
         count++;
@@ -127,7 +135,7 @@ static double fft_rate(MPI_Comm comm, model_family family, distfft_precision pre
  * axis 0), as a pencil's first and later steps are; r2c: B x n forward
  * and backward (its halved axis is always the contiguous one). */
 static double fft_length_rate(MPI_Comm comm, model_family family, distfft_precision precision, int n,
-                              distfft_rigor rigor, void *in, void *out, size_t bytes, int *rc)
+                              distfft_rigor rigor, int active, void *in, void *out, size_t bytes, int *rc)
 {
     int64_t lines = MODEL_LENGTH_BLOCK / n;
     serial_spec spec = {.precision = precision, .ndims = 2, .batch = 1, .naxes = 1, .sign = DISTFFT_FORWARD,
@@ -143,14 +151,42 @@ static double fft_length_rate(MPI_Comm comm, model_family family, distfft_precis
                       : variant == 0        ? SERIAL_R2C
                                             : SERIAL_C2R;
         spec.r2r_kinds[0] = DISTFFT_DCT2;
-        double seconds = time_fft(comm, &spec, in, out, bytes, rc);
+        double seconds = time_fft(comm, &spec, active, in, out, bytes, rc);
         if (seconds < 0) return -1.0;
         total += seconds / ((double)lines * n * log2((double)n));
     }
     return total / 2;
 }
 
-int calibrate_ffts(MPI_Comm comm, distfft_rigor rigor, int quick, int runs, cost_model *model)
+/* The fft_active factors (model.h): the c2c double rate at the longest
+ * calibrated length with the first A ranks of each node computing, over
+ * the rate with all of them (`member`: this rank's index on its node).
+ * Nothing where the node holds one rank or a rate cannot be measured. */
+static void calibrate_active(MPI_Comm comm, distfft_rigor rigor, int member, int node_size, void *in,
+                             void *out, size_t bytes, int *rc, cost_model *model)
+{
+    model_rate *table = &model->fft_active;
+    table->count = 0;
+    if (node_size < 2) return;
+    int n = fft_lengths[FFT_LENGTHS - 1];
+    double all = fft_length_rate(comm, MODEL_C2C, DISTFFT_DOUBLE, n, rigor, 1, in, out, bytes, rc);
+    for (int active = 1; all > 0 && table->count < MODEL_MAX_RATES - 1; active *= 2) {
+        if (active >= node_size) {
+            table->elements[table->count] = node_size;
+            table->seconds_per_unit[table->count++] = 1.0;
+            break;
+        }
+        double some = fft_length_rate(comm, MODEL_C2C, DISTFFT_DOUBLE, n, rigor, member < active, in, out,
+                                      bytes, rc);
+        if (!(some > 0)) break; /* SMPI without simulated computation: free either way */
+        table->elements[table->count] = active;
+        table->seconds_per_unit[table->count++] = some / all;
+    }
+    if (table->count < 2 || table->elements[table->count - 1] != node_size) table->count = 0;
+}
+
+int calibrate_ffts(MPI_Comm comm, distfft_rigor rigor, int quick, int runs, int member, int node_size,
+                   cost_model *model)
 {
     RUNS = runs;
     FFT_SIZES = quick ? 2 : (int)(sizeof fft_sizes / sizeof fft_sizes[0]);
@@ -178,7 +214,7 @@ int calibrate_ffts(MPI_Comm comm, distfft_rigor rigor, int quick, int runs, cost
             for (int s = 0; s < FFT_LENGTHS; s++) {
                 int n = fft_lengths[s];
                 double seconds = fft_length_rate(comm, (model_family)family, (distfft_precision)precision, n,
-                                                 rigor, in, out, bytes, &measured);
+                                                 rigor, 1, in, out, bytes, &measured);
                 if (seconds < 0) continue;
                 if (seconds < 1e-18) seconds = 1e-18;
                 by_length->elements[by_length->count] = n;
@@ -195,7 +231,7 @@ int calibrate_ffts(MPI_Comm comm, distfft_rigor rigor, int quick, int runs, cost
         serial_spec spec = {.precision = DISTFFT_DOUBLE, .family = SERIAL_C2C, .ndims = 3, .shape = {n, n, n},
                             .batch = 1, .naxes = 2, .axes = {1, 2}, .sign = DISTFFT_FORWARD, .rigor = rigor,
                             .threads = 1};
-        double seconds = time_fft(comm, &spec, in, out, bytes, &measured);
+        double seconds = time_fft(comm, &spec, 1, in, out, bytes, &measured);
         double per_axes = model_fft_axes_seconds(model, MODEL_C2C, DISTFFT_DOUBLE, 2, spec.axes, spec.shape,
                                                  (double)n * n * n);
         if (per_axes < 0) {
@@ -204,6 +240,7 @@ int calibrate_ffts(MPI_Comm comm, distfft_rigor rigor, int quick, int runs, cost
         }
         if (seconds > 0 && per_axes > 0) model->fft_multi_axis_factor = seconds / per_axes;
     }
+    if (rc == DISTFFT_SUCCESS) calibrate_active(comm, rigor, member, node_size, in, out, bytes, &measured, model);
     distfft_free(in);
     distfft_free(out);
     if (rc == DISTFFT_SUCCESS) rc = error_agree(comm, measured);

@@ -110,6 +110,15 @@ typedef struct {
      * non-contiguous messages far slower than small ones. Where given it
      * replaces datatype_bandwidth. */
     model_rate datatype;
+    /* Optional: FFT speed with only A ranks of a node computing at once,
+     * against all node_size ranks, as the factor on a step's seconds
+     * (elements holds A, seconds_per_unit the factor; at node_size it is 1).
+     * The rates above are measured with every rank of the node busy, so
+     * they share its memory bandwidth; a plan with fewer ranks on the node
+     * gets more of it (a 16-core node: 4 ranks ran their FFTs a third
+     * faster, docs/guide/scale.md). Interpolated in log A; where not given,
+     * 1. */
+    model_rate fft_active;
     /* Optional (key network_levels): the network above the node, lowest
      * level first; levels 0: nodes on a network without contention but
      * the bisection. */
@@ -122,8 +131,9 @@ typedef struct {
 
 enum { MODEL_INTRA = 0, MODEL_INTER = 1 };
 /* The optional tables, in the file's key order: message_intra,
- * message_inter, message_more_intra, message_more_inter, datatype_extra. */
-#define MODEL_TABLES 5
+ * message_inter, message_more_intra, message_more_inter, datatype_extra,
+ * fft_active. */
+#define MODEL_TABLES 6
 model_rate *model_table(cost_model *model, int table);
 
 /* Parse a model text ("distfft-model 1", then `key = value` lines; a line
@@ -165,6 +175,10 @@ double model_fft_rate(const cost_model *model, model_family family, distfft_prec
  * table applies (then the rate by block size is used). */
 double model_fft_length_rate(const cost_model *model, model_family family, distfft_precision precision,
                              double n);
+
+/* The factor on an FFT step's seconds with `ranks_per_node` ranks of the
+ * plan on the node (model->fft_active; 1 where not given). */
+double model_fft_active_factor(const cost_model *model, int ranks_per_node);
 
 /* Seconds of one FFT step by the per-length rates: over its naxes axes
  * (axes[], lengths shape[axes[i]]), elements * log2 n * rate(n) each; an

@@ -395,7 +395,8 @@ double model_step_seconds(const cost_model *model, const model_topology *topolog
             for (int i = 0; i < fft->naxes; i++) logs += log2((double)fft->shape[fft->axes[i]]);
             seconds = model_fft_seconds(model, family, fft->precision, elements * logs, elements);
         }
-        return fft->naxes > 1 ? seconds * model->fft_multi_axis_factor : seconds;
+        if (fft->naxes > 1) seconds *= model->fft_multi_axis_factor;
+        return seconds * model_fft_active_factor(model, topology->ranks_per_node);
     }
     double in_bytes = (double)spec->in_count * (double)distfft_type_size(spec->in_type);
     if (spec->kind == STEP_WEIGHTS) return model_pass_seconds(model, in_bytes);

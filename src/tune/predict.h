@@ -70,9 +70,11 @@ int model_import_file(MPI_Comm comm, const char *path, int force, cost_model *mo
 /* calibrate_fft.c: the model's FFT rates, by block size and by axis
  * length, measured on every rank of comm at once (`runs` runs each, the
  * fastest kept; quick: fewer and smaller), into model->fft,
- * model->fft_length and model->fft_multi_axis_factor. Collective; an
- * agreed error. */
-int calibrate_ffts(MPI_Comm comm, distfft_rigor rigor, int quick, int runs, cost_model *model);
+ * model->fft_length and model->fft_multi_axis_factor; and with fewer
+ * ranks of each node computing (member: this rank's index on its node of
+ * node_size ranks) into model->fft_active. Collective; an agreed error. */
+int calibrate_ffts(MPI_Comm comm, distfft_rigor rigor, int quick, int runs, int member, int node_size,
+                   cost_model *model);
 
 /* calibrate.c: the slowest rank's `seconds` (MPI_MAX over comm); an MPI
  * failure kept in *rc. Collective. */

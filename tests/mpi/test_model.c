@@ -145,6 +145,28 @@ int main(int argc, char **argv)
         test_case(&suite, positive && low == high, "predictions positive and alike on every rank");
         rc = distfft_plan_predict(plan, DISTFFT_FORWARD, seconds, 0);
         test_case(&suite, refused_alike(comm, rc, "room for 0"), "predict without room refused alike");
+        /* FFT speed by active ranks: every rank of this test shares one
+         * node, so each FFT step's prediction scales by the factor at the
+         * plan's `size` ranks (1:0.25 8:1, in log ranks), each exchange
+         * stays as it was. */
+        char active_text[1024];
+        model_text(active_text, sizeof active_text, library);
+        strcat(active_text, "fft_active = 1:0.25 8:1\n");
+        write_file(comm, path, active_text);
+        double scaled[64];
+        rc = distfft_model_import_file(comm, path, 0);
+        if (rc == DISTFFT_SUCCESS) rc = distfft_plan_predict(plan, DISTFFT_FORWARD, scaled, 64);
+        double factor = 0.25 + 0.75 * log((double)size) / log(8.0);
+        int ffts = 0, others_same = 1;
+        for (int s = 0; rc == DISTFFT_SUCCESS && s < steps; s++) {
+            distfft_step info;
+            distfft_plan_step(plan, DISTFFT_FORWARD, s, &info);
+            int fft = strncmp(info.description, "fft", 3) == 0;
+            if (fft && fabs(scaled[s] - factor * seconds[s]) <= 1e-12 * seconds[s]) ffts++;
+            if (!fft && scaled[s] != seconds[s]) others_same = 0;
+        }
+        test_case(&suite, test_all(comm, rc == DISTFFT_SUCCESS && ffts > 0 && others_same),
+                  "fft_active scales the FFT steps by %.3f at %d ranks on the node (%d steps)", factor, size, ffts);
         distfft_model_forget();
         rc = distfft_plan_predict(plan, DISTFFT_FORWARD, seconds, 64);
         test_case(&suite, refused_alike(comm, rc, "no cost model"), "predict without a model refused alike");

@@ -123,6 +123,38 @@ static void test_rates(const cost_model *model)
     check(near(model_pass_seconds(model, 4e6), 2e-3), "a pass reads and writes at memcpy speed");
 }
 
+/* FFT speed by active ranks per node: 1 where not given; else the factor
+ * interpolated in log(ranks), the nearest one beyond the table; written
+ * and read back; a table that is not RANKS:FACTOR refused by name. */
+static void test_active(cost_model *model)
+{
+    check(model_fft_active_factor(model, 4) == 1.0, "no fft_active: factor 1");
+    model->fft_active = (model_rate){.count = 3, .elements = {1, 4, 16}, .seconds_per_unit = {0.5, 0.7, 1}};
+    check(near(model_fft_active_factor(model, 1), 0.5), "one rank of the node: its own factor");
+    check(near(model_fft_active_factor(model, 2), 0.6), "2 ranks: halfway in log(ranks) between 1 and 4");
+    check(near(model_fft_active_factor(model, 16), 1.0), "the whole node: 1");
+    check(near(model_fft_active_factor(model, 64), 1.0), "beyond the node: the last factor");
+    check(model_fft_active_factor(model, 0) == 1.0, "no ranks known: 1");
+    char *text = model_format(model), message[256];
+    cost_model again;
+    check(text && strstr(text, "fft_active = 1:0.5 4:0.7 16:1\n") != NULL, "fft_active written");
+    check(text && model_parse(text, &again, message, sizeof message) == 0 && again.fft_active.count == 3 &&
+              again.fft_active.seconds_per_unit[1] == 0.7,
+          "fft_active read back");
+    if (text) {
+        char *bad = malloc(strlen(text) + 64);
+        sprintf(bad, "%sfft_active = 4:0.5 2:1\n", text);
+        char *first = strstr(bad, "fft_active = 1:");
+        memcpy(first, "# ", 2); /* the valid line out of the way */
+        check(model_parse(bad, &again, message, sizeof message) == -1 && strstr(message, "RANKS:FACTOR") &&
+                  strstr(message, "ranks increasing"),
+              "fft_active with ranks decreasing refused with its own wording");
+        free(bad);
+    }
+    free(text);
+    model->fft_active.count = 0;
+}
+
 /* Worked by hand: 4 ranks in the group, 1 peer on this node, 2 off it;
  * 4 MB in and out, so 1 MB per peer. Inter-node bandwidth per rank
  * min(1e9, 2e9 / 2 ranks per node) = 1e9. One message: 1e-6 + 1e6 / 5e9 =
@@ -333,6 +365,7 @@ int main(void)
     cost_model model;
     test_parse(&model);
     test_rates(&model);
+    test_active(&model);
     test_exchanges(&model);
     test_levels();
     test_length_rates();
