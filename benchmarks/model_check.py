@@ -19,6 +19,12 @@ measured/predicted.
 
 A configuration is RANKS:SHAPE:GRID:METHOD[:KIND]. Extra distfft-bench
 options follow --bench-args (default: --rigor estimate --inner 1 --outer 5).
+
+  # the runs a --json-out file recorded (on another machine, say), against
+  # this checkout's predictions with MODEL (distfft-bench --predict-only
+  # here; no configurations):
+  python3 benchmarks/model_check.py --model m.txt --replay runs.jsonl \
+      --launcher "mpiexec --oversubscribe -n {ranks}"
 """
 import argparse
 import json
@@ -38,6 +44,36 @@ def run_once(args, ranks, shape, grid, method, kind):
         sys.exit("model_check.py: %s failed (%d): %s" % (" ".join(command), result.returncode,
                                                           result.stderr[-2000:]))
     return json.loads(lines[-1])
+
+
+def replayed(args):
+    """The recorded runs of --replay grouped by configuration (first seen
+    first), each run's predictions replaced by this checkout's with
+    --model (one --predict-only run per configuration)."""
+    groups = {}
+    with open(args.replay, encoding="utf-8") as recorded:
+        for line in recorded:
+            report = json.loads(line)
+            grid = "slab" if len(report["grid"]) == 1 else "pencil" if len(report["grid"]) == 2 else "3d"
+            key = (report["ranks"], "x".join(map(str, report["shape"])), grid, report["method"], report["kind"])
+            groups.setdefault(key, []).append(report)
+    for (ranks, shape, grid, method, kind), reports in groups.items():
+        command = shlex.split(args.launcher.format(ranks=ranks)) + [
+            args.bench, "--model", args.model, "--model-force", "--predict-only", "--json", "--shape", shape,
+            "--grid", grid, "--method", method, "--kind", kind, "--rigor", "estimate"]
+        result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        lines = [line for line in result.stdout.splitlines() if line.startswith("{")]
+        if result.returncode != 0 or not lines:
+            sys.exit("model_check.py: %s failed (%d): %s" % (" ".join(command), result.returncode,
+                                                              result.stderr[-2000:]))
+        predicted = json.loads(lines[-1])
+        if [step["step"] for step in predicted["steps"]] != [step["step"] for step in reports[0]["steps"]]:
+            sys.exit("model_check.py: %s: this checkout plans other steps than the recorded runs" % command)
+        for report in reports:
+            report["predicted_pair_seconds"] = predicted["predicted_pair_seconds"]
+            for step, new in zip(report["steps"], predicted["steps"]):
+                step["predicted_seconds"] = new["predicted_seconds"]
+        yield (ranks, shape, grid, method, kind), reports
 
 
 def summarise(reports):
@@ -65,16 +101,23 @@ def main():
     parser.add_argument("--bench-args", default="--rigor estimate --inner 1 --outer 5")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json-out", help="append every run's JSON line to this file")
-    parser.add_argument("configurations", nargs="+", help="RANKS:SHAPE:GRID:METHOD[:KIND]")
+    parser.add_argument("--replay", help="recorded runs (a --json-out file) to predict again, instead of "
+                        "running configurations")
+    parser.add_argument("configurations", nargs="*", help="RANKS:SHAPE:GRID:METHOD[:KIND]")
     args = parser.parse_args()
+    if bool(args.replay) == bool(args.configurations):
+        parser.error("give configurations or --replay FILE, not both")
     print("%-6s %-12s %-7s %-10s %5s | %10s %10s %6s | %10s %10s %6s | %10s %10s %6s" % (
         "ranks", "shape", "grid", "method", "kind", "pair", "predicted", "ratio",
         "fft", "predicted", "ratio", "exchange", "predicted", "ratio"))
-    for configuration in args.configurations:
-        parts = configuration.split(":")
-        ranks, shape, grid, method = parts[:4]
-        kind = parts[4] if len(parts) > 4 else "c2c"
-        reports = [run_once(args, ranks, shape, grid, method, kind) for _ in range(args.repeats)]
+    def measured():
+        for configuration in args.configurations:
+            parts = configuration.split(":")
+            ranks, shape, grid, method = parts[:4]
+            kind = parts[4] if len(parts) > 4 else "c2c"
+            yield ((ranks, shape, grid, method, kind),
+                   [run_once(args, ranks, shape, grid, method, kind) for _ in range(args.repeats)])
+    for (ranks, shape, grid, method, kind), reports in replayed(args) if args.replay else measured():
         if args.json_out:
             with open(args.json_out, "a", encoding="utf-8") as out:
                 for report in reports:

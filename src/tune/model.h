@@ -176,6 +176,17 @@ double model_fft_rate(const cost_model *model, model_family family, distfft_prec
 double model_fft_length_rate(const cost_model *model, model_family family, distfft_precision precision,
                              double n);
 
+/* The factor on a per-length FFT step's seconds for a block of `elements`
+ * beyond the MODEL_LENGTH_BLOCK the per-length rates are measured on: the
+ * rate by block size there over the rate by block size at
+ * MODEL_LENGTH_BLOCK (model_fft_rate, its fallbacks), where that is > 1;
+ * else 1. The per-length rates come from a block that stays in a core's
+ * cache; a plan's larger blocks stream from memory (on a 16-core node one
+ * rank's 256^3 c2c ran 2.1 times the per-length prediction,
+ * docs/guide/scale.md). */
+double model_fft_block_factor(const cost_model *model, model_family family, distfft_precision precision,
+                              double elements);
+
 /* The factor on an FFT step's seconds with `ranks_per_node` ranks of the
  * plan on the node (model->fft_active; 1 where not given). */
 double model_fft_active_factor(const cost_model *model, int ranks_per_node);

@@ -81,6 +81,15 @@ double model_fft_axes_seconds(const cost_model *model, model_family family, dist
     return seconds;
 }
 
+double model_fft_block_factor(const cost_model *model, model_family family, distfft_precision precision,
+                              double elements)
+{
+    if (!(elements > MODEL_LENGTH_BLOCK)) return 1.0;
+    double block = model_fft_rate(model, family, precision, elements),
+           calibrated = model_fft_rate(model, family, precision, MODEL_LENGTH_BLOCK);
+    return block > calibrated && calibrated > 0 ? block / calibrated : 1.0;
+}
+
 double model_fft_active_factor(const cost_model *model, int ranks_per_node)
 {
     return model->fft_active.count && ranks_per_node > 0 ? interpolate(&model->fft_active, ranks_per_node) : 1.0;

@@ -155,6 +155,28 @@ static void test_active(cost_model *model)
     model->fft_active.count = 0;
 }
 
+/* Blocks beyond the per-length rates' MODEL_LENGTH_BLOCK: the rate by
+ * block size there over the one at MODEL_LENGTH_BLOCK where that is > 1. */
+static void test_block(cost_model *model)
+{
+    cost_model saved = *model;
+    model->fft[MODEL_C2C][0] = (model_rate){.count = 2, .elements = {MODEL_LENGTH_BLOCK, 8.0 * MODEL_LENGTH_BLOCK},
+                                            .seconds_per_unit = {1e-9, 1.6e-9}};
+    check(model_fft_block_factor(model, MODEL_C2C, DISTFFT_DOUBLE, MODEL_LENGTH_BLOCK) == 1.0,
+          "block factor 1 at the per-length block");
+    check(model_fft_block_factor(model, MODEL_C2C, DISTFFT_DOUBLE, 1000) == 1.0, "block factor 1 below it");
+    check(near(model_fft_block_factor(model, MODEL_C2C, DISTFFT_DOUBLE, 2.0 * MODEL_LENGTH_BLOCK), 1.2),
+          "block factor interpolated in log(elements)");
+    check(near(model_fft_block_factor(model, MODEL_C2C, DISTFFT_DOUBLE, 64.0 * MODEL_LENGTH_BLOCK), 1.6),
+          "block factor beyond the table: its last rate's");
+    check(near(model_fft_block_factor(model, MODEL_C2C, DISTFFT_FLOAT, 2.0 * MODEL_LENGTH_BLOCK), 1.2),
+          "block factor of a precision not measured: the other's");
+    model->fft[MODEL_C2C][0].seconds_per_unit[1] = 0.8e-9;
+    check(model_fft_block_factor(model, MODEL_C2C, DISTFFT_DOUBLE, 8.0 * MODEL_LENGTH_BLOCK) == 1.0,
+          "block factor never below 1 (larger blocks no faster than the per-length rates say)");
+    *model = saved;
+}
+
 /* Worked by hand: 4 ranks in the group, 1 peer on this node, 2 off it;
  * 4 MB in and out, so 1 MB per peer. Inter-node bandwidth per rank
  * min(1e9, 2e9 / 2 ranks per node) = 1e9. One message: 1e-6 + 1e6 / 5e9 =
@@ -366,6 +388,7 @@ int main(void)
     test_parse(&model);
     test_rates(&model);
     test_active(&model);
+    test_block(&model);
     test_exchanges(&model);
     test_levels();
     test_length_rates();
