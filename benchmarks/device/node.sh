@@ -18,24 +18,29 @@
 #      at C/2 and C ranks): measured / predicted pair, FFT steps,
 #      exchanges (model_check.txt; every run's JSON: model_check.jsonl);
 #   3. while time is left (NODE_DEADLINE seconds from the start, default
-#      480): one rank with C threads against FFTW's threaded serial r2c,
-#      3 interleaved rounds, keeping and destroying the input
-#      (threads.jsonl).
+#      480): one rank with C threads against FFTW's threaded serial
+#      transform, r2c then c2c, 3 interleaved rounds, distfft keeping and
+#      destroying the input (threads.jsonl).
 # Environment: OUT (results; default node-results), NODE_SHAPE (default
-# 256x256x256), NODE_REPEATS (default 3).
+# 256x256x256), NODE_REPEATS (default 3), NODE_PHASES (default "1 2 3").
+# The lent machine returns at most 8 files: node.log, sanity.txt and
+# machine.txt come back when phase 3 runs alone.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-node-results}
 SHAPE=${NODE_SHAPE:-256x256x256}
 REPEATS=${NODE_REPEATS:-3}
 DEADLINE=${NODE_DEADLINE:-480}
+PHASES=${NODE_PHASES:-1 2 3}
+phase() { [[ " $PHASES " == *" $1 "* ]]; }
 mkdir -p "$OUT"
 log() { echo "node.sh [$SECONDS s] $*" | tee -a "$OUT/node.log"; }
 
-if ! command -v orterun >/dev/null; then
-    tar -C / --skip-old-files -xzf .device/debian-mpi-fftw.tar.gz || { log "unpacking the bundle failed"; exit 1; }
-    ldconfig
-fi
+# Always unpacked: a machine may have an Open MPI of its own (the lent
+# host's Ubuntu 24.04 has 4.1.6, which then runs everything: the models'
+# mpi_library line says which) but not FFTW-MPI.
+tar -C / --skip-old-files -xzf .device/debian-mpi-fftw.tar.gz || { log "unpacking the bundle failed"; exit 1; }
+ldconfig
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=0
 export LD_LIBRARY_PATH=$PWD/build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -45,18 +50,19 @@ CORES=$(nproc)
 PY=$(command -v python3)
 
 { date; nproc; lscpu | grep -E "Model name|Thread|Core|Socket|cache|NUMA"; grep PRETTY /etc/os-release
-  free -g; orterun --version | head -1; git log -1 --format='revision %h %s' 2>/dev/null; } >"$OUT/machine.txt" 2>&1
+  free -g; orterun --version | head -1; } >"$OUT/machine.txt" 2>&1
 log "sanity: 2 ranks, --check"
 orterun --bind-to core -n 2 "$BENCH" --shape 32x32x32 --check >"$OUT/sanity.txt" 2>&1 \
     || { cat "$OUT/sanity.txt"; log "sanity check failed"; exit 1; }
 
-log "1. calibrations"
+phase 1 && log "1. calibrations"
 for ((k = CORES; k >= 1; k /= 2)); do
+    phase 1 || break
     orterun --bind-to core -n $k "$BENCH" --calibrate "$OUT/model-$k.txt" >>"$OUT/node.log" 2>&1 \
         || log "calibration on $k ranks failed"
     log "   calibrated on $k ranks"
 done
-grep fft_active "$OUT/model-$CORES.txt" | tee -a "$OUT/node.log"
+phase 1 && grep fft_active "$OUT/model-$CORES.txt" | tee -a "$OUT/node.log"
 
 log "2. model check"
 configs=()
@@ -67,24 +73,28 @@ for ((k = 1; k <= CORES; k *= 2)); do
     done
     [ $k -ge $((CORES / 2)) ] && configs+=("$k:$SHAPE:pencil:alltoallv:c2c")
 done
-timeout $((DEADLINE - SECONDS > 60 ? DEADLINE - SECONDS : 60)) \
+phase 2 && timeout $((DEADLINE - SECONDS > 60 ? DEADLINE - SECONDS : 60)) \
     "$PY" benchmarks/model_check.py --model "$OUT/model-$CORES.txt" --repeats "$REPEATS" \
     --launcher "orterun --bind-to core -n {ranks}" --bench "$BENCH" \
     --bench-args "--rigor measure --inner 2 --outer 3" --json-out "$OUT/model_check.jsonl" \
     "${configs[@]}" | tee "$OUT/model_check.txt"
+phase 3 || { log "done"; exit 0; }
 
-log "3. one rank, $CORES threads, r2c, against FFTW's threads"
-for round in 1 2 3; do
+log "3. one rank, $CORES threads, against FFTW's threads"
+for kind in r2c c2c; do
+  for round in 1 2 3; do
     for variant in keep destroy fftw; do
-        [ $SECONDS -ge $DEADLINE ] && { log "deadline: stopped before round $round $variant"; break 2; }
-        common=(--shape "$SHAPE" --kind r2c --threads "$CORES" --rigor measure --inner 2 --outer 3 --json)
+        [ $SECONDS -ge $DEADLINE ] && { log "deadline: stopped before $kind round $round $variant"; break 3; }
+        common=(--shape "$SHAPE" --kind $kind --threads "$CORES" --rigor measure --inner 2 --outer 3 --json)
         case $variant in
         keep) command=("$BENCH" "${common[@]}") ;;
         destroy) command=("$BENCH" "${common[@]}" --destroy-input) ;;
         fftw) command=("$FFTW" --layout serial "${common[@]}") ;;
         esac
         line=$(orterun -n 1 --map-by slot:PE=$CORES --bind-to core "${command[@]}" 2>>"$OUT/node.log" | grep '^{')
-        echo "{\"round\": $round, \"variant\": \"$variant\", \"report\": ${line:-null}}" >>"$OUT/threads.jsonl"
+        echo "{\"kind\": \"$kind\", \"round\": $round, \"variant\": \"$variant\", \"report\": ${line:-null}}" \
+            >>"$OUT/threads.jsonl"
     done
+  done
 done
 log "done"
