@@ -3,11 +3,13 @@
 
     benchmarks/scale/auto_rounds.py [--ranks 64,256] [--rounds 5]
         [--shape 512x512x512] [--methods alltoallw,sendrecv,...]
+        [--grid pencil|slab|3d] [--platform fat-tree|dragonfly|nodes]
+        [--placement row|morton|node]
         [--tune-budget B --model FILE] [--out DIR] [--timeout S]
     benchmarks/scale/auto_rounds.py --summarize DIR
 
 One simulated point (the campaign's, benchmarks/scale/campaign.py: r2c,
-pencil grid, fat tree, 16 cores per node, memory folded, computation
+pencil grid, fat tree, row placement unless told otherwise, 16 cores per node, memory folded, computation
 sampled, FFTW measure, 3 timed pairs) for `auto` and for each fixed method,
 per rank count, in rounds; each round runs them in a rotated order, so
 drift of the host hits all alike (the network is simulated, the local FFTs
@@ -56,6 +58,8 @@ def run(point, bench, options, samples=None):
                                            bench_command(point, bench, options), options.timeout,
                                            environment)
     record = {"wall_seconds": wall, "peak_memory_bytes": memory, "timed_out": done is None}
+    if getattr(done, "maxmin_precision", None):
+        record["maxmin_precision"] = done.maxmin_precision
     for line in (done.stdout.splitlines() if done else []):
         if line.startswith("{"):
             try:
@@ -79,7 +83,9 @@ def summarize(rows):
         mine = [r for r in rows if r["ranks"] == ranks and pair(r)]
         methods = sorted({r["method"] for r in mine})
         rounds = sorted({r["round"] for r in mine})
-        lines += [f"## {ranks} ranks, {mine[0]['shape']} r2c pencil, fat tree ({len(rounds)} rounds)" if mine
+        where = (f"{mine[0].get('grid', 'pencil')}, {mine[0].get('platform', 'fat-tree')}, "
+                 f"{mine[0].get('placement', 'row')} placement") if mine else ""
+        lines += [f"## {ranks} ranks, {mine[0]['shape']} r2c {where} ({len(rounds)} rounds)" if mine
                   else f"## {ranks} ranks: no completed run", ""]
         if not mine:
             continue
@@ -110,6 +116,9 @@ def main(argv):
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--shape", default="512x512x512")
     parser.add_argument("--methods", default=",".join(FIXED))
+    parser.add_argument("--grid", default="pencil", choices=("pencil", "slab", "3d"))
+    parser.add_argument("--platform", default="fat-tree", choices=("fat-tree", "dragonfly", "nodes"))
+    parser.add_argument("--placement", default="row", choices=("row", "morton", "node"))
     parser.add_argument("--tune-budget", type=int, default=0)
     parser.add_argument("--model", help="cost model file (with --tune-budget)")
     parser.add_argument("--timeout", type=float, default=1800.0)
@@ -128,6 +137,7 @@ def main(argv):
     bench = os.path.join(options.build_smpi, "bin", "distfft-bench")
     shape = tuple(int(n) for n in options.shape.split("x"))
     methods = ["auto"] + options.methods.split(",")
+    where = {"grid": options.grid, "platform": options.platform, "placement": options.placement}
     os.makedirs(options.out, exist_ok=True)
     results = os.path.join(options.out, "results.jsonl")
     for n in range(options.rounds):
@@ -136,10 +146,11 @@ def main(argv):
             samples = None if options.private_samples else \
                 os.path.abspath(os.path.join(options.out, f"samples-{ranks}-{n + 1}.txt"))
             if samples and not os.path.exists(samples):  # the round's sampling run
-                run(campaign.Point("auto", shape, ranks, method="alltoallw"), bench, options, samples)
+                run(campaign.Point("auto", shape, ranks, method="alltoallw", **where), bench, options, samples)
             for method in order:
-                point = campaign.Point("auto", shape, ranks, method=method)
+                point = campaign.Point("auto", shape, ranks, method=method, **where)
                 record = run(point, bench, options, samples)
+                record.update(where)
                 record.update({"round": n, "ranks": ranks, "method": method, "shape": options.shape,
                                "tune_budget": options.tune_budget, "shared_samples": samples is not None})
                 with open(results, "a") as stream:

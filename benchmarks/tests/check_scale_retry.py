@@ -1,0 +1,56 @@
+"""check_scale_retry.py -- the scale lab retries a simulation that SimGrid's
+max-min solver stopped (benchmarks/scale/campaign.py: solver_failed,
+simulate) once with a coarser precision, and records it; other failures
+and successes run once. smpirun is replaced by a stand-in: nothing is
+simulated."""
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "scale"))
+
+import campaign  # noqa: E402
+
+calls = []
+
+
+def fake_run(behaviour):
+    def run(command, **_):
+        calls.append(command)
+        coarse = any(campaign.COARSE_MAXMIN in part for part in command)
+        if behaviour == "crash" and not coarse:
+            return subprocess.CompletedProcess(command, 1, "", "Segmentation fault.\n"
+                                               "Execution failed with code 139.\n")
+        if behaviour == "abort" and not coarse:
+            return subprocess.CompletedProcess(command, 1, "", "[0.15] ./src/kernel/lmm/maxmin.cpp:217: "
+                                               "[root/CRITICAL] Cannot saturate more a constraint that has "
+                                               "no active element!\n")
+        if behaviour == "bad input":
+            return subprocess.CompletedProcess(command, 1, "", "distfft-bench: unknown method\n")
+        return subprocess.CompletedProcess(command, 0, '{"pair_seconds": 1.0}\n', "")
+    return run
+
+
+def check(behaviour, runs, precision):
+    calls.clear()
+    campaign.subprocess.run = fake_run(behaviour)
+    wall, done, _ = campaign.simulate("fat-tree", 4, 2, ["distfft-bench"], 60)
+    got = getattr(done, "maxmin_precision", None)
+    if len(calls) != runs or got != precision:
+        sys.exit(f"check_scale_retry: {behaviour}: {len(calls)} runs, precision {got}; "
+                 f"expected {runs} and {precision}")
+    if precision and not any(campaign.COARSE_MAXMIN in part for part in calls[-1]):
+        sys.exit(f"check_scale_retry: {behaviour}: the retry lacks {campaign.COARSE_MAXMIN}")
+    point = campaign.Point("strong", (8, 8, 8), 4, cores_per_node=2)
+    record = campaign.run_point(point, "distfft-bench", 60)
+    if record.get("maxmin_precision") != precision:
+        sys.exit(f"check_scale_retry: {behaviour}: the record says {record.get('maxmin_precision')}")
+
+
+check("fine", 1, None)
+check("crash", 2, "1e-4")
+check("abort", 2, "1e-4")
+check("bad input", 1, None)
+print("check_scale_retry: a solver failure is retried once with the coarser precision and recorded; "
+      "other runs run once")
