@@ -161,7 +161,9 @@ static double fft_length_rate(MPI_Comm comm, model_family family, distfft_precis
 /* The fft_active factors (model.h): the c2c double rate at the longest
  * calibrated length with the first A ranks of each node computing, over
  * the rate with all of them (`member`: this rank's index on its node).
- * Nothing where the node holds one rank or a rate cannot be measured. */
+ * Nothing where the node holds one rank or a rate cannot be measured, nor
+ * (the table's 8 entries: 1 to 64, then the node) on nodes of more than
+ * 128 ranks -- their plans are priced as before, at factor 1. */
 static void calibrate_active(MPI_Comm comm, distfft_rigor rigor, int member, int node_size, void *in,
                              void *out, size_t bytes, int *rc, cost_model *model)
 {

@@ -115,9 +115,8 @@ typedef struct {
      * (elements holds A, seconds_per_unit the factor; at node_size it is 1).
      * The rates above are measured with every rank of the node busy, so
      * they share its memory bandwidth; a plan with fewer ranks on the node
-     * gets more of it (a 16-core node: 4 ranks ran their FFTs a third
-     * faster, docs/guide/scale.md). Interpolated in log A; where not given,
-     * 1. */
+     * gets more of it (a 16-core node: 0.68 alone, 0.83 with 4 ranks busy,
+     * docs/guide/scale.md). Interpolated in log A; where not given, 1. */
     model_rate fft_active;
     /* Optional (key network_levels): the network above the node, lowest
      * level first; levels 0: nodes on a network without contention but
