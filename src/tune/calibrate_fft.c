@@ -162,8 +162,8 @@ static double fft_length_rate(MPI_Comm comm, model_family family, distfft_precis
  * calibrated length with the first A ranks of each node computing, over
  * the rate with all of them (`member`: this rank's index on its node).
  * Nothing where the node holds one rank or a rate cannot be measured, nor
- * (the table's 8 entries: 1 to 64, then the node) on nodes of more than
- * 128 ranks -- their plans are priced as before, at factor 1. */
+ * on nodes of more than 64 ranks (the table ends at 7 entries before the
+ * node's: 1 to 64) -- their plans are priced as before, at factor 1. */
 static void calibrate_active(MPI_Comm comm, distfft_rigor rigor, int member, int node_size, void *in,
                              void *out, size_t bytes, int *rc, cost_model *model)
 {
