@@ -5,7 +5,12 @@ Runs distfft-bench --model FILE --json for each configuration REPEATS
 times and prints, per configuration, the medians over the runs of the
 measured pair (fastest of --outer in each run), of the FFT steps and of the
 exchange steps beside the model's predictions and the ratio
-measured/predicted.
+measured/predicted. A step's time is its slowest rank's; for exchanges the
+last column takes the fastest rank's too ("arrived last"): a rank's time
+in an exchange includes waiting for the last rank to come from the step
+before, so the slowest rank's overstates what the exchange itself costs
+and the fastest rank's (the last to arrive, who waits for no one) is that
+cost (runs recorded before distfft-bench reported it show "-").
 
   python3 benchmarks/model_check.py --model m.txt --repeats 5 \\
       --launcher "mpiexec -n {ranks}" --bench build/bin/distfft-bench \\
@@ -86,6 +91,9 @@ def summarise(reports):
         "pair": statistics.median(r["pair_seconds"] for r in reports),
         "fft": statistics.median(total(r, False, "seconds") for r in reports),
         "exchange": statistics.median(total(r, True, "seconds") for r in reports),
+        "exchange_last": (statistics.median(total(r, True, "seconds_fastest_rank") for r in reports)
+                          if all("seconds_fastest_rank" in step for r in reports for step in r["steps"])
+                          else None),
         "pair_predicted": first["predicted_pair_seconds"],
         "fft_predicted": total(first, False, "predicted_seconds"),
         "exchange_predicted": total(first, True, "predicted_seconds"),
@@ -107,9 +115,9 @@ def main():
     args = parser.parse_args()
     if bool(args.replay) == bool(args.configurations):
         parser.error("give configurations or --replay FILE, not both")
-    print("%-6s %-12s %-7s %-10s %5s | %10s %10s %6s | %10s %10s %6s | %10s %10s %6s" % (
+    print("%-6s %-12s %-7s %-10s %5s | %10s %10s %6s | %10s %10s %6s | %10s %10s %6s | %12s %6s" % (
         "ranks", "shape", "grid", "method", "kind", "pair", "predicted", "ratio",
-        "fft", "predicted", "ratio", "exchange", "predicted", "ratio"))
+        "fft", "predicted", "ratio", "exchange", "predicted", "ratio", "arrived last", "ratio"))
     def measured():
         for configuration in args.configurations:
             parts = configuration.split(":")
@@ -126,12 +134,14 @@ def main():
 
         def ratio(measured, predicted):
             return measured / predicted if predicted > 0 else float("nan")
-        print("%-6s %-12s %-7s %-10s %5s | %10.3e %10.3e %6.2f | %10.3e %10.3e %6.2f | %10.3e %10.3e %6.2f" % (
+        last = s["exchange_last"]
+        print("%-6s %-12s %-7s %-10s %5s | %10.3e %10.3e %6.2f | %10.3e %10.3e %6.2f | %10.3e %10.3e %6.2f | %s" % (
             ranks, shape, grid, method, kind,
             s["pair"], s["pair_predicted"], ratio(s["pair"], s["pair_predicted"]),
             s["fft"], s["fft_predicted"], ratio(s["fft"], s["fft_predicted"]),
-            s["exchange"], s["exchange_predicted"], ratio(s["exchange"], s["exchange_predicted"])),
-            flush=True)
+            s["exchange"], s["exchange_predicted"], ratio(s["exchange"], s["exchange_predicted"]),
+            "%12.3e %6.2f" % (last, ratio(last, s["exchange_predicted"])) if last is not None
+            else "%12s %6s" % ("-", "-")), flush=True)
 
 
 if __name__ == "__main__":

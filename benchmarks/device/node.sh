@@ -22,7 +22,13 @@
 #      transform, r2c then c2c, 3 interleaved rounds, distfft keeping and
 #      destroying the input (threads.jsonl).
 # Environment: OUT (results; default node-results), NODE_SHAPE (default
-# 256x256x256), NODE_REPEATS (default 3), NODE_PHASES (default "1 2 3").
+# 256x256x256), NODE_REPEATS (default 3), NODE_PHASES (default "1 2 3"),
+# NODE_CALIBRATE (the rank counts phase 1 calibrates; default C, C/2, ..., 1;
+# the first must be C), NODE_RANKS (phase 2's; default 1 2 4 ... C),
+# NODE_THREAD_KINDS (phase 3's; default "r2c c2c"), NODE_OLD_BUILDS (build
+# folders of other revisions, carried too: phase 3 times their
+# distfft-bench as further variants, to bisect a change). Phase 2's JSON has
+# each step's slowest and fastest rank (seconds, seconds_fastest_rank).
 # The lent machine returns at most 8 files: node.log, sanity.txt and
 # machine.txt come back when phase 3 runs alone.
 set -uo pipefail
@@ -32,6 +38,8 @@ SHAPE=${NODE_SHAPE:-256x256x256}
 REPEATS=${NODE_REPEATS:-3}
 DEADLINE=${NODE_DEADLINE:-480}
 PHASES=${NODE_PHASES:-1 2 3}
+THREAD_KINDS=${NODE_THREAD_KINDS:-r2c c2c}
+OLD_BUILDS=${NODE_OLD_BUILDS:-}
 phase() { [[ " $PHASES " == *" $1 "* ]]; }
 mkdir -p "$OUT"
 log() { echo "node.sh [$SECONDS s] $*" | tee -a "$OUT/node.log"; }
@@ -55,8 +63,13 @@ log "sanity: 2 ranks, --check"
 orterun --bind-to core -n 2 "$BENCH" --shape 32x32x32 --check >"$OUT/sanity.txt" 2>&1 \
     || { cat "$OUT/sanity.txt"; log "sanity check failed"; exit 1; }
 
+halving() { for ((k = $1; k >= 1; k /= 2)); do echo $k; done; }
+doubling() { for ((k = 1; k <= $1; k *= 2)); do echo $k; done; }
+CALIBRATE=${NODE_CALIBRATE:-$(halving "$CORES")}
+RANKS=${NODE_RANKS:-$(doubling "$CORES")}
+
 phase 1 && log "1. calibrations"
-for ((k = CORES; k >= 1; k /= 2)); do
+for k in $CALIBRATE; do
     phase 1 || break
     orterun --bind-to core -n $k "$BENCH" --calibrate "$OUT/model-$k.txt" >>"$OUT/node.log" 2>&1 \
         || log "calibration on $k ranks failed"
@@ -66,7 +79,7 @@ phase 1 && grep fft_active "$OUT/model-$CORES.txt" | tee -a "$OUT/node.log"
 
 log "2. model check"
 configs=()
-for ((k = 1; k <= CORES; k *= 2)); do
+for k in $RANKS; do
     for kind in c2c r2c; do
         configs+=("$k:$SHAPE:slab:alltoallw:$kind")
         [ $k -ge 4 ] && configs+=("$k:$SHAPE:pencil:alltoallw:$kind")
@@ -81,15 +94,17 @@ phase 2 && timeout $((DEADLINE - SECONDS > 60 ? DEADLINE - SECONDS : 60)) \
 phase 3 || { log "done"; exit 0; }
 
 log "3. one rank, $CORES threads, against FFTW's threads"
-for kind in r2c c2c; do
+for kind in $THREAD_KINDS; do
   for round in 1 2 3; do
-    for variant in keep destroy fftw; do
+    for variant in keep destroy fftw $OLD_BUILDS; do
         [ $SECONDS -ge $DEADLINE ] && { log "deadline: stopped before $kind round $round $variant"; break 3; }
         common=(--shape "$SHAPE" --kind $kind --threads "$CORES" --rigor measure --inner 2 --outer 3 --json)
         case $variant in
         keep) command=("$BENCH" "${common[@]}") ;;
         destroy) command=("$BENCH" "${common[@]}" --destroy-input) ;;
         fftw) command=("$FFTW" --layout serial "${common[@]}") ;;
+        *) command=(env LD_LIBRARY_PATH="$PWD/$variant/lib:$LD_LIBRARY_PATH" "$PWD/$variant/bin/distfft-bench"
+                    "${common[@]}") ;;
         esac
         line=$(orterun -n 1 --map-by slot:PE=$CORES --bind-to core "${command[@]}" 2>>"$OUT/node.log" | grep '^{')
         echo "{\"kind\": \"$kind\", \"round\": $round, \"variant\": \"$variant\", \"report\": ${line:-null}}" \

@@ -152,6 +152,8 @@ static void print_json_steps(FILE *stream, const bench_steps *steps)
         print_json_string(stream, step->description);
         fputs(", \"seconds\": ", stream);
         print_json_number(stream, step->seconds);
+        fputs(", \"seconds_fastest_rank\": ", stream);
+        print_json_number(stream, step->seconds_fastest_rank);
         fprintf(stream, ", \"bytes_sent_max\": %lld, \"bytes_total\": %lld, "
                         "\"bytes_theory\": %lld, \"copy_seconds\": ",
                 step->bytes_sent_max, step->bytes_total, step->bytes_theory);

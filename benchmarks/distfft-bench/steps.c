@@ -3,7 +3,7 @@
  *
  * The steps come from distfft_plan_step after one extra repetition of
  * `inner` pairs (the timed repetitions keep only the fastest one's totals):
- * times are the slowest rank's, bytes are summed over the ranks and
+ * times are the slowest rank's (and the fastest's), bytes are summed over the ranks and
  * compared with what a perfectly balanced exchange sends.
  */
 #include "steps.h"
@@ -53,9 +53,10 @@ static void collect_direction(MPI_Comm comm, distfft_plan plan, int direction,
         distfft_plan_step(plan, direction, index, &info);
         double seconds = info.executions > 0 ? info.seconds / (double)info.executions : 0.0;
         long long sent = (long long)info.bytes_sent;
-        double slowest;
+        double slowest, fastest;
         long long largest, total;
         MPI_Allreduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm);
+        MPI_Allreduce(&seconds, &fastest, 1, MPI_DOUBLE, MPI_MIN, comm);
         MPI_Allreduce(&sent, &largest, 1, MPI_LONG_LONG, MPI_MAX, comm);
         MPI_Allreduce(&sent, &total, 1, MPI_LONG_LONG, MPI_SUM, comm);
         bench_step *step = &steps->steps[steps->count++];
@@ -63,6 +64,7 @@ static void collect_direction(MPI_Comm comm, distfft_plan plan, int direction,
         memcpy(step->description, info.description, sizeof step->description);
         step->is_redistribution = info.is_redistribution;
         step->seconds = slowest;
+        step->seconds_fastest_rank = fastest;
         step->bytes_sent_max = largest;
         step->bytes_total = total;
         step->bytes_theory = info.is_redistribution

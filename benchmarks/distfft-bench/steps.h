@@ -20,6 +20,11 @@ typedef struct {
     char description[96];
     int is_redistribution;
     double seconds;             /* per execution, slowest rank */
+    /* The same on the fastest rank. A rank's time in an exchange includes
+     * waiting for the last rank to arrive from the step before, so the
+     * slowest rank's overstates what the exchange itself costs; the
+     * fastest rank's (the last to arrive) is that cost. */
+    double seconds_fastest_rank;
     long long bytes_sent_max;   /* per execution, largest over ranks */
     long long bytes_total;      /* per execution, all ranks */
     long long bytes_theory;     /* global_bytes * (1 - 1/M) */

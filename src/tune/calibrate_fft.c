@@ -158,6 +158,32 @@ static double fft_length_rate(MPI_Comm comm, model_family family, distfft_precis
     return total / 2;
 }
 
+/* Several axes in one plan (a slab's first step, one rank's whole
+ * transform) against the per-axis rates (by length where measured, as
+ * steps are predicted): double precision at n^3, axes 1,2 -- c2c, or r2c
+ * forward and c2r backward (their mean). 1 where it cannot be measured. */
+static double multi_axis_factor(MPI_Comm comm, model_family family, int n, distfft_rigor rigor, void *in,
+                                void *out, size_t bytes, int *rc, const cost_model *model)
+{
+    serial_spec spec = {.precision = DISTFFT_DOUBLE, .ndims = 3, .shape = {n, n, n}, .batch = 1, .naxes = 2,
+                        .axes = {1, 2}, .sign = DISTFFT_FORWARD, .rigor = rigor, .threads = 1};
+    double seconds = 0.0;
+    int variants = family == MODEL_R2C ? 2 : 1;
+    for (int variant = 0; variant < variants; variant++) {
+        spec.family = family == MODEL_C2C ? SERIAL_C2C : variant == 0 ? SERIAL_R2C : SERIAL_C2R;
+        double one = time_fft(comm, &spec, 1, in, out, bytes, rc);
+        if (!(one > 0)) return 1.0;
+        seconds += one / variants;
+    }
+    double elements = (double)n * n * n;
+    double per_axes = model_fft_axes_seconds(model, family, DISTFFT_DOUBLE, 2, spec.axes, spec.shape, elements);
+    if (per_axes < 0) { /* no per-length rates: the rate by block size */
+        double per_axis = fft_rate(comm, family, DISTFFT_DOUBLE, n, rigor, in, out, bytes, rc);
+        per_axes = per_axis > 0 ? per_axis * elements * 2 * log2((double)n) : -1.0;
+    }
+    return per_axes > 0 ? seconds / per_axes : 1.0;
+}
+
 /* The fft_active factors (model.h): the c2c double rate at the longest
  * calibrated length with the first A ranks of each node computing, over
  * the rate with all of them (`member`: this rank's index on its node).
@@ -223,24 +249,13 @@ int calibrate_ffts(MPI_Comm comm, distfft_rigor rigor, int quick, int runs, int 
                 by_length->seconds_per_unit[by_length->count++] = seconds;
             }
         }
-    /* Several axes in one plan (a slab's first step, one rank's whole
-     * transform) against the per-axis rates (by length where measured, as
-     * steps are predicted): c2c double at 64^3 (or the largest size
-     * calibrated), axes 1,2. */
-    model->fft_multi_axis_factor = 1.0;
+    model->fft_multi_axis_factor = model->fft_multi_axis_factor_r2c = 1.0;
     if (rc == DISTFFT_SUCCESS) {
         int n = largest < 64 ? largest : 64; /* within the arrays */
-        serial_spec spec = {.precision = DISTFFT_DOUBLE, .family = SERIAL_C2C, .ndims = 3, .shape = {n, n, n},
-                            .batch = 1, .naxes = 2, .axes = {1, 2}, .sign = DISTFFT_FORWARD, .rigor = rigor,
-                            .threads = 1};
-        double seconds = time_fft(comm, &spec, 1, in, out, bytes, &measured);
-        double per_axes = model_fft_axes_seconds(model, MODEL_C2C, DISTFFT_DOUBLE, 2, spec.axes, spec.shape,
-                                                 (double)n * n * n);
-        if (per_axes < 0) {
-            double per_axis = fft_rate(comm, MODEL_C2C, DISTFFT_DOUBLE, n, rigor, in, out, bytes, &measured);
-            per_axes = per_axis > 0 ? per_axis * (double)n * n * n * 2 * log2((double)n) : -1.0;
-        }
-        if (seconds > 0 && per_axes > 0) model->fft_multi_axis_factor = seconds / per_axes;
+        model->fft_multi_axis_factor = multi_axis_factor(comm, MODEL_C2C, n, rigor, in, out, bytes, &measured,
+                                                         model);
+        model->fft_multi_axis_factor_r2c = multi_axis_factor(comm, MODEL_R2C, n, rigor, in, out, bytes,
+                                                             &measured, model);
     }
     if (rc == DISTFFT_SUCCESS) calibrate_active(comm, rigor, member, node_size, in, out, bytes, &measured, model);
     distfft_free(in);

@@ -42,20 +42,22 @@ typedef struct {
     size_t offset;
     double minimum;
     int strictly;   /* value > minimum (else >=) */
-    int optional;   /* may be absent (then 1) */
+    int optional;   /* may be absent (then 1, or the value of row same_as) */
+    int same_as;    /* an earlier row whose value an absent optional one takes; -1: none */
 } scalar_key;
 
 #define AT(field) offsetof(cost_model, field)
 static const scalar_key scalar_keys[] = {
-    {"latency_intra", AT(latency_intra), 0.0, 0, 0},
-    {"bandwidth_intra", AT(bandwidth_intra), 0.0, 1, 0},
-    {"latency_inter", AT(latency_inter), 0.0, 0, 0},
-    {"bandwidth_inter", AT(bandwidth_inter), 0.0, 1, 0},
-    {"injection_bandwidth", AT(injection_bandwidth), 0.0, 0, 0},
-    {"bisection_bandwidth", AT(bisection_bandwidth), 0.0, 0, 0},
-    {"memcpy_bandwidth", AT(memcpy_bandwidth), 0.0, 1, 0},
-    {"datatype_bandwidth", AT(datatype_bandwidth), 0.0, 0, 0},
-    {"fft_multi_axis_factor", AT(fft_multi_axis_factor), 0.0, 1, 1},
+    {"latency_intra", AT(latency_intra), 0.0, 0, 0, -1},
+    {"bandwidth_intra", AT(bandwidth_intra), 0.0, 1, 0, -1},
+    {"latency_inter", AT(latency_inter), 0.0, 0, 0, -1},
+    {"bandwidth_inter", AT(bandwidth_inter), 0.0, 1, 0, -1},
+    {"injection_bandwidth", AT(injection_bandwidth), 0.0, 0, 0, -1},
+    {"bisection_bandwidth", AT(bisection_bandwidth), 0.0, 0, 0, -1},
+    {"memcpy_bandwidth", AT(memcpy_bandwidth), 0.0, 1, 0, -1},
+    {"datatype_bandwidth", AT(datatype_bandwidth), 0.0, 0, 0, -1},
+    {"fft_multi_axis_factor", AT(fft_multi_axis_factor), 0.0, 1, 1, -1},
+    {"fft_multi_axis_factor_r2c", AT(fft_multi_axis_factor_r2c), 0.0, 1, 1, 8}, /* absent: c2c's */
 };
 #define SCALARS ((int)(sizeof scalar_keys / sizeof scalar_keys[0]))
 /* Keys: the scalars, then machine, mpi_library, node_size, then the rates. */
@@ -284,7 +286,9 @@ int model_parse(const char *text, cost_model *model, char *message, size_t size)
             continue;
         }
         if (!seen[key] && key < SCALARS && scalar_keys[key].optional) {
-            *(double *)((char *)model + scalar_keys[key].offset) = 1.0;
+            int from = scalar_keys[key].same_as; /* an earlier row: already set */
+            *(double *)((char *)model + scalar_keys[key].offset) =
+                from >= 0 ? *(const double *)((const char *)model + scalar_keys[from].offset) : 1.0;
             continue;
         }
         if (!seen[key]) {

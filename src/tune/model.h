@@ -83,6 +83,9 @@ typedef struct {
     /* A step transforming several axes in one FFTW plan runs at this
      * fraction of the per-axis rate (optional in the file; default 1). */
     double fft_multi_axis_factor;
+    /* The same for r2c and c2r steps (their real axis among several):
+     * optional, c2c's when absent. */
+    double fft_multi_axis_factor_r2c;
     model_rate fft[MODEL_FAMILIES][2];    /* [family][precision] */
     /* Optional: seconds per unit by the transformed axis' length n (the
      * elements field holds n), measured on blocks of MODEL_LENGTH_BLOCK
@@ -194,8 +197,11 @@ double model_fft_active_factor(const cost_model *model, int ranks_per_node);
  * (axes[], lengths shape[axes[i]]), elements * log2 n * rate(n) each; an
  * r2c/c2r step's halved axis (the last listed) at the r2c rate on its
  * `elements` (real), its other axes at the c2c rate on the complex
- * elements (n/2+1 along the halved axis). -1 where no per-length table
- * applies. The multi-axis factor is the caller's. */
+ * elements (n/2+1 along the halved axis); each axis times its family's
+ * model_fft_block_factor at the elements it transforms (the per-length
+ * rates' block stays in cache, a plan's larger ones stream: an r2c step's
+ * c2c axes as c2c's, its contiguous real axis as r2c's). -1 where no
+ * per-length table applies. The multi-axis factor is the caller's. */
 double model_fft_axes_seconds(const cost_model *model, model_family family, distfft_precision precision,
                               int naxes, const int *axes, const int64_t *shape, double elements);
 

@@ -76,7 +76,10 @@ double model_fft_axes_seconds(const cost_model *model, model_family family, dist
         model_family own = real_axis || family != MODEL_R2C ? family : MODEL_C2C;
         double rate = model_fft_length_rate(model, own, precision, n);
         if (!(rate > 0)) return -1.0;
-        seconds += (real_axis || halved < 0 ? elements : complex_elements) * log2(n) * rate;
+        double block = real_axis || halved < 0 ? elements : complex_elements;
+        /* by its own family's block factor: an r2c step's c2c axes stream
+         * like c2c's, its real axis (contiguous) like r2c's */
+        seconds += block * log2(n) * rate * model_fft_block_factor(model, own, precision, block);
     }
     return seconds;
 }

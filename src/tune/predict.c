@@ -390,14 +390,13 @@ double model_step_seconds(const cost_model *model, const model_topology *topolog
         model_family family = family_of(fft->family);
         double seconds = model_fft_axes_seconds(model, family, fft->precision, fft->naxes, fft->axes, fft->shape,
                                                 elements);
-        if (seconds >= 0) /* the per-length rates' block stays in cache; larger ones stream */
-            seconds *= model_fft_block_factor(model, family, fft->precision, elements);
-        else { /* no per-length rates: one rate by block size */
+        if (seconds < 0) { /* no per-length rates: one rate by block size */
             double logs = 0.0;
             for (int i = 0; i < fft->naxes; i++) logs += log2((double)fft->shape[fft->axes[i]]);
             seconds = model_fft_seconds(model, family, fft->precision, elements * logs, elements);
         }
-        if (fft->naxes > 1) seconds *= model->fft_multi_axis_factor;
+        if (fft->naxes > 1)
+            seconds *= family == MODEL_R2C ? model->fft_multi_axis_factor_r2c : model->fft_multi_axis_factor;
         return seconds * model_fft_active_factor(model, topology->ranks_per_node);
     }
     double in_bytes = (double)spec->in_count * (double)distfft_type_size(spec->in_type);

@@ -37,7 +37,8 @@ static void check_model(cost_model *model)
     FUZZ_CHECK(memchr(model->mpi_library, '\0', sizeof model->mpi_library) && model->mpi_library[0], "mpi_library");
     FUZZ_CHECK(model->node_size >= 1, "node_size %d", model->node_size);
     FUZZ_CHECK(model->bandwidth_intra > 0 && model->bandwidth_inter > 0 && model->memcpy_bandwidth > 0 &&
-               model->fft_multi_axis_factor > 0, "a bandwidth that must be > 0");
+               model->fft_multi_axis_factor > 0 && model->fft_multi_axis_factor_r2c > 0,
+               "a bandwidth or factor that must be > 0");
     FUZZ_CHECK(model->latency_intra >= 0 && model->latency_inter >= 0 && model->injection_bandwidth >= 0 &&
                model->bisection_bandwidth >= 0 && model->datatype_bandwidth >= 0, "a value that must be >= 0");
     int rates = 0;

@@ -167,6 +167,38 @@ int main(int argc, char **argv)
         }
         test_case(&suite, test_all(comm, rc == DISTFFT_SUCCESS && ffts > 0 && others_same),
                   "fft_active scales the FFT steps by %.3f at %d ranks on the node (%d steps)", factor, size, ffts);
+        /* Steps of several axes: c2c at fft_multi_axis_factor, r2c at
+         * fft_multi_axis_factor_r2c (c2c's when absent). A slab r2c plan's
+         * first step transforms axes 1,2 (all three on one rank). */
+        distfft_options slab;
+        distfft_options_init(&slab);
+        slab.kinds[2] = DISTFFT_R2C;
+        slab.grid_ndims = 1;
+        slab.grid_dims[0] = size;
+        slab.method = DISTFFT_METHOD_ALLTOALLW;
+        distfft_plan r2c = NULL;
+        double same[64] = {0}, own[64] = {0};
+        int multi_steps = 0, factor_ok = 1;
+        rc = distfft_plan_create(comm, 3, shape, DISTFFT_DOUBLE, &slab, &r2c);
+        for (int variant = 0; rc == DISTFFT_SUCCESS && variant < 2; variant++) {
+            model_text(active_text, sizeof active_text, library);
+            strcat(active_text, variant ? "fft_multi_axis_factor = 0.5\nfft_multi_axis_factor_r2c = 0.25\n"
+                                        : "fft_multi_axis_factor = 0.5\n");
+            write_file(comm, path, active_text);
+            rc = distfft_model_import_file(comm, path, 0);
+            if (rc == DISTFFT_SUCCESS) rc = distfft_plan_predict(r2c, DISTFFT_FORWARD, variant ? own : same, 64);
+        }
+        for (int s = 0; rc == DISTFFT_SUCCESS && s < distfft_plan_step_count(r2c, DISTFFT_FORWARD); s++) {
+            distfft_step info;
+            distfft_plan_step(r2c, DISTFFT_FORWARD, s, &info);
+            int multi = strncmp(info.description, "fft r2c axes=", 13) == 0 && strchr(info.description, ',');
+            multi_steps += multi;
+            if (fabs(own[s] - (multi ? 0.5 : 1.0) * same[s]) > 1e-12 * same[s] || !(same[s] > 0)) factor_ok = 0;
+        }
+        test_case(&suite, test_all(comm, rc == DISTFFT_SUCCESS && multi_steps == 1 && factor_ok),
+                  "an r2c step of several axes at fft_multi_axis_factor_r2c, c2c's when absent (%d steps)",
+                  multi_steps);
+        distfft_plan_destroy(&r2c);
         distfft_model_forget();
         rc = distfft_plan_predict(plan, DISTFFT_FORWARD, seconds, 64);
         test_case(&suite, refused_alike(comm, rc, "no cost model"), "predict without a model refused alike");

@@ -56,6 +56,19 @@ static void test_parse(cost_model *model)
           "numbers read");
     check(model->fft[MODEL_C2C][0].count == 2 && model->fft[MODEL_R2C][0].count == 0, "rates read");
     check(model->fft_multi_axis_factor == 1.0, "fft_multi_axis_factor optional, 1 when absent");
+    check(model->fft_multi_axis_factor_r2c == 1.0, "fft_multi_axis_factor_r2c optional, c2c's when absent");
+    {
+        char with_c2c[1024];
+        cost_model factors;
+        snprintf(with_c2c, sizeof with_c2c, "%sfft_multi_axis_factor = 0.6\n", valid);
+        check(model_parse(with_c2c, &factors, message, sizeof message) == 0 &&
+                  factors.fft_multi_axis_factor_r2c == 0.6,
+              "fft_multi_axis_factor_r2c absent: c2c's (0.6)");
+        strcat(with_c2c, "fft_multi_axis_factor_r2c = 0.9\n");
+        check(model_parse(with_c2c, &factors, message, sizeof message) == 0 &&
+                  factors.fft_multi_axis_factor_r2c == 0.9 && factors.fft_multi_axis_factor == 0.6,
+              "fft_multi_axis_factor_r2c read");
+    }
     char *text = model_format(model);
     cost_model again;
     check(text && model_parse(text, &again, message, sizeof message) == 0, "the formatted model parses");
