@@ -4,7 +4,7 @@
  * a few runs: serial transforms (serial/) per family and precision
  *   by block size  n^3 blocks along each axis, n = 16 to 128: the rate
  *                  by the local block's elements;
- *   by length      axes of 16 to 1,024 points on blocks of
+ *   by length      axes of 16 to 2,048 points on blocks of
  *                  MODEL_LENGTH_BLOCK elements, the axis contiguous and
  *                  strided with the lines contiguous, as a pencil's steps
  *                  see them. At n^3 blocks the length and the block grow
@@ -36,7 +36,7 @@
 static int RUNS = 6; /* per measurement, the fastest kept (calibrate.c) */
 static const int fft_sizes[] = {16, 32, 64, 128};
 static int FFT_SIZES = (int)(sizeof fft_sizes / sizeof fft_sizes[0]);
-static const int fft_lengths[] = {16, 32, 64, 128, 256, 512, 1024};
+static const int fft_lengths[] = {16, 32, 64, 128, 256, 512, 1024, 2048};
 static int FFT_LENGTHS = (int)(sizeof fft_lengths / sizeof fft_lengths[0]);
 
 static int execute_fft(const void *fft, const void *in, void *out)
@@ -186,31 +186,29 @@ static double multi_axis_factor(MPI_Comm comm, model_family family, int n, distf
 
 /* The fft_active factors (model.h): the c2c double rate at the longest
  * calibrated length with the first A ranks of each node computing, over
- * the rate with all of them (`member`: this rank's index on its node).
- * Nothing where the node holds one rank or a rate cannot be measured, nor
- * on nodes of more than 64 ranks (the table ends at 7 entries before the
- * node's: 1 to 64) -- their plans are priced as before, at factor 1. */
+ * the rate with all of them (`member`: this rank's index on its node), at
+ * model_active_counts' A (powers of two, thinned on nodes of more than
+ * 128 ranks). Nothing where the node holds one rank or a rate cannot be
+ * measured. */
 static void calibrate_active(MPI_Comm comm, distfft_rigor rigor, int member, int node_size, void *in,
                              void *out, size_t bytes, int *rc, cost_model *model)
 {
     model_rate *table = &model->fft_active;
+    int counts[MODEL_MAX_RATES], how_many = model_active_counts(node_size, counts);
     table->count = 0;
-    if (node_size < 2) return;
+    if (how_many < 2) return;
     int n = fft_lengths[FFT_LENGTHS - 1];
     double all = fft_length_rate(comm, MODEL_C2C, DISTFFT_DOUBLE, n, rigor, 1, in, out, bytes, rc);
-    for (int active = 1; all > 0 && table->count < MODEL_MAX_RATES - 1; active *= 2) {
-        if (active >= node_size) {
-            table->elements[table->count] = node_size;
-            table->seconds_per_unit[table->count++] = 1.0;
-            break;
-        }
-        double some = fft_length_rate(comm, MODEL_C2C, DISTFFT_DOUBLE, n, rigor, member < active, in, out,
-                                      bytes, rc);
+    for (int i = 0; all > 0 && i < how_many; i++) {
+        int active = counts[i];
+        double some = active == node_size ? all
+                                          : fft_length_rate(comm, MODEL_C2C, DISTFFT_DOUBLE, n, rigor,
+                                                            member < active, in, out, bytes, rc);
         if (!(some > 0)) break; /* SMPI without simulated computation: free either way */
         table->elements[table->count] = active;
         table->seconds_per_unit[table->count++] = some / all;
     }
-    if (table->count < 2 || table->elements[table->count - 1] != node_size) table->count = 0;
+    if (table->count != how_many) table->count = 0;
 }
 
 int calibrate_ffts(MPI_Comm comm, distfft_rigor rigor, int quick, int runs, int member, int node_size,

@@ -189,6 +189,12 @@ double model_fft_length_rate(const cost_model *model, model_family family, distf
 double model_fft_block_factor(const cost_model *model, model_family family, distfft_precision precision,
                               double elements);
 
+/* The ranks of a node an fft_active table measures (into counts, room for
+ * MODEL_MAX_RATES): 1, s, s^2, ... below node_size, then node_size, with
+ * s the smallest power of two that fits them in the table (2 up to nodes
+ * of 128 ranks, then 4, ...). Returns how many; 0 for node_size < 2. */
+int model_active_counts(int node_size, int *counts);
+
 /* The factor on an FFT step's seconds with `ranks_per_node` ranks of the
  * plan on the node (model->fft_active; 1 where not given). */
 double model_fft_active_factor(const cost_model *model, int ranks_per_node);

@@ -93,6 +93,19 @@ double model_fft_block_factor(const cost_model *model, model_family family, dist
     return block > calibrated && calibrated > 0 ? block / calibrated : 1.0;
 }
 
+int model_active_counts(int node_size, int *counts)
+{
+    if (node_size < 2) return 0;
+    for (int step = 2;; step *= 2) {
+        int n = 0;
+        for (long active = 1; active < node_size && n < MODEL_MAX_RATES; active *= step) counts[n++] = (int)active;
+        if (n < MODEL_MAX_RATES) { /* room for the node's own */
+            counts[n++] = node_size;
+            return n;
+        }
+    }
+}
+
 double model_fft_active_factor(const cost_model *model, int ranks_per_node)
 {
     return model->fft_active.count && ranks_per_node > 0 ? interpolate(&model->fft_active, ranks_per_node) : 1.0;

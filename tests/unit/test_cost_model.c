@@ -190,6 +190,32 @@ static void test_block(cost_model *model)
     *model = saved;
 }
 
+/* The ranks an fft_active table measures: powers of two and the node's
+ * own, thinned (powers of 4, ...) where they would not fit the table. */
+static void test_active_counts(void)
+{
+    static const struct {
+        int node, count, counts[MODEL_MAX_RATES];
+    } cases[] = {
+        {1, 0, {0}},
+        {3, 3, {1, 2, 3}},
+        {16, 5, {1, 2, 4, 8, 16}},
+        {64, 7, {1, 2, 4, 8, 16, 32, 64}},
+        {128, 8, {1, 2, 4, 8, 16, 32, 64, 128}},
+        {256, 5, {1, 4, 16, 64, 256}},
+        {1000, 6, {1, 4, 16, 64, 256, 1000}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        int counts[MODEL_MAX_RATES] = {0};
+        int n = model_active_counts(cases[c].node, counts);
+        int same = n == cases[c].count;
+        for (int i = 0; same && i < n; i++) same = counts[i] == cases[c].counts[i];
+        char what[96];
+        snprintf(what, sizeof what, "fft_active's ranks on a node of %d (%d of them)", cases[c].node, n);
+        check(same, what);
+    }
+}
+
 /* Worked by hand: 4 ranks in the group, 1 peer on this node, 2 off it;
  * 4 MB in and out, so 1 MB per peer. Inter-node bandwidth per rank
  * min(1e9, 2e9 / 2 ranks per node) = 1e9. One message: 1e-6 + 1e6 / 5e9 =
@@ -402,6 +428,7 @@ int main(void)
     test_rates(&model);
     test_active(&model);
     test_block(&model);
+    test_active_counts();
     test_exchanges(&model);
     test_levels();
     test_length_rates();
