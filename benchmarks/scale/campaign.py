@@ -5,6 +5,7 @@
                             [--model FILE | --no-model] [--timeout S]
                             [--only SERIES,...]
     scripts/benchmark scale --summarize DIR
+    scripts/benchmark scale --repredict DIR [--out NEW] [--model FILE]
 
 Each point runs build-smpi/bin/distfft-bench (scripts/setup --smpi) under
 benchmarks/scale/smpi.py on a platform of benchmarks/scale/platforms/, with
@@ -27,6 +28,11 @@ the model carries the curves beyond the simulated range once the simulated
 points have checked it. Writes DIR/results.jsonl, DIR/summary.md (the tables
 of docs/guide/scale.md) and DIR/strong.png when matplotlib is there;
 --summarize DIR writes summary.md again from DIR/results.jsonl.
+--repredict DIR predicts a finished campaign's points again with this
+checkout's model (calibrated again on each platform, or --model FILE) and
+writes NEW (default DIR-repredicted) with the simulated figures kept, each
+row's earlier prediction as predicted_pair_seconds_before: seconds per
+point instead of a new simulation when only the model changed.
 
 Series: strong (fixed global shape, more ranks), methods (every method of
 the table on the smallest rank count), weak (524,288 points per rank, paper
@@ -495,6 +501,46 @@ def plot(rows, path):
     return True
 
 
+def models_for(points, args, bench, directory):
+    """A model per platform of the points: --model, or calibrated on each."""
+    models = {}
+    for platform, cores in sorted({(p.platform, p.cores_per_node) for p in points if p.series != "heffte"}):
+        ranks = max(p.ranks for p in points if p.platform == platform and p.series != "heffte")
+        models[platform] = args.model or calibrate(platform, cores, bench, directory, args.timeout, ranks)
+    return models
+
+
+def repredict(args):
+    """--repredict DIR: the rows of a finished campaign, predicted again."""
+    with open(os.path.join(args.repredict, "results.jsonl")) as stream:
+        rows = [json.loads(line) for line in stream if line.strip()]
+    if not rows:
+        raise SystemExit(f"campaign: {args.repredict}/results.jsonl has no rows")
+    bench = os.path.join(args.build_smpi, "bin", "distfft-bench")
+    if not os.path.exists(bench):
+        raise SystemExit(f"campaign: {bench} is missing (scripts/setup --smpi)")
+    out = args.out or args.repredict.rstrip("/") + "-repredicted"
+    os.makedirs(out, exist_ok=True)
+    points = [Point(**{**row["point"], "shape": tuple(row["point"]["shape"])}) for row in rows]
+    models = models_for(points, args, bench, os.path.join(out, "models"))
+    revision = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True).stdout.strip()
+    with open(os.path.join(out, "results.jsonl"), "w") as stream:
+        for index, (row, point) in enumerate(zip(rows, points), 1):
+            row["header"] = row.get("header", "") + f" Predicted again by revision {revision}."
+            if point.series != "heffte" and point.method != "auto":
+                row["predicted_pair_seconds_before"] = row.get("predicted_pair_seconds")
+                predict(row, point, bench, models.get(point.platform), args.timeout)
+                print(f"[{index}/{len(rows)}] {point.label()}: pair {cell(row)} ms "
+                      f"(before: {milliseconds(row.get('predicted_pair_seconds_before'))})", flush=True)
+            stream.write(json.dumps(row) + "\n")
+    with open(os.path.join(out, "summary.md"), "w") as stream:
+        stream.write(summarize(rows, rows[0].get("header", "")))
+    plot(rows, os.path.join(out, "strong.png"))
+    print(f"campaign: {out}/summary.md")
+    return 0
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("preset", nargs="?", default="small")
@@ -504,6 +550,8 @@ def main(argv):
                         "instead of calibrating one on each")
     parser.add_argument("--no-model", action="store_true", help="no cost model, no predictions")
     parser.add_argument("--summarize", metavar="DIR", help="write DIR/summary.md again from DIR/results.jsonl")
+    parser.add_argument("--repredict", metavar="DIR", help="predict DIR/results.jsonl's points again with "
+                        "this checkout's model, into --out (default DIR-repredicted)")
     parser.add_argument("--timeout", type=float, default=900.0, help="wall seconds per point")
     parser.add_argument("--only", help="series to run (strong,methods,weak,placement,auto)")
     parser.add_argument("--list", action="store_true", help="print the points and exit")
@@ -520,6 +568,8 @@ def main(argv):
         plot(rows, os.path.join(args.summarize, "strong.png"))
         print(f"campaign: {args.summarize}/summary.md")
         return 0
+    if args.repredict:
+        return repredict(args)
     points = preset_points(args.preset)
     if args.only:
         wanted = set(args.only.split(","))
@@ -551,12 +601,7 @@ def main(argv):
     else:
         print("campaign: heFFTe peer skipped: point --heffte-source (or HEFFTE_SOURCE) at a heFFTe "
               "source checkout to run it", flush=True)
-    models = {}
-    if not args.no_model:
-        for platform, cores in sorted({(p.platform, p.cores_per_node) for p in points if p.series != "heffte"}):
-            ranks = max(p.ranks for p in points if p.platform == platform and p.series != "heffte")
-            models[platform] = args.model or calibrate(platform, cores, bench, os.path.join(out, "models"),
-                                                       args.timeout, ranks)
+    models = {} if args.no_model else models_for(points, args, bench, os.path.join(out, "models"))
     rows = []
     with open(os.path.join(out, "results.jsonl"), "w") as stream:
         for index, point in enumerate(points, 1):
