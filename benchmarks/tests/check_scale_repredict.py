@@ -18,9 +18,11 @@ import campaign  # noqa: E402
 calls = []
 
 
-def fake_run(command, **_):
-    if command[0] == "git":
-        return subprocess.CompletedProcess(command, 0, "abc1234\n", "")
+def fake_git(command, **_):
+    return subprocess.CompletedProcess(command, 0, "abc1234\n" if command[0] == "git" else "", "")
+
+
+def fake_run(command, timeout, **_):
     calls.append(command)
     report = {"pair_seconds": None, "plan_seconds": 0.1, "predicted_pair_seconds": 0.002,
               "steps": [{"step": "fft", "seconds": 0, "predicted_seconds": 0.001},
@@ -35,7 +37,8 @@ def row(series, method, pair, predicted):
             "bench": {"pair_seconds": pair}, "predicted_pair_seconds": predicted}
 
 
-campaign.subprocess.run = fake_run
+campaign.subprocess.run = fake_git
+campaign.run_group = fake_run
 with tempfile.TemporaryDirectory() as directory:
     before = os.path.join(directory, "before")
     os.makedirs(os.path.join(directory, "build-smpi", "bin"))

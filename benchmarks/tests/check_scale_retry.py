@@ -16,7 +16,7 @@ calls = []
 
 
 def fake_run(behaviour):
-    def run(command, **_):
+    def run(command, timeout, **_):
         calls.append(command)
         coarse = any(campaign.COARSE_MAXMIN in part for part in command)
         if behaviour == "crash" and not coarse:
@@ -34,7 +34,7 @@ def fake_run(behaviour):
 
 def check(behaviour, runs, precision):
     calls.clear()
-    campaign.subprocess.run = fake_run(behaviour)
+    campaign.run_group = fake_run(behaviour)
     wall, done, _ = campaign.simulate("fat-tree", 4, 2, ["distfft-bench"], 60)
     got = getattr(done, "maxmin_precision", None)
     if len(calls) != runs or got != precision:
@@ -48,9 +48,35 @@ def check(behaviour, runs, precision):
         sys.exit(f"check_scale_retry: {behaviour}: the record says {record.get('maxmin_precision')}")
 
 
+def check_timeout_kills_the_group():
+    """A run past its timeout is stopped with everything it started (smpirun
+    is a script; its smpimain must not simulate on)."""
+    import tempfile
+    import time
+    with tempfile.TemporaryDirectory() as directory:
+        pid_file = os.path.join(directory, "pid")
+        started = time.monotonic()
+        done = campaign.run_group(["bash", "-c", f"sleep 60 & echo $! > {pid_file}; wait"], 1)
+        took = time.monotonic() - started
+        if done is not None or took > 30:
+            sys.exit(f"check_scale_retry: the timed-out run returned {done} after {took:.0f} s "
+                     "(a child left running holds its output open)")
+        with open(pid_file) as stream:
+            child = int(stream.read())
+        time.sleep(0.2)
+        try:
+            with open(f"/proc/{child}/stat") as stream:
+                state = stream.read().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            state = "gone"
+        if state not in ("gone", "Z", "X"):
+            sys.exit(f"check_scale_retry: the timed-out run's child {child} is still running ({state})")
+
+
+check_timeout_kills_the_group()
 check("fine", 1, None)
 check("crash", 2, "1e-4")
 check("abort", 2, "1e-4")
 check("bad input", 1, None)
 print("check_scale_retry: a solver failure is retried once with the coarser precision and recorded; "
-      "other runs run once")
+      "other runs run once; a run past its timeout is killed with its children")
