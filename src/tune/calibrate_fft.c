@@ -14,6 +14,10 @@
  *                  step's: the rate by size priced the campaign's 512-point
  *                  c2c axes 1.5 to 2 times too slow and its r2c ones 10 to
  *                  30 % too fast (docs/guide/scale.md).
+ *   by block       the per-length rates at 64 and 512 points again on a
+ *                  block 8 times larger (2 M elements, beyond a core's
+ *                  cache) over the same on MODEL_LENGTH_BLOCK, per family:
+ *                  the model's fft_block factors for steps on large blocks.
  *   by active ranks the per-length c2c rate at the longest length again
  *                  with only the first A ranks of each node computing
  *                  (A = 1, 2, 4, ... below the node's ranks), against all
@@ -130,14 +134,15 @@ static double fft_rate(MPI_Comm comm, model_family family, distfft_precision pre
 }
 
 /* The rate of one family and precision at axis length n, on a block of
- * MODEL_LENGTH_BLOCK elements (B = block / n lines): the mean of the axis
+ * `block` elements (B = block / n lines): the mean of the axis
  * contiguous (B x n, axis 1) and strided with the lines contiguous (n x B,
  * axis 0), as a pencil's first and later steps are; r2c: B x n forward
  * and backward (its halved axis is always the contiguous one). */
-static double fft_length_rate(MPI_Comm comm, model_family family, distfft_precision precision, int n,
-                              distfft_rigor rigor, int active, void *in, void *out, size_t bytes, int *rc)
+static double fft_rate_on(MPI_Comm comm, model_family family, distfft_precision precision, int n,
+                          int64_t block, distfft_rigor rigor, int active, void *in, void *out, size_t bytes,
+                          int *rc)
 {
-    int64_t lines = MODEL_LENGTH_BLOCK / n;
+    int64_t lines = block / n;
     serial_spec spec = {.precision = precision, .ndims = 2, .batch = 1, .naxes = 1, .sign = DISTFFT_FORWARD,
                         .rigor = rigor, .threads = 1};
     double total = 0.0;
@@ -156,6 +161,43 @@ static double fft_length_rate(MPI_Comm comm, model_family family, distfft_precis
         total += seconds / ((double)lines * n * log2((double)n));
     }
     return total / 2;
+}
+
+/* The same on MODEL_LENGTH_BLOCK elements: the per-length rates. */
+static double fft_length_rate(MPI_Comm comm, model_family family, distfft_precision precision, int n,
+                              distfft_rigor rigor, int active, void *in, void *out, size_t bytes, int *rc)
+{
+    return fft_rate_on(comm, family, precision, n, MODEL_LENGTH_BLOCK, rigor, active, in, out, bytes, rc);
+}
+
+/* The fft_block factors (model.h): per family, double precision, the rate
+ * on BLOCK_FACTOR_BLOCK elements over the rate on MODEL_LENGTH_BLOCK, the
+ * geometric mean over two lengths (64 and 512 points: short and long
+ * lines). Nothing where the arrays cannot hold the block (the quick
+ * calibration) or a rate cannot be measured. */
+#define BLOCK_FACTOR_BLOCK (8 * (int64_t)MODEL_LENGTH_BLOCK)
+static void calibrate_block(MPI_Comm comm, distfft_rigor rigor, void *in, void *out, size_t bytes, int *rc,
+                            cost_model *model)
+{
+    static const int lengths[] = {64, 512};
+    for (int family = 0; family < MODEL_FAMILIES; family++) {
+        model_rate *table = &model->fft_block[family];
+        table->count = 0;
+        if ((size_t)BLOCK_FACTOR_BLOCK * 16 > bytes) continue;
+        double product = 1.0;
+        int measured = 0;
+        for (int i = 0; i < 2; i++) {
+            double small = fft_length_rate(comm, (model_family)family, DISTFFT_DOUBLE, lengths[i], rigor, 1, in,
+                                           out, bytes, rc);
+            double large = fft_rate_on(comm, (model_family)family, DISTFFT_DOUBLE, lengths[i], BLOCK_FACTOR_BLOCK,
+                                       rigor, 1, in, out, bytes, rc);
+            if (small > 0 && large > 0) product *= large / small, measured++;
+        }
+        if (measured < 2) continue; /* SMPI without simulated computation: free either way */
+        table->elements[0] = (double)BLOCK_FACTOR_BLOCK;
+        table->seconds_per_unit[0] = sqrt(product);
+        table->count = 1;
+    }
 }
 
 /* Several axes in one plan (a slab's first step, one rank's whole
@@ -255,6 +297,7 @@ int calibrate_ffts(MPI_Comm comm, distfft_rigor rigor, int quick, int runs, int 
         model->fft_multi_axis_factor_r2c = multi_axis_factor(comm, MODEL_R2C, n, rigor, in, out, bytes,
                                                              &measured, model);
     }
+    if (rc == DISTFFT_SUCCESS) calibrate_block(comm, rigor, in, out, bytes, &measured, model);
     if (rc == DISTFFT_SUCCESS) calibrate_active(comm, rigor, member, node_size, in, out, bytes, &measured, model);
     distfft_free(in);
     distfft_free(out);

@@ -67,15 +67,24 @@ enum { KEY_MACHINE = SCALARS, KEY_MPI, KEY_NODE_SIZE, KEY_MESSAGE, KEY_RATES = K
 #define KEY_COUNT (KEY_LEVELS + 1)
 /* Optional keys: the message tables, the FFT rates, the network's levels. */
 #define KEY_OPTIONAL(key) ((key) >= KEY_MESSAGE)
-static const char *const table_names[MODEL_TABLES] = {"message_intra", "message_inter", "message_more_intra",
-                                                      "message_more_inter", "datatype_extra", "fft_active"};
+static const char *const table_names[MODEL_TABLES] = {
+    "message_intra", "message_inter", "message_more_intra", "message_more_inter", "datatype_extra",
+    "fft_active", "fft_c2c_block", "fft_r2c_block", "fft_r2r_block"};
+/* What a table's pairs are, for the error message. */
+static const char *const table_forms[MODEL_TABLES] = {
+    "BYTES:SECONDS (bytes increasing, seconds > 0)", "BYTES:SECONDS (bytes increasing, seconds > 0)",
+    "BYTES:SECONDS (bytes increasing, seconds > 0)", "BYTES:SECONDS (bytes increasing, seconds > 0)",
+    "BYTES:SECONDS (bytes increasing, seconds > 0)", "RANKS:FACTOR (ranks increasing, factors > 0)",
+    "ELEMENTS:FACTOR (elements increasing, factors > 0)", "ELEMENTS:FACTOR (elements increasing, factors > 0)",
+    "ELEMENTS:FACTOR (elements increasing, factors > 0)"};
 
 model_rate *model_table(cost_model *model, int table)
 {
     return table < 2   ? &model->message[table]
            : table < 4 ? &model->more[table - 2]
            : table < 5 ? &model->datatype
-                       : &model->fft_active;
+           : table < 6 ? &model->fft_active
+                       : &model->fft_block[table - 6];
 }
 
 static int failed(char *message, size_t size, const char *format, ...)
@@ -198,11 +207,9 @@ static int apply(cost_model *model, int key, char *value, int number, char *mess
         return 0;
     }
     if (key >= KEY_MESSAGE && key < KEY_RATES) {
-        int active = key - KEY_MESSAGE == MODEL_TABLES - 1;
         if (parse_rate(value, model_table(model, key - KEY_MESSAGE)))
-            return failed(message, size, "line %d: %s must be up to %d pairs %s (%s increasing, %s > 0)",
-                          number, name, MODEL_MAX_RATES, active ? "RANKS:FACTOR" : "BYTES:SECONDS",
-                          active ? "ranks" : "bytes", active ? "factors" : "seconds");
+            return failed(message, size, "line %d: %s must be up to %d pairs %s", number, name,
+                          MODEL_MAX_RATES, table_forms[key - KEY_MESSAGE]);
         return 0;
     }
     if (key >= KEY_RATES && key < KEY_LENGTHS) {

@@ -121,6 +121,14 @@ typedef struct {
      * gets more of it (a 16-core node: 0.68 alone, 0.83 with 4 ranks busy,
      * docs/guide/scale.md). Interpolated in log A; where not given, 1. */
     model_rate fft_active;
+    /* Optional: per family (double precision), the per-length rate measured
+     * again on a block of E elements larger than MODEL_LENGTH_BLOCK (the
+     * same shapes), over the rate at MODEL_LENGTH_BLOCK: a step on a block
+     * that streams from memory instead of staying in a core's cache
+     * (elements holds E, seconds_per_unit the factor; keys fft_c2c_block,
+     * fft_r2c_block, fft_r2r_block). Where given it replaces the
+     * rate-by-size ratio (model_fft_block_factor). */
+    model_rate fft_block[MODEL_FAMILIES];
     /* Optional (key network_levels): the network above the node, lowest
      * level first; levels 0: nodes on a network without contention but
      * the bisection. */
@@ -134,8 +142,8 @@ typedef struct {
 enum { MODEL_INTRA = 0, MODEL_INTER = 1 };
 /* The optional tables, in the file's key order: message_intra,
  * message_inter, message_more_intra, message_more_inter, datatype_extra,
- * fft_active. */
-#define MODEL_TABLES 6
+ * fft_active, fft_c2c_block, fft_r2c_block, fft_r2r_block. */
+#define MODEL_TABLES 9
 model_rate *model_table(cost_model *model, int table);
 
 /* Parse a model text ("distfft-model 1", then `key = value` lines; a line
@@ -179,13 +187,17 @@ double model_fft_length_rate(const cost_model *model, model_family family, distf
                              double n);
 
 /* The factor on a per-length FFT step's seconds for a block of `elements`
- * beyond the MODEL_LENGTH_BLOCK the per-length rates are measured on: the
- * rate by block size there over the rate by block size at
- * MODEL_LENGTH_BLOCK (model_fft_rate, its fallbacks), where that is > 1;
- * else 1. The per-length rates come from a block that stays in a core's
+ * beyond the MODEL_LENGTH_BLOCK the per-length rates are measured on (1 up
+ * to it): from model->fft_block where measured (the family's own, else
+ * c2c's; interpolated in log elements from 1 at MODEL_LENGTH_BLOCK, its
+ * last factor beyond); else the rate by block size there over the rate by
+ * block size at MODEL_LENGTH_BLOCK (model_fft_rate, its fallbacks). Never
+ * below 1. The per-length rates come from a block that stays in a core's
  * cache; a plan's larger blocks stream from memory (on a 16-core node one
  * rank's 256^3 c2c ran 2.1 times the per-length prediction,
- * docs/guide/scale.md). */
+ * docs/guide/scale.md). The rate-by-size ratio mixes in the n^3 blocks'
+ * outer axis at a power-of-two stride: under SMPI on a 2-core host it
+ * priced 512^3's c2c steps 1.7 times too slow. */
 double model_fft_block_factor(const cost_model *model, model_family family, distfft_precision precision,
                               double elements);
 

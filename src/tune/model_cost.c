@@ -88,6 +88,21 @@ double model_fft_block_factor(const cost_model *model, model_family family, dist
                               double elements)
 {
     if (!(elements > MODEL_LENGTH_BLOCK)) return 1.0;
+    const model_rate *measured = model->fft_block[family].count ? &model->fft_block[family]
+                                                                : &model->fft_block[MODEL_C2C];
+    if (measured->count) {
+        double from = MODEL_LENGTH_BLOCK, factor = 1.0;
+        for (int i = 0; i < measured->count; i++) {
+            double to = measured->elements[i], next = measured->seconds_per_unit[i];
+            if (to <= from) continue; /* a point at or below the per-length block: nothing to span */
+            if (elements <= to) {
+                factor += log(elements / from) / log(to / from) * (next - factor);
+                return factor > 1.0 ? factor : 1.0;
+            }
+            from = to, factor = next;
+        }
+        return factor > 1.0 ? factor : 1.0;
+    }
     double block = model_fft_rate(model, family, precision, elements),
            calibrated = model_fft_rate(model, family, precision, MODEL_LENGTH_BLOCK);
     return block > calibrated && calibrated > 0 ? block / calibrated : 1.0;

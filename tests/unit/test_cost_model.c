@@ -187,6 +187,37 @@ static void test_block(cost_model *model)
     model->fft[MODEL_C2C][0].seconds_per_unit[1] = 0.8e-9;
     check(model_fft_block_factor(model, MODEL_C2C, DISTFFT_DOUBLE, 8.0 * MODEL_LENGTH_BLOCK) == 1.0,
           "block factor never below 1 (larger blocks no faster than the per-length rates say)");
+    /* Measured (fft_c2c_block, ...): it replaces the rate-by-size ratio;
+     * from 1 at the per-length block, in log elements; a family without its
+     * own takes c2c's; never below 1. */
+    char text[1024], message[256];
+    snprintf(text, sizeof text, "%sfft_c2c_block = %d:1.5\nfft_r2r_block = %d:0.9\n", valid,
+             8 * MODEL_LENGTH_BLOCK, 8 * MODEL_LENGTH_BLOCK);
+    cost_model measured;
+    check(model_parse(text, &measured, message, sizeof message) == 0 && measured.fft_block[MODEL_C2C].count == 1,
+          "fft_c2c_block parses");
+    char *formatted = model_format(&measured);
+    cost_model again;
+    check(formatted && model_parse(formatted, &again, message, sizeof message) == 0 &&
+              memcmp(&measured, &again, sizeof again) == 0,
+          "fft_*_block written and read back the same");
+    free(formatted);
+    measured.fft[MODEL_C2C][0] = model->fft[MODEL_C2C][0]; /* a rate-by-size ratio that would say 1 */
+    check(measured.fft_block[MODEL_C2C].count &&
+              model_fft_block_factor(&measured, MODEL_C2C, DISTFFT_DOUBLE, MODEL_LENGTH_BLOCK) == 1.0 &&
+              near(model_fft_block_factor(&measured, MODEL_C2C, DISTFFT_DOUBLE, 8.0 * MODEL_LENGTH_BLOCK), 1.5) &&
+              near(model_fft_block_factor(&measured, MODEL_C2C, DISTFFT_DOUBLE, 4.0 * MODEL_LENGTH_BLOCK),
+                   1.0 + 0.5 * 2.0 / 3.0) &&
+              near(model_fft_block_factor(&measured, MODEL_C2C, DISTFFT_DOUBLE, 64.0 * MODEL_LENGTH_BLOCK), 1.5),
+          "measured block factor: 1 at the per-length block, log-interpolated, its last beyond");
+    check(near(model_fft_block_factor(&measured, MODEL_R2C, DISTFFT_DOUBLE, 8.0 * MODEL_LENGTH_BLOCK), 1.5),
+          "a family without its own block table takes c2c's");
+    check(model_fft_block_factor(&measured, MODEL_R2R, DISTFFT_DOUBLE, 8.0 * MODEL_LENGTH_BLOCK) == 1.0,
+          "a measured block factor below 1 counts as 1");
+    snprintf(text, sizeof text, "%sfft_c2c_block = 2097152:0\n", valid);
+    check(model_parse(text, &measured, message, sizeof message) != 0 &&
+              strstr(message, "ELEMENTS:FACTOR") != NULL,
+          "a block factor of 0 refused, naming the form");
     *model = saved;
 }
 
