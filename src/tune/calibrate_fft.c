@@ -18,7 +18,7 @@
  *                  block 8 times larger (2 M elements, beyond a core's
  *                  cache) over the same on MODEL_LENGTH_BLOCK, per family:
  *                  the model's fft_block factors for steps on large blocks.
- *   by active ranks the per-length c2c rate at the longest length again
+ *   by active ranks the per-length c2c rate at 1,024 points again
  *                  with only the first A ranks of each node computing
  *                  (A = 1, 2, 4, ... below the node's ranks), against all
  *                  of them: the model's fft_active factors. The rates
@@ -226,8 +226,8 @@ static double multi_axis_factor(MPI_Comm comm, model_family family, int n, distf
     return per_axes > 0 ? seconds / per_axes : 1.0;
 }
 
-/* The fft_active factors (model.h): the c2c double rate at the longest
- * calibrated length with the first A ranks of each node computing, over
+/* The fft_active factors (model.h): the c2c double rate at 1,024 points
+ * with the first A ranks of each node computing, over
  * the rate with all of them (`member`: this rank's index on its node), at
  * model_active_counts' A (powers of two, thinned on nodes of more than
  * 128 ranks). Nothing where the node holds one rank or a rate cannot be
@@ -239,7 +239,10 @@ static void calibrate_active(MPI_Comm comm, distfft_rigor rigor, int member, int
     int counts[MODEL_MAX_RATES], how_many = model_active_counts(node_size, counts);
     table->count = 0;
     if (how_many < 2) return;
-    int n = fft_lengths[FFT_LENGTHS - 1];
+    /* 1,024 points (or the longest calibrated, if shorter): the length the
+     * factors were validated at on a 16-core node; 2,048 points' strided
+     * lines (4 KiB apart) gave a factor of 1.8 alone on this 2-core host. */
+    int n = fft_lengths[FFT_LENGTHS - 1] < 1024 ? fft_lengths[FFT_LENGTHS - 1] : 1024;
     double all = fft_length_rate(comm, MODEL_C2C, DISTFFT_DOUBLE, n, rigor, 1, in, out, bytes, rc);
     for (int i = 0; all > 0 && i < how_many; i++) {
         int active = counts[i];
