@@ -545,7 +545,9 @@ def repredict(args):
             if point.series != "heffte" and point.method != "auto":
                 row["predicted_pair_seconds_before"] = row.get("predicted_pair_seconds")
                 predict(row, point, bench, models.get(point.platform), args.timeout)
-                print(f"[{index}/{len(rows)}] {point.label()}: pair {cell(row)} ms "
+                now = (f"predicted {milliseconds(row.get('predicted_pair_seconds'))}" if point.series == "model"
+                       else f"pair {cell(row)}")
+                print(f"[{index}/{len(rows)}] {point.label()}: {now} ms "
                       f"(before: {milliseconds(row.get('predicted_pair_seconds_before'))})", flush=True)
             stream.write(json.dumps(row) + "\n")
     with open(os.path.join(out, "summary.md"), "w") as stream:
