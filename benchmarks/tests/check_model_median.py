@@ -4,7 +4,7 @@ library reads (distfft-bench --model, when its path is given); files of
 another machine kind, with other table points or other keys refused with a
 message, nothing written.
 
-  python3 check_model_median.py [DISTFFT_BENCH]
+  python3 check_model_median.py [LAUNCHER... DISTFFT_BENCH]
 """
 import os
 import subprocess
@@ -46,8 +46,9 @@ with tempfile.TemporaryDirectory() as directory:
     if merged["mpi_library"] != "Test MPI 1.0" or merged["node_size"] != "2":
         problems.append("the machine kind lines not kept")
     if len(sys.argv) > 1:  # the library reads it
-        done = subprocess.run([sys.argv[1], "--model", out, "--model-force", "--predict-only", "--shape",
-                               "16x16x16", "--rigor", "estimate"], capture_output=True, text=True, timeout=120)
+        done = subprocess.run(sys.argv[1:] + ["--model", out, "--model-force", "--predict-only", "--shape",
+                                              "16x16x16", "--rigor", "estimate"],
+                              capture_output=True, text=True, timeout=100)
         if done.returncode != 0 or "predicted_pair_seconds" not in done.stdout:
             problems.append(f"distfft-bench does not read the median model: {done.stderr[-500:]}")
     refusals = [
