@@ -70,13 +70,14 @@ enum { KEY_MACHINE = SCALARS, KEY_MPI, KEY_NODE_SIZE, KEY_MESSAGE, KEY_RATES = K
 static const char *const table_names[MODEL_TABLES] = {
     "message_intra", "message_inter", "message_more_intra", "message_more_inter", "datatype_extra",
     "fft_active", "fft_c2c_block", "fft_r2c_block", "fft_r2r_block"};
-/* What a table's pairs are, for the error message. */
-static const char *const table_forms[MODEL_TABLES] = {
-    "BYTES:SECONDS (bytes increasing, seconds > 0)", "BYTES:SECONDS (bytes increasing, seconds > 0)",
-    "BYTES:SECONDS (bytes increasing, seconds > 0)", "BYTES:SECONDS (bytes increasing, seconds > 0)",
-    "BYTES:SECONDS (bytes increasing, seconds > 0)", "RANKS:FACTOR (ranks increasing, factors > 0)",
-    "ELEMENTS:FACTOR (elements increasing, factors > 0)", "ELEMENTS:FACTOR (elements increasing, factors > 0)",
-    "ELEMENTS:FACTOR (elements increasing, factors > 0)"};
+/* What a table's pairs are, for the error message: the message tables'
+ * bytes and seconds, fft_active's ranks, the fft_*_block tables' elements. */
+static const char *table_form(int table)
+{
+    return table < 5    ? "BYTES:SECONDS (bytes increasing, seconds > 0)"
+           : table == 5 ? "RANKS:FACTOR (ranks increasing, factors > 0)"
+                        : "ELEMENTS:FACTOR (elements increasing, factors > 0)";
+}
 
 model_rate *model_table(cost_model *model, int table)
 {
@@ -209,7 +210,7 @@ static int apply(cost_model *model, int key, char *value, int number, char *mess
     if (key >= KEY_MESSAGE && key < KEY_RATES) {
         if (parse_rate(value, model_table(model, key - KEY_MESSAGE)))
             return failed(message, size, "line %d: %s must be up to %d pairs %s", number, name,
-                          MODEL_MAX_RATES, table_forms[key - KEY_MESSAGE]);
+                          MODEL_MAX_RATES, table_form(key - KEY_MESSAGE));
         return 0;
     }
     if (key >= KEY_RATES && key < KEY_LENGTHS) {

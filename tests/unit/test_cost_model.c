@@ -25,6 +25,17 @@ static void check(int ok, const char *what)
     }
 }
 
+/* Does `model` format to a text that parses back to the same model? */
+static int round_trips(const cost_model *model)
+{
+    char message[256], *text = model_format(model);
+    cost_model again;
+    int same = text && model_parse(text, &again, message, sizeof message) == 0 &&
+               memcmp(model, &again, sizeof again) == 0;
+    free(text);
+    return same;
+}
+
 static int near(double a, double b)
 {
     return fabs(a - b) <= 1e-9 * fabs(b);
@@ -69,11 +80,9 @@ static void test_parse(cost_model *model)
                   factors.fft_multi_axis_factor_r2c == 0.9 && factors.fft_multi_axis_factor == 0.6,
               "fft_multi_axis_factor_r2c read");
     }
-    char *text = model_format(model);
+    check(round_trips(model), "format then parse gives the same model");
     cost_model again;
-    check(text && model_parse(text, &again, message, sizeof message) == 0, "the formatted model parses");
-    check(text && memcmp(model, &again, sizeof again) == 0, "format then parse gives the same model");
-    free(text);
+    char *text;
     /* Sizes that are not whole numbers format to a text that parses: they
      * were rounded, so 1.2 and 1.4 came back as 1 and 1, not increasing
      * (found by tests/fuzz/fuzz_model.c). */
@@ -196,12 +205,7 @@ static void test_block(cost_model *model)
     cost_model measured;
     check(model_parse(text, &measured, message, sizeof message) == 0 && measured.fft_block[MODEL_C2C].count == 1,
           "fft_c2c_block parses");
-    char *formatted = model_format(&measured);
-    cost_model again;
-    check(formatted && model_parse(formatted, &again, message, sizeof message) == 0 &&
-              memcmp(&measured, &again, sizeof again) == 0,
-          "fft_*_block written and read back the same");
-    free(formatted);
+    check(round_trips(&measured), "fft_*_block written and read back the same");
     measured.fft[MODEL_C2C][0] = model->fft[MODEL_C2C][0]; /* a rate-by-size ratio that would say 1 */
     check(measured.fft_block[MODEL_C2C].count &&
               model_fft_block_factor(&measured, MODEL_C2C, DISTFFT_DOUBLE, MODEL_LENGTH_BLOCK) == 1.0 &&
@@ -341,16 +345,12 @@ static void test_levels(void)
     check(model.levels == 1 && model.level[0].size == 4 && model.level[0].pair_bandwidth == 4.69e9 &&
               strcmp(model.level[0].name, "router") == 0,
           "network_levels read");
-    char *formatted = model_format(&model);
-    cost_model again;
-    check(formatted && model_parse(formatted, &again, message, sizeof message) == 0 &&
-              memcmp(&model, &again, sizeof again) == 0,
-          "network_levels written and read back the same");
-    free(formatted);
+    check(round_trips(&model), "network_levels written and read back the same");
     static const char *const bad[] = {"router:4:1e9", "router:0:1e9:0", "router:4:-1:0", "rou ter:4:1e9:0",
                                       "a:1:0:0 b:1:0:0 c:1:0:0 d:1:0:0 e:1:0:0", "r:4:1e9:0:5", "r:2.5:1e9:0"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char broken[1024];
+        cost_model again;
         snprintf(broken, sizeof broken, "%.*snetwork_levels = %s\n",
                  (int)(strstr(text, "network_levels") - text), text, bad[i]);
         char what[128];
@@ -421,12 +421,7 @@ static void test_length_rates(void)
     check(model_parse(text, &model, message, sizeof message) == 0, "per-length rates parse");
     check(model.fft_length[MODEL_C2C][0].count == 3 && model.fft_length[MODEL_C2C][0].elements[2] == 512,
           "per-length rates read");
-    char *formatted = model_format(&model);
-    cost_model again;
-    check(formatted && model_parse(formatted, &again, message, sizeof message) == 0 &&
-              memcmp(&model, &again, sizeof again) == 0,
-          "per-length rates written and read back the same");
-    free(formatted);
+    check(round_trips(&model), "per-length rates written and read back the same");
     check(near(model_fft_length_rate(&model, MODEL_C2C, DISTFFT_DOUBLE, 64), 1.5e-9),
           "length rate interpolated in log n");
     check(near(model_fft_length_rate(&model, MODEL_C2C, DISTFFT_DOUBLE, 4096), 3e-9), "length rate beyond");
