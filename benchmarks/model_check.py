@@ -30,18 +30,28 @@ options follow --bench-args (default: --rigor estimate --inner 1 --outer 5).
   # here; no configurations):
   python3 benchmarks/model_check.py --model m.txt --replay runs.jsonl \
       --launcher "mpiexec --oversubscribe -n {ranks}"
+
+  # on a machine whose speed drifts (a shared host): calibration and runs
+  # interleaved -- each of --repeats rounds calibrates a model first
+  # (distfft-bench --calibrate on --calibrate-ranks ranks, into
+  # --calibrate-dir) and predicts that round's runs with it; the table
+  # then adds each configuration's median ratio over the rounds and its
+  # range:
+  python3 benchmarks/model_check.py --calibrate-each --calibrate-dir out \
+      --repeats 5 --launcher "mpiexec -n {ranks}" 1:128x128x128:slab:alltoallw
 """
 import argparse
 import json
+import os
 import shlex
 import statistics
 import subprocess
 import sys
 
 
-def run_once(args, ranks, shape, grid, method, kind):
+def run_once(args, ranks, shape, grid, method, kind, model=None):
     command = shlex.split(args.launcher.format(ranks=ranks)) + [
-        args.bench, "--model", args.model, "--json", "--shape", shape, "--grid", grid,
+        args.bench, "--model", model or args.model, "--json", "--shape", shape, "--grid", grid,
         "--method", method, "--kind", kind] + shlex.split(args.bench_args)
     result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines = [line for line in result.stdout.splitlines() if line.startswith("{")]
@@ -49,6 +59,29 @@ def run_once(args, ranks, shape, grid, method, kind):
         sys.exit("model_check.py: %s failed (%d): %s" % (" ".join(command), result.returncode,
                                                           result.stderr[-2000:]))
     return json.loads(lines[-1])
+
+
+def calibrated(args, round_number):
+    """A model calibrated now (round ROUND_NUMBER's), its path."""
+    path = os.path.join(args.calibrate_dir, "model-round-%d.txt" % round_number)
+    command = shlex.split(args.launcher.format(ranks=args.calibrate_ranks)) + [
+        args.bench, "--calibrate", path]
+    result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if result.returncode != 0 or not os.path.exists(path):
+        sys.exit("model_check.py: %s failed (%d): %s" % (" ".join(command), result.returncode,
+                                                          result.stderr[-2000:]))
+    return path
+
+
+def interleaved(args, configurations):
+    """Rounds of a calibration then one run of every configuration with
+    its model; each run keeps its own round's predictions."""
+    runs = {configuration: [] for configuration in configurations}
+    for round_number in range(1, args.repeats + 1):
+        model = calibrated(args, round_number)
+        for configuration in configurations:
+            runs[configuration].append(run_once(args, *configuration, model=model))
+    return runs.items()
 
 
 def replayed(args):
@@ -94,16 +127,21 @@ def summarise(reports):
         "exchange_last": (statistics.median(total(r, True, "seconds_fastest_rank") for r in reports)
                           if all("seconds_fastest_rank" in step for r in reports for step in r["steps"])
                           else None),
-        "pair_predicted": first["predicted_pair_seconds"],
-        "fft_predicted": total(first, False, "predicted_seconds"),
-        "exchange_predicted": total(first, True, "predicted_seconds"),
+        # predictions: the same for every run, or each its round's model's
+        "pair_predicted": statistics.median(r["predicted_pair_seconds"] for r in reports),
+        "fft_predicted": statistics.median(total(r, False, "predicted_seconds") for r in reports),
+        "exchange_predicted": statistics.median(total(r, True, "predicted_seconds") for r in reports),
         "plan": first["plan"],
+        # each run against its own prediction (they differ only when the
+        # runs were predicted by models calibrated in between)
+        "ratios": [r["pair_seconds"] / r["predicted_pair_seconds"] for r in reports
+                   if r["predicted_pair_seconds"] > 0],
     }
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--model", required=True)
+    parser.add_argument("--model", help="the model file (not with --calibrate-each)")
     parser.add_argument("--launcher", default="mpiexec -n {ranks}")
     parser.add_argument("--bench", default="build/bin/distfft-bench")
     parser.add_argument("--bench-args", default="--rigor estimate --inner 1 --outer 5")
@@ -111,21 +149,40 @@ def main():
     parser.add_argument("--json-out", help="append every run's JSON line to this file")
     parser.add_argument("--replay", help="recorded runs (a --json-out file) to predict again, instead of "
                         "running configurations")
+    parser.add_argument("--calibrate-each", action="store_true",
+                        help="calibrate a model before each round of runs and predict the round with it")
+    parser.add_argument("--calibrate-ranks", type=int,
+                        help="ranks of each calibration (default: the most of any configuration)")
+    parser.add_argument("--calibrate-dir", help="where each round's model is written (with --calibrate-each)")
     parser.add_argument("configurations", nargs="*", help="RANKS:SHAPE:GRID:METHOD[:KIND]")
     args = parser.parse_args()
     if bool(args.replay) == bool(args.configurations):
         parser.error("give configurations or --replay FILE, not both")
+    if args.calibrate_each == bool(args.model):
+        parser.error("give --model FILE or --calibrate-each, one of them")
+    if args.calibrate_each and (args.replay or not args.calibrate_dir):
+        parser.error("--calibrate-each runs configurations and needs --calibrate-dir")
+    if args.repeats < 1:
+        parser.error("--repeats must be 1 or more")
+    configurations = []
+    for configuration in args.configurations:
+        parts = configuration.split(":")
+        if len(parts) not in (4, 5):
+            parser.error("'%s' is not RANKS:SHAPE:GRID:METHOD[:KIND]" % configuration)
+        configurations.append(tuple(parts[:4]) + (parts[4] if len(parts) > 4 else "c2c",))
+    if args.calibrate_each:
+        os.makedirs(args.calibrate_dir, exist_ok=True)
+        if args.calibrate_ranks is None:
+            args.calibrate_ranks = max(int(c[0]) for c in configurations)
     print("%-6s %-12s %-7s %-10s %5s | %10s %10s %6s | %10s %10s %6s | %10s %10s %6s | %12s %6s" % (
         "ranks", "shape", "grid", "method", "kind", "pair", "predicted", "ratio",
         "fft", "predicted", "ratio", "exchange", "predicted", "ratio", "arrived last", "ratio"))
     def measured():
-        for configuration in args.configurations:
-            parts = configuration.split(":")
-            ranks, shape, grid, method = parts[:4]
-            kind = parts[4] if len(parts) > 4 else "c2c"
-            yield ((ranks, shape, grid, method, kind),
-                   [run_once(args, ranks, shape, grid, method, kind) for _ in range(args.repeats)])
-    for (ranks, shape, grid, method, kind), reports in replayed(args) if args.replay else measured():
+        for configuration in configurations:
+            yield configuration, [run_once(args, *configuration) for _ in range(args.repeats)]
+    everything = (replayed(args) if args.replay else interleaved(args, configurations) if args.calibrate_each
+                  else measured())
+    for (ranks, shape, grid, method, kind), reports in everything:
         if args.json_out:
             with open(args.json_out, "a", encoding="utf-8") as out:
                 for report in reports:
@@ -142,6 +199,10 @@ def main():
             s["exchange"], s["exchange_predicted"], ratio(s["exchange"], s["exchange_predicted"]),
             "%12.3e %6.2f" % (last, ratio(last, s["exchange_predicted"])) if last is not None
             else "%12s %6s" % ("-", "-")), flush=True)
+        if args.calibrate_each and s["ratios"]:
+            print("%-6s %-46s pair / its round's prediction: median %.2f [%.2f-%.2f] over %d rounds" % (
+                "", "", statistics.median(s["ratios"]), min(s["ratios"]), max(s["ratios"]), len(s["ratios"])),
+                flush=True)
 
 
 if __name__ == "__main__":

@@ -317,10 +317,8 @@ def run_heffte(point, program, timeout):
         xml, hosts = smpi.write_platform(point.platform, point.ranks, point.cores_per_node, directory)
         command = smpi.smpirun_command(xml, hosts, point.ranks, []) + arguments
         start = time.monotonic()
-        try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=directory,
-                                  env=smpi.scratch_environment(directory))
-        except subprocess.TimeoutExpired:
+        done = run_group(command, timeout, cwd=directory, env=smpi.scratch_environment(directory))
+        if done is None:  # killed with its smpimain, which would simulate on
             return {"timed_out": True, "wall_seconds": time.monotonic() - start}
     record = {"timed_out": False, "wall_seconds": time.monotonic() - start, "exit_status": done.returncode,
               "command": " ".join(arguments[1:])}

@@ -73,7 +73,19 @@ def check_timeout_kills_the_group():
             sys.exit(f"check_scale_retry: the timed-out run's child {child} is still running ({state})")
 
 
+def check_heffte_timeout():
+    """The peer's runs go through run_group too (found: a heFFTe slab past
+    its timeout simulated on at 14 GB beside the campaign's next point)."""
+    calls.clear()
+    campaign.run_group = lambda command, timeout, **_: calls.append(command)  # None: timed out
+    point = campaign.Point("heffte", (8, 8, 8), 4, grid="slab", cores_per_node=2)
+    record = campaign.run_heffte(point, "speed3d_r2c", 1)
+    if len(calls) != 1 or not record.get("timed_out"):
+        sys.exit(f"check_scale_retry: heFFTe's run not through run_group ({len(calls)} calls), {record}")
+
+
 check_timeout_kills_the_group()
+check_heffte_timeout()
 check("fine", 1, None)
 check("crash", 2, "1e-4")
 check("abort", 2, "1e-4")

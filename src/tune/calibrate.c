@@ -12,11 +12,11 @@
  *   memcpy         one copy of a large buffer
  *   datatype       alltoallw's subarray types against a contiguous
  *                  MPI_Alltoall of the same bytes, a slab exchange between
- *                  two partners (the copies the datatype engine makes; 0
- *                  where they cost nothing)
+ *                  two partners, chunks of 128 KiB to 8 MiB (the copies
+ *                  the datatype engine makes; 0 where they cost nothing)
  *   intra-node     every rank exchanges with a partner on its node
  *                  (MPI_Sendrecv, both directions) at sizes from 8 bytes
- *                  to 4 MiB: the message table, the latency (8 bytes) and
+ *                  to 16 MiB: the message table, the latency (8 bytes) and
  *                  the bandwidth (between the two largest)
  *   many at once   an MPI_Alltoall inside a node, and among the nodes'
  *                  first ranks, less one exchange: what each further
@@ -158,7 +158,7 @@ static int free_slab_types(MPI_Datatype *send, MPI_Datatype *receive)
  * (0: no measurable extra cost). Collective; the first failure, agreed. */
 static int measure_datatype(MPI_Comm comm, int partner, char *from, char *to, cost_model *model)
 {
-    static const int sizes[] = {32, 64, 96};
+    static const int sizes[] = {32, 64, 96, 128};
     int rank, rc = DISTFFT_SUCCESS;
     MPI_Comm pair = MPI_COMM_NULL;
     model_rate *table = &model->datatype;
@@ -167,7 +167,7 @@ static int measure_datatype(MPI_Comm comm, int partner, char *from, char *to, co
     TRY_MPI(MPI_Comm_rank(comm, &rank));
     TRY_MPI(MPI_Comm_split(comm, partner == MPI_PROC_NULL ? MPI_UNDEFINED : (rank < partner ? rank : partner),
                            rank, &pair));
-    for (int s = 0; s < 3; s++) {
+    for (int s = 0; s < 4; s++) {
         int n = sizes[s], h = n / 2;
         MPI_Datatype send[2], receive[2];
         double plain = 0.0, typed = 0.0;
@@ -184,7 +184,7 @@ static int measure_datatype(MPI_Comm comm, int partner, char *from, char *to, co
             extra = table->seconds_per_unit[table->count - 1];
         table->elements[table->count] = chunk;
         table->seconds_per_unit[table->count++] = extra > 1e-12 ? extra : 1e-12;
-        if (s == 2 && extra > 0) model->datatype_bandwidth = 2 * chunk / extra;
+        if (s == 3 && extra > 0) model->datatype_bandwidth = 2 * chunk / extra;
     }
     if (model->datatype_bandwidth == 0.0) table->count = 0; /* free: no table */
 fail:
@@ -194,7 +194,7 @@ fail:
 
 /* ---- messages ------------------------------------------------------------------- */
 
-static const int message_sizes[] = {8, 1024, 16384, 65536, 262144, 1 << 20, 4 << 20};
+static const int message_sizes[] = {8, 1024, 16384, 65536, 262144, 1 << 20, 4 << 20, 16 << 20};
 #define MESSAGE_SIZES ((int)(sizeof message_sizes / sizeof message_sizes[0]))
 
 /* Exchange with `partner` (MPI_PROC_NULL: sit it out) at every size: the
@@ -333,7 +333,7 @@ static int measure_more(MPI_Comm comm, MPI_Comm group, cost_model *model, int le
     TRY_MPI(MPI_Allreduce(&mine, &fewest, 1, MPI_INT, MPI_MIN, comm));
     if (fewest < 3 || fewest == INT32_MAX) return rc;
     TRY_MPI(MPI_Allreduce(&members, &largest, 1, MPI_INT, MPI_MAX, comm));
-    for (int s = 1; s < MESSAGE_SIZES - 1; s++) { /* 1 KiB .. 1 MiB */
+    for (int s = 1; s < MESSAGE_SIZES - 2; s++) { /* 1 KiB .. 1 MiB */
         int bytes = message_sizes[s];
         if ((double)bytes * largest > COPY_BYTES) break;
         double best = INFINITY;
