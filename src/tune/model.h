@@ -122,8 +122,9 @@ typedef struct {
      * docs/guide/scale.md). Interpolated in log A; where not given, 1. */
     model_rate fft_active;
     /* Optional: per family (double precision), the per-length rate measured
-     * again on a block of E elements larger than MODEL_LENGTH_BLOCK (the
-     * same shapes), over the rate at MODEL_LENGTH_BLOCK: a step on a block
+     * again on blocks of E elements larger than MODEL_LENGTH_BLOCK (the
+     * same shapes; 2 M and, outside SMPI, 8 M), over the rate at
+     * MODEL_LENGTH_BLOCK: a step on a block
      * that streams from memory instead of staying in a core's cache
      * (elements holds E, seconds_per_unit the factor; keys fft_c2c_block,
      * fft_r2c_block, fft_r2r_block). Where given it replaces the

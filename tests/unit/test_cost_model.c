@@ -218,6 +218,15 @@ static void test_block(cost_model *model)
           "a family without its own block table takes c2c's");
     check(model_fft_block_factor(&measured, MODEL_R2R, DISTFFT_DOUBLE, 8.0 * MODEL_LENGTH_BLOCK) == 1.0,
           "a measured block factor below 1 counts as 1");
+    /* two points (2 M and 8 M elements, as calibrated outside SMPI): between
+     * them interpolated in log elements, the last beyond */
+    snprintf(text, sizeof text, "%sfft_c2c_block = %d:1.5 %d:2\n", valid, 8 * MODEL_LENGTH_BLOCK,
+             32 * MODEL_LENGTH_BLOCK);
+    check(model_parse(text, &measured, message, sizeof message) == 0 && measured.fft_block[MODEL_C2C].count == 2 &&
+              round_trips(&measured) &&
+              near(model_fft_block_factor(&measured, MODEL_C2C, DISTFFT_DOUBLE, 16.0 * MODEL_LENGTH_BLOCK), 1.75) &&
+              near(model_fft_block_factor(&measured, MODEL_C2C, DISTFFT_DOUBLE, 64.0 * MODEL_LENGTH_BLOCK), 2.0),
+          "two block-factor points: log-interpolated between, the last beyond");
     snprintf(text, sizeof text, "%sfft_c2c_block = 2097152:0\n", valid);
     check(model_parse(text, &measured, message, sizeof message) != 0 &&
               strstr(message, "ELEMENTS:FACTOR") != NULL,
