@@ -1212,6 +1212,15 @@ void distfft_model_forget(void);
 int distfft_plan_predict(const struct distfft_plan_s *plan, int direction,
                          double *seconds, int count);
 
+/* The model's predicted seconds of a forward and backward pair, the
+ * slowest rank's: every step of both directions (distfft_plan_predict),
+ * plus the final sweep that normalises a direction's output where no step
+ * could take the factor (a c2c plan's backward under the default
+ * normalisation, say; one pass over the output block, priced as a weights
+ * step). Errors as distfft_plan_predict. Collective on the plan's
+ * communicator. */
+int distfft_plan_predict_pair(const struct distfft_plan_s *plan, double *seconds);
+
 /* ------------------------------------------------------------------------ */
 /* Gathering and scattering whole arrays (testing, I/O, small problems)      */
 /* ------------------------------------------------------------------------ */

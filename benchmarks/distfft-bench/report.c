@@ -169,6 +169,8 @@ static void print_json_steps(FILE *stream, const bench_steps *steps)
     if (steps->predicted) {
         fputs(", \"predicted_pair_seconds\": ", stream);
         print_json_number(stream, steps->predicted_pair_seconds);
+        fputs(", \"predicted_sweep_seconds\": ", stream);
+        print_json_number(stream, steps->predicted_sweep_seconds);
     }
 }
 
@@ -340,6 +342,11 @@ void bench_report_text(FILE *stream, const bench_options *options,
             fprintf(stream, "%.6e (measured/predicted %.2f)\n", steps->predicted_pair_seconds,
                     steps->predicted_pair_seconds > 0
                         ? results->timing.pair_seconds / steps->predicted_pair_seconds : NAN);
+            if (steps->predicted_sweep_seconds > 0) {
+                print_key(stream, "predicted_sweep_seconds");
+                fprintf(stream, "%.6e (the final normalising sweeps, in the pair)\n",
+                        steps->predicted_sweep_seconds);
+            }
         }
         print_key(stream, "volume_bytes");
         fprintf(stream, "%lld per pair (theory %lld)\n", steps->volume_bytes,

@@ -117,13 +117,17 @@ int bench_steps_predict(distfft_plan plan, bench_steps *steps)
     int status = distfft_plan_predict(plan, DISTFFT_FORWARD, seconds, forward);
     if (status == DISTFFT_SUCCESS)
         status = distfft_plan_predict(plan, DISTFFT_BACKWARD, seconds + forward, backward);
+    if (status == DISTFFT_SUCCESS) /* the steps and any final normalising sweep */
+        status = distfft_plan_predict_pair(plan, &steps->predicted_pair_seconds);
     if (status == DISTFFT_SUCCESS) {
         steps->predicted = 1;
-        steps->predicted_pair_seconds = 0.0;
+        steps->predicted_sweep_seconds = steps->predicted_pair_seconds;
         for (int i = 0; i < steps->count && i < forward + backward; ++i) {
             steps->steps[i].predicted_seconds = seconds[i];
-            steps->predicted_pair_seconds += seconds[i];
+            steps->predicted_sweep_seconds -= seconds[i];
         }
+        if (steps->predicted_sweep_seconds < 1e-12 * steps->predicted_pair_seconds)
+            steps->predicted_sweep_seconds = 0.0; /* rounding */
     }
     return status;
 }

@@ -43,7 +43,8 @@ typedef struct {
     long long copy_bytes;          /* the last copy floor measured, and its bytes */
     double copy_floor;
     int predicted;                 /* --model: predicted_seconds are set */
-    double predicted_pair_seconds; /* their sum over one pair */
+    double predicted_pair_seconds; /* their sum over one pair, and the sweeps' */
+    double predicted_sweep_seconds; /* the final normalising sweeps (distfft_plan_predict_pair) */
 } bench_steps;
 
 /* Run `inner` more pairs with fresh step timers and collect the plan's

@@ -43,9 +43,12 @@ def main():
     for step in steps:
         if not positive(step.get("predicted_seconds")):
             fail("step %r: predicted_seconds is %r" % (step.get("step"), step.get("predicted_seconds")))
+    sweep = report.get("predicted_sweep_seconds")
+    if not isinstance(sweep, (int, float)) or sweep < 0:
+        fail("predicted_sweep_seconds is %r, not a number >= 0" % (sweep,))
     total = sum(step["predicted_seconds"] for step in steps)
-    if abs(total - pair) > 1e-6 * pair:
-        fail("predicted_pair_seconds %g is not the sum of the steps' %g" % (pair, total))
+    if abs(total + sweep - pair) > 1e-6 * pair:
+        fail("predicted_pair_seconds %g is not the steps' %g and the sweeps' %g" % (pair, total, sweep))
     if len(sys.argv) == 3:
         measured = read(sys.argv[2])
         if report.get("pair_seconds") is not None:

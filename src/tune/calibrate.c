@@ -10,14 +10,16 @@
  *                  precision, by block size (n^3 blocks) and by axis
  *                  length (16 to 1,024 points)
  *   memcpy         one copy of a large buffer
- *   datatype       alltoallw's subarray types against a contiguous
- *                  MPI_Alltoall of the same bytes, a slab exchange between
- *                  two partners, chunks of 128 KiB to 8 MiB (the copies
- *                  the datatype engine makes; 0 where they cost nothing)
  *   intra-node     every rank exchanges with a partner on its node
  *                  (MPI_Sendrecv, both directions) at sizes from 8 bytes
  *                  to 16 MiB: the message table, the latency (8 bytes) and
  *                  the bandwidth (between the two largest)
+ *   datatype       alltoallw's subarray types, a slab exchange between two
+ *                  partners with the caches evicted first (as a plan finds
+ *                  them), less the message table's time for its bytes:
+ *                  chunks of 128 KiB to 8 MiB, and to 67 MB off SMPI (the
+ *                  datatype engine's copies, the own chunk, memory beyond
+ *                  the cache; 0 where they cost nothing)
  *   many at once   an MPI_Alltoall inside a node, and among the nodes'
  *                  first ranks, less one exchange: what each further
  *                  message in flight adds (when a level has 3 ranks)
@@ -40,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../environment.h"
 #include "../error.h"
@@ -94,22 +97,55 @@ static double measure_memcpy(MPI_Comm comm, char *from, char *to, int *rc)
     return best > 0 ? COPY_BYTES / best : 1e15; /* SMPI without simulated computation: free */
 }
 
-/* Seconds of `run` on a pair, fastest of CHEAP_RUNS, the slowest rank's
- * (0 where this rank has no pair). */
-static double pair_time(MPI_Comm comm, MPI_Comm pair, int typed, const void *from, void *to, int n,
+/* Evicting the caches before a timed exchange, as a plan's exchange finds
+ * them: the FFT step before it streamed its whole block, and wrote the
+ * exchange's input last. Not under SMPI (every simulated rank's memory is
+ * the host's; the network is simulated). */
+typedef struct {
+    char *buffer;
+    size_t bytes;
+} cache_flush;
+
+/* A buffer of twice the last-level cache (sysconf's, else 64 MiB) shared
+ * among the node's `members` ranks, 32 MiB to 1 GiB each; none where it
+ * cannot be had (the runs go warm then). */
+static cache_flush cache_flush_create(int members)
+{
+    cache_flush flush = {NULL, 0};
+#if !defined(DISTFFT_SMPI) && defined(_SC_LEVEL3_CACHE_SIZE)
+    long cache = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    double bytes = 2.0 * (cache > 0 ? (double)cache : 64.0 * (1 << 20)) / (members > 0 ? members : 1);
+    bytes = fmin(fmax(bytes, 32.0 * (1 << 20)), 1024.0 * (1 << 20));
+    flush.buffer = malloc((size_t)bytes);
+    if (flush.buffer) flush.bytes = (size_t)bytes;
+#else
+    (void)members;
+#endif
+    return flush;
+}
+
+static void cache_flush_run(const cache_flush *flush, char *input, size_t input_bytes, int run)
+{
+    if (!flush->buffer) return;
+    memset(flush->buffer, run, flush->bytes);
+    memset(input, run, input_bytes); /* the FFT's output: written last */
+}
+
+/* Seconds of the typed slab exchange on a pair, caches evicted before each
+ * run (flush), fastest of CHEAP_RUNS, the slowest rank's (0 where this
+ * rank has no pair). */
+static double pair_time(MPI_Comm comm, MPI_Comm pair, const cache_flush *flush, char *from, void *to, int n,
                         MPI_Datatype *send_types, MPI_Datatype *receive_types, int *rc)
 {
     int counts[2] = {1, 1}, displacements[2] = {0, 0};
-    int chunk = (n / 2) * n * (n / 2) * 16;
     double best = INFINITY;
     for (int run = 0; run < CHEAP_RUNS + 1; run++) {
+        if (pair != MPI_COMM_NULL) cache_flush_run(flush, from, (size_t)(n / 2) * n * n * 16, run);
         keep_mpi(rc, MPI_Barrier(comm), "MPI_Barrier");
         double start = MPI_Wtime();
-        if (pair != MPI_COMM_NULL && typed)
+        if (pair != MPI_COMM_NULL)
             keep_mpi(rc, MPI_Alltoallw(from, counts, displacements, send_types, to, counts, displacements,
                                        receive_types, pair), "MPI_Alltoallw");
-        else if (pair != MPI_COMM_NULL)
-            keep_mpi(rc, MPI_Alltoall(from, chunk, MPI_BYTE, to, chunk, MPI_BYTE, pair), "MPI_Alltoall");
         double seconds = calibrate_slowest(comm, pair != MPI_COMM_NULL ? MPI_Wtime() - start : 0.0, rc);
         if (run > 0 && seconds < best) best = seconds;
     }
@@ -147,48 +183,6 @@ static int free_slab_types(MPI_Datatype *send, MPI_Datatype *receive)
         if (send[p] != MPI_DATATYPE_NULL) KEEP_MPI(MPI_Type_free(&send[p]));
         if (receive[p] != MPI_DATATYPE_NULL) KEEP_MPI(MPI_Type_free(&receive[p]));
     }
-    return rc;
-}
-
-/* What alltoallw's subarray datatypes cost over a contiguous MPI_Alltoall
- * of the same bytes: a slab exchange between two partners (blocks of
- * n/2 x n x n complex doubles, axis 2 split among the two before, axis 0
- * after), at a few n, into model->datatype keyed by the chunk's bytes
- * (what one peer's message carries); the largest's as datatype_bandwidth
- * (0: no measurable extra cost). Collective; the first failure, agreed. */
-static int measure_datatype(MPI_Comm comm, int partner, char *from, char *to, cost_model *model)
-{
-    static const int sizes[] = {32, 64, 96, 128};
-    int rank, rc = DISTFFT_SUCCESS;
-    MPI_Comm pair = MPI_COMM_NULL;
-    model_rate *table = &model->datatype;
-    table->count = 0;
-    model->datatype_bandwidth = 0.0;
-    TRY_MPI(MPI_Comm_rank(comm, &rank));
-    TRY_MPI(MPI_Comm_split(comm, partner == MPI_PROC_NULL ? MPI_UNDEFINED : (rank < partner ? rank : partner),
-                           rank, &pair));
-    for (int s = 0; s < 4; s++) {
-        int n = sizes[s], h = n / 2;
-        MPI_Datatype send[2], receive[2];
-        double plain = 0.0, typed = 0.0;
-        rc = error_agree(comm, slab_types(n, send, receive));
-        if (rc == DISTFFT_SUCCESS) {
-            plain = pair_time(comm, pair, 0, from, to, n, send, receive, &rc);
-            typed = pair_time(comm, pair, 1, from, to, n, send, receive, &rc);
-        }
-        KEEP(free_slab_types(send, receive));
-        TRY(error_agree(comm, rc));
-        double chunk = (double)h * n * h * 16;
-        double extra = typed > plain * 1.1 ? typed - plain : 0.0; /* below: noise, not a cost */
-        if (table->count && extra < table->seconds_per_unit[table->count - 1])
-            extra = table->seconds_per_unit[table->count - 1];
-        table->elements[table->count] = chunk;
-        table->seconds_per_unit[table->count++] = extra > 1e-12 ? extra : 1e-12;
-        if (s == 3 && extra > 0) model->datatype_bandwidth = 2 * chunk / extra;
-    }
-    if (model->datatype_bandwidth == 0.0) table->count = 0; /* free: no table */
-fail:
-    if (pair != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&pair));
     return rc;
 }
 
@@ -372,6 +366,69 @@ fail:
     return rc;
 }
 
+/* What alltoallw's subarray datatypes cost beyond the wire: a slab
+ * exchange between two partners (blocks of n/2 x n x n complex doubles,
+ * axis 2 split among the two before, axis 0 after), caches evicted before
+ * each run as in a plan, less one message of the chunk's bytes at the
+ * partner's level (the message table, measured before) -- the datatype
+ * engine's copies, this rank's own chunk and what memory, not cache, adds
+ * -- into model->datatype keyed by the chunk's bytes (what one peer's
+ * message carries); the largest's as datatype_bandwidth (0: no measurable
+ * extra cost). n = 32 to 128 in the calibration's buffers, then, not under
+ * SMPI, 192 and 256 (chunks of 28 and 67 MB, beyond a cache) in arrays of
+ * their own (2 x 128 MiB, freed at once) where every rank can have them.
+ * Collective; the first failure, agreed. */
+static int measure_datatype(MPI_Comm comm, const node_layout *layout, int partner, char *from, char *to,
+                            cost_model *model)
+{
+    static const int sizes[] = {32, 64, 96, 128, 192, 256};
+    int rank, rc = DISTFFT_SUCCESS, count = 4;
+    MPI_Comm pair = MPI_COMM_NULL;
+    model_rate *table = &model->datatype;
+    char *big_from = NULL, *big_to = NULL;
+    cache_flush flush = cache_flush_create(layout->members);
+    table->count = 0;
+    model->datatype_bandwidth = 0.0;
+    int level = partner == rank_at(layout, layout->node, layout->member ^ 1) ? MODEL_INTRA : MODEL_INTER;
+    TRY_MPI(MPI_Comm_rank(comm, &rank));
+    TRY_MPI(MPI_Comm_split(comm, partner == MPI_PROC_NULL ? MPI_UNDEFINED : (rank < partner ? rank : partner),
+                           rank, &pair));
+#ifndef DISTFFT_SMPI
+    size_t big_bytes = (size_t)128 * 256 * 256 * 16;
+    big_from = malloc(big_bytes);
+    big_to = malloc(big_bytes);
+    int mine = big_from && big_to, all = 0;
+    TRY_MPI(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm)); /* all or none */
+    if (all) count = 6;
+#endif
+    for (int s = 0; s < count; s++) {
+        int n = sizes[s], h = n / 2;
+        MPI_Datatype send[2], receive[2];
+        double typed = 0.0;
+        rc = error_agree(comm, slab_types(n, send, receive));
+        if (rc == DISTFFT_SUCCESS)
+            typed = pair_time(comm, pair, &flush, s < 4 ? from : big_from, s < 4 ? to : big_to, n, send,
+                              receive, &rc);
+        KEEP(free_slab_types(send, receive));
+        TRY(error_agree(comm, rc));
+        double chunk = (double)h * n * h * 16;
+        double wire = model_message_seconds(model, level, chunk);
+        double extra = typed > wire * 1.1 ? typed - wire : 0.0; /* below: noise, not a cost */
+        if (table->count && extra < table->seconds_per_unit[table->count - 1])
+            extra = table->seconds_per_unit[table->count - 1];
+        table->elements[table->count] = chunk;
+        table->seconds_per_unit[table->count++] = extra > 1e-12 ? extra : 1e-12;
+        if (s == count - 1 && extra > 0) model->datatype_bandwidth = 2 * chunk / extra;
+    }
+    if (model->datatype_bandwidth == 0.0) table->count = 0; /* free: no table */
+fail:
+    free(big_from);
+    free(big_to);
+    free(flush.buffer);
+    if (pair != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&pair));
+    return rc;
+}
+
 bool calibrate_quick(void) { return environment_switch("DISTFFT_CALIBRATE_QUICK"); }
 
 /* text as one line: control characters as spaces, blanks at both ends
@@ -458,10 +515,10 @@ int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor, c
     TRY(error_agree(work, measured));
     int partner = rank_at(&layout, layout.node, layout.member ^ 1); /* on the node, else the next node */
     if (partner == MPI_PROC_NULL) partner = rank_at(&layout, layout.node ^ 1, layout.member);
-    TRY(error_agree(work, measure_datatype(work, partner, from, to, &model)));
     int intra, inter;
     measure_messages(work, &layout, from, to, &model, &intra, &inter, &measured);
     TRY(error_agree(work, measured));
+    TRY(error_agree(work, measure_datatype(work, &layout, partner, from, to, &model)));
     TRY(measure_more_both(work, &layout, &model, from, to, intra, inter));
     TRY(calibrate_ffts(work, rigor, QUICK, RUNS, layout.member, model.node_size, &model));
     char note[256];

@@ -71,8 +71,8 @@ static size_t transform_bytes(const serial_spec *spec)
  * as a plan's steps do (buffers of the whole calibration array, 34 MB, left
  * the transform's data out of the cache and priced SMPI's rates up to twice
  * a native calibration's, docs/guide/scale.md). */
-static double time_fft(MPI_Comm comm, const serial_spec *spec, int active, void *in, void *out, size_t bytes,
-                       int *rc)
+static double time_fft_runs(MPI_Comm comm, const serial_spec *spec, int active, void *in, void *out,
+                            size_t bytes, int runs, int *rc)
 {
     size_t used = transform_bytes(spec);
     if (used > bytes) used = bytes;
@@ -91,7 +91,7 @@ static double time_fft(MPI_Comm comm, const serial_spec *spec, int active, void 
     if (all) {
         memset(in, 0, bytes);
         if (active) simulation_run(key, execute_fft, fft, in, out, used, used); /* warm-up */
-        for (int run = 0; run < RUNS; run++) {
+        for (int run = 0; run < runs; run++) {
             keep_mpi(rc, MPI_Barrier(comm), "MPI_Barrier");
             double start = MPI_Wtime();
             if (active) simulation_run(key, execute_fft, fft, in, out, used, used);
@@ -101,6 +101,12 @@ static double time_fft(MPI_Comm comm, const serial_spec *spec, int active, void 
     }
     if (fft) serial_fft_destroy(fft);
     return all ? best : -1.0;
+}
+
+static double time_fft(MPI_Comm comm, const serial_spec *spec, int active, void *in, void *out, size_t bytes,
+                       int *rc)
+{
+    return time_fft_runs(comm, spec, active, in, out, bytes, RUNS, rc);
 }
 
 /* The rate of one family and precision at n^3 blocks: the mean over the
@@ -196,20 +202,36 @@ static double block_factor(MPI_Comm comm, model_family family, int64_t block, di
     return sqrt(product);
 }
 
-static void calibrate_block(MPI_Comm comm, distfft_rigor rigor, void *in, void *out, size_t bytes, int *rc,
-                            cost_model *model)
+/* The arrays of BIG_BLOCK complex elements (2 x 128 MiB) the block and
+ * multi-axis factors are measured on beyond 2 M elements, on every rank or
+ * none (NULL): not under SMPI, nor where the calibration's own arrays
+ * cannot hold BLOCK_FACTOR_BLOCK (the quick calibration). */
+#define BIG_BYTES ((size_t)BIG_BLOCK * 16)
+static void big_arrays_create(MPI_Comm comm, size_t bytes, void **big_in, void **big_out, int *rc)
 {
-    size_t big_bytes = (size_t)BIG_BLOCK * 16;
-    void *big_in = NULL, *big_out = NULL;
-    int big = 0;
+    *big_in = *big_out = NULL;
 #ifndef DISTFFT_SMPI
     if ((size_t)BLOCK_FACTOR_BLOCK * 16 <= bytes) {
-        big_in = distfft_malloc(big_bytes);
-        big_out = distfft_malloc(big_bytes);
+        *big_in = distfft_malloc(BIG_BYTES);
+        *big_out = distfft_malloc(BIG_BYTES);
     }
-    int mine = big_in && big_out;
-    keep_mpi(rc, MPI_Allreduce(&mine, &big, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce"); /* all or none */
+    int mine = *big_in && *big_out, all = 0;
+    keep_mpi(rc, MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce"); /* all or none */
+    if (!all) {
+        distfft_free(*big_in);
+        distfft_free(*big_out);
+        *big_in = *big_out = NULL;
+    }
+#else
+    (void)comm, (void)bytes, (void)rc;
 #endif
+}
+
+static void calibrate_block(MPI_Comm comm, distfft_rigor rigor, void *in, void *out, size_t bytes, void *big_in,
+                            void *big_out, int *rc, cost_model *model)
+{
+    int big = big_in != NULL;
+    size_t big_bytes = BIG_BYTES;
     for (int family = 0; family < MODEL_FAMILIES; family++) {
         model_rate *table = &model->fft_block[family];
         table->count = 0;
@@ -229,34 +251,61 @@ static void calibrate_block(MPI_Comm comm, distfft_rigor rigor, void *in, void *
             table->count = 2;
         }
     }
-    distfft_free(big_in);
-    distfft_free(big_out);
 }
 
 /* Several axes in one plan (a slab's first step, one rank's whole
  * transform) against the per-axis rates (by length where measured, as
  * steps are predicted): double precision at n^3, axes 1,2 -- c2c, or r2c
- * forward and c2r backward (their mean). 1 where it cannot be measured. */
-static double multi_axis_factor(MPI_Comm comm, model_family family, int n, distfft_rigor rigor, void *in,
+ * forward and c2r backward (their mean). 1 where it cannot be measured.
+ * The fastest of 4 x RUNS: one factor scales every such step, and with
+ * RUNS of a millisecond's transform on a 2-core host it came out 0.60 to
+ * 1.12 in five calibrations of one hour. */
+static double multi_axis_factor(MPI_Comm comm, model_family family, int n0, int n, distfft_rigor rigor, void *in,
                                 void *out, size_t bytes, int *rc, const cost_model *model)
 {
-    serial_spec spec = {.precision = DISTFFT_DOUBLE, .ndims = 3, .shape = {n, n, n}, .batch = 1, .naxes = 2,
+    serial_spec spec = {.precision = DISTFFT_DOUBLE, .ndims = 3, .shape = {n0, n, n}, .batch = 1, .naxes = 2,
                         .axes = {1, 2}, .sign = DISTFFT_FORWARD, .rigor = rigor, .threads = 1};
     double seconds = 0.0;
     int variants = family == MODEL_R2C ? 2 : 1;
     for (int variant = 0; variant < variants; variant++) {
         spec.family = family == MODEL_C2C ? SERIAL_C2C : variant == 0 ? SERIAL_R2C : SERIAL_C2R;
-        double one = time_fft(comm, &spec, 1, in, out, bytes, rc);
+        double one = time_fft_runs(comm, &spec, 1, in, out, bytes, 4 * RUNS, rc);
         if (!(one > 0)) return 1.0;
         seconds += one / variants;
     }
-    double elements = (double)n * n * n;
+    double elements = (double)n0 * n * n;
     double per_axes = model_fft_axes_seconds(model, family, DISTFFT_DOUBLE, 2, spec.axes, spec.shape, elements);
     if (per_axes < 0) { /* no per-length rates: the rate by block size */
         double per_axis = fft_rate(comm, family, DISTFFT_DOUBLE, n, rigor, in, out, bytes, rc);
         per_axes = per_axis > 0 ? per_axis * elements * 2 * log2((double)n) : -1.0;
     }
     return per_axes > 0 ? seconds / per_axes : 1.0;
+}
+
+/* The multi-axis factors by block size (model->fft_multi_axis, model.h),
+ * against the per-axis rates with their block factors (measured first):
+ * 64^3 (the scalars'), 128^3 (2 M elements, in the calibration's arrays)
+ * and 128 x 256 x 256 (8 M, on the big arrays); nothing without the big
+ * arrays (SMPI, the quick calibration): the scalars then. */
+static void calibrate_multi_axis(MPI_Comm comm, distfft_rigor rigor, void *in, void *out, size_t bytes,
+                                 void *big_in, void *big_out, int *rc, cost_model *model)
+{
+    for (int r2c = 0; r2c < 2; r2c++) {
+        model_rate *table = &model->fft_multi_axis[r2c];
+        table->count = 0;
+        if (!big_in) continue;
+        model_family family = r2c ? MODEL_R2C : MODEL_C2C;
+        static const int shapes[3][2] = {{64, 64}, {128, 128}, {128, 256}};
+        for (int s = 0; s < 3; s++) {
+            int big = s == 2;
+            double factor = s == 0 ? (r2c ? model->fft_multi_axis_factor_r2c : model->fft_multi_axis_factor)
+                                   : multi_axis_factor(comm, family, shapes[s][0], shapes[s][1], rigor,
+                                                       big ? big_in : in, big ? big_out : out,
+                                                       big ? BIG_BYTES : bytes, rc, model);
+            table->elements[table->count] = (double)shapes[s][0] * shapes[s][1] * shapes[s][1];
+            table->seconds_per_unit[table->count++] = factor;
+        }
+    }
 }
 
 /* The fft_active factors (model.h): the c2c double rate at 1,024 points
@@ -328,12 +377,18 @@ int calibrate_ffts(MPI_Comm comm, distfft_rigor rigor, int quick, int runs, int 
     model->fft_multi_axis_factor = model->fft_multi_axis_factor_r2c = 1.0;
     if (rc == DISTFFT_SUCCESS) {
         int n = largest < 64 ? largest : 64; /* within the arrays */
-        model->fft_multi_axis_factor = multi_axis_factor(comm, MODEL_C2C, n, rigor, in, out, bytes, &measured,
+        model->fft_multi_axis_factor = multi_axis_factor(comm, MODEL_C2C, n, n, rigor, in, out, bytes, &measured,
                                                          model);
-        model->fft_multi_axis_factor_r2c = multi_axis_factor(comm, MODEL_R2C, n, rigor, in, out, bytes,
+        model->fft_multi_axis_factor_r2c = multi_axis_factor(comm, MODEL_R2C, n, n, rigor, in, out, bytes,
                                                              &measured, model);
     }
-    if (rc == DISTFFT_SUCCESS) calibrate_block(comm, rigor, in, out, bytes, &measured, model);
+    void *big_in = NULL, *big_out = NULL;
+    if (rc == DISTFFT_SUCCESS) big_arrays_create(comm, bytes, &big_in, &big_out, &measured);
+    if (rc == DISTFFT_SUCCESS) calibrate_block(comm, rigor, in, out, bytes, big_in, big_out, &measured, model);
+    if (rc == DISTFFT_SUCCESS)
+        calibrate_multi_axis(comm, rigor, in, out, bytes, big_in, big_out, &measured, model);
+    distfft_free(big_in);
+    distfft_free(big_out);
     if (rc == DISTFFT_SUCCESS) calibrate_active(comm, rigor, member, node_size, in, out, bytes, &measured, model);
     distfft_free(in);
     distfft_free(out);

@@ -69,9 +69,10 @@ enum { KEY_MACHINE = SCALARS, KEY_MPI, KEY_NODE_SIZE, KEY_MESSAGE, KEY_RATES = K
 #define KEY_OPTIONAL(key) ((key) >= KEY_MESSAGE)
 static const char *const table_names[MODEL_TABLES] = {
     "message_intra", "message_inter", "message_more_intra", "message_more_inter", "datatype_extra",
-    "fft_active", "fft_c2c_block", "fft_r2c_block", "fft_r2r_block"};
+    "fft_active", "fft_c2c_block", "fft_r2c_block", "fft_r2r_block", "fft_multi_axis_c2c", "fft_multi_axis_r2c"};
 /* What a table's pairs are, for the error message: the message tables'
- * bytes and seconds, fft_active's ranks, the fft_*_block tables' elements. */
+ * bytes and seconds, fft_active's ranks, the fft_*_block and
+ * fft_multi_axis_* tables' elements. */
 static const char *table_form(int table)
 {
     return table < 5    ? "BYTES:SECONDS (bytes increasing, seconds > 0)"
@@ -85,7 +86,8 @@ model_rate *model_table(cost_model *model, int table)
            : table < 4 ? &model->more[table - 2]
            : table < 5 ? &model->datatype
            : table < 6 ? &model->fft_active
-                       : &model->fft_block[table - 6];
+           : table < 9 ? &model->fft_block[table - 6]
+                       : &model->fft_multi_axis[table - 9];
 }
 
 static int failed(char *message, size_t size, const char *format, ...)

@@ -107,11 +107,12 @@ typedef struct {
      * level, less one exchange, over G - 2); where not given, B bytes at
      * the level's bandwidth. */
     model_rate more[2];
-    /* Optional: alltoallw's subarray types' extra seconds over a
-     * contiguous MPI_Alltoall, for a pair exchanging chunks of B bytes
-     * (a slab exchange), by chunk size -- an MPI library may pack large
-     * non-contiguous messages far slower than small ones. Where given it
-     * replaces datatype_bandwidth. */
+    /* Optional: alltoallw's subarray types' extra seconds over one
+     * message of the same bytes (the message table), for a pair
+     * exchanging chunks of B bytes (a slab exchange, caches evicted first),
+     * by chunk size -- an MPI library may pack large non-contiguous
+     * messages far slower than small ones, and memory beyond the cache is
+     * slower still. Where given it replaces datatype_bandwidth. */
     model_rate datatype;
     /* Optional: FFT speed with only A ranks of a node computing at once,
      * against all node_size ranks, as the factor on a step's seconds
@@ -130,6 +131,15 @@ typedef struct {
      * fft_r2c_block, fft_r2r_block). Where given it replaces the
      * rate-by-size ratio (model_fft_block_factor). */
     model_rate fft_block[MODEL_FAMILIES];
+    /* Optional: the multi-axis factors again by the step's block of E
+     * elements -- [0] c2c (and r2r), [1] r2c and c2r -- measured on blocks
+     * of 64^3, 128^3 and 128 x 256 x 256 elements (outside SMPI): a plan of
+     * several axes streams a large block once per pass where the per-axis
+     * rates, with their block factors, stream it once per axis (on a 2-core
+     * host 0.72 at 64^3, 0.95 at 128^3, 0.6 at 8 M). Interpolated in log E,
+     * the nearest beyond; where given it replaces the scalars (keys
+     * fft_multi_axis_c2c, fft_multi_axis_r2c). */
+    model_rate fft_multi_axis[2];
     /* Optional (key network_levels): the network above the node, lowest
      * level first; levels 0: nodes on a network without contention but
      * the bisection. */
@@ -143,8 +153,9 @@ typedef struct {
 enum { MODEL_INTRA = 0, MODEL_INTER = 1 };
 /* The optional tables, in the file's key order: message_intra,
  * message_inter, message_more_intra, message_more_inter, datatype_extra,
- * fft_active, fft_c2c_block, fft_r2c_block, fft_r2r_block. */
-#define MODEL_TABLES 9
+ * fft_active, fft_c2c_block, fft_r2c_block, fft_r2r_block,
+ * fft_multi_axis_c2c, fft_multi_axis_r2c. */
+#define MODEL_TABLES 11
 model_rate *model_table(cost_model *model, int table);
 
 /* Parse a model text ("distfft-model 1", then `key = value` lines; a line
@@ -211,6 +222,11 @@ int model_active_counts(int node_size, int *counts);
 /* The factor on an FFT step's seconds with `ranks_per_node` ranks of the
  * plan on the node (model->fft_active; 1 where not given). */
 double model_fft_active_factor(const cost_model *model, int ranks_per_node);
+
+/* The factor on a step of several axes of `family` on a block of
+ * `elements`: model->fft_multi_axis where given, else the scalar
+ * fft_multi_axis_factor(_r2c). */
+double model_fft_multi_axis_factor(const cost_model *model, model_family family, double elements);
 
 /* Seconds of one FFT step by the per-length rates: over its naxes axes
  * (axes[], lengths shape[axes[i]]), elements * log2 n * rate(n) each; an

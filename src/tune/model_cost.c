@@ -126,6 +126,14 @@ double model_fft_active_factor(const cost_model *model, int ranks_per_node)
     return model->fft_active.count && ranks_per_node > 0 ? interpolate(&model->fft_active, ranks_per_node) : 1.0;
 }
 
+double model_fft_multi_axis_factor(const cost_model *model, model_family family, double elements)
+{
+    int r2c = family == MODEL_R2C;
+    const model_rate *table = &model->fft_multi_axis[r2c];
+    if (table->count) return interpolate(table, elements);
+    return r2c ? model->fft_multi_axis_factor_r2c : model->fft_multi_axis_factor;
+}
+
 double model_fft_seconds(const cost_model *model, model_family family, distfft_precision precision,
                          double units, double elements)
 {

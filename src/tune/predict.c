@@ -395,9 +395,13 @@ double model_step_seconds(const cost_model *model, const model_topology *topolog
             for (int i = 0; i < fft->naxes; i++) logs += log2((double)fft->shape[fft->axes[i]]);
             seconds = model_fft_seconds(model, family, fft->precision, elements * logs, elements);
         }
-        if (fft->naxes > 1)
-            seconds *= family == MODEL_R2C ? model->fft_multi_axis_factor_r2c : model->fft_multi_axis_factor;
-        return seconds * model_fft_active_factor(model, topology->ranks_per_node);
+        if (fft->naxes > 1) seconds *= model_fft_multi_axis_factor(model, family, elements);
+        seconds *= model_fft_active_factor(model, topology->ranks_per_node);
+        /* a fused c2r that must keep its input copies it first (algebra.c),
+         * a pass over it like a weights step's */
+        if (serial_needs_copy(fft))
+            seconds += model_pass_seconds(model, (double)spec->in_count * (double)distfft_type_size(spec->in_type));
+        return seconds;
     }
     double in_bytes = (double)spec->in_count * (double)distfft_type_size(spec->in_type);
     if (spec->kind == STEP_WEIGHTS) return model_pass_seconds(model, in_bytes);
@@ -458,5 +462,27 @@ int distfft_plan_predict(const struct distfft_plan_s *plan, int direction, doubl
     }
     TRY_MPI(MPI_Allreduce(MPI_IN_PLACE, seconds, steps, MPI_DOUBLE, MPI_MAX, plan->comm));
 fail:
+    return rc;
+}
+
+int distfft_plan_predict_pair(const struct distfft_plan_s *plan, double *seconds)
+{
+    error_clear();
+    if (!plan || !seconds) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_plan_predict_pair: NULL plan or seconds");
+    int rc = DISTFFT_SUCCESS, forward = distfft_plan_step_count(plan, DISTFFT_FORWARD),
+        backward = distfft_plan_step_count(plan, DISTFFT_BACKWARD);
+    double *steps = malloc((size_t)(forward + backward + 1) * sizeof *steps);
+    TRY(error_agree(plan->comm, steps ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "distfft_plan_predict_pair")));
+    TRY(distfft_plan_predict(plan, DISTFFT_FORWARD, steps, forward));
+    TRY(distfft_plan_predict(plan, DISTFFT_BACKWARD, steps + forward, backward));
+    double sweeps = 0.0; /* this rank's; the slowest rank's below */
+    for (int list = 0; list < 2; list++)
+        if (plan->sweep_scale[list] != 1.0)
+            sweeps += model_pass_seconds(model_current(), (double)plan_out_bytes(plan, list));
+    TRY_MPI(MPI_Allreduce(MPI_IN_PLACE, &sweeps, 1, MPI_DOUBLE, MPI_MAX, plan->comm));
+    *seconds = sweeps;
+    for (int s = 0; s < forward + backward; s++) *seconds += steps[s];
+fail:
+    free(steps);
     return rc;
 }

@@ -198,7 +198,58 @@ int main(int argc, char **argv)
         test_case(&suite, test_all(comm, rc == DISTFFT_SUCCESS && multi_steps == 1 && factor_ok),
                   "an r2c step of several axes at fft_multi_axis_factor_r2c, c2c's when absent (%d steps)",
                   multi_steps);
+        /* One rank: the backward is one fused c2r on the caller's input,
+         * which it copies first (keeping it): its prediction is the
+         * forward r2c's (the same family, elements and factor) plus a pass
+         * over the complex input, 2 x bytes at memcpy_bandwidth (4e9). */
+        if (rc == DISTFFT_SUCCESS && size == 1) {
+            double forward_step[64], backward_step[64];
+            rc = distfft_plan_predict(r2c, DISTFFT_FORWARD, forward_step, 64);
+            if (rc == DISTFFT_SUCCESS) rc = distfft_plan_predict(r2c, DISTFFT_BACKWARD, backward_step, 64);
+            double copy = 2.0 * shape[0] * shape[1] * (shape[2] / 2 + 1) * 16 / 4e9;
+            test_case(&suite, rc == DISTFFT_SUCCESS && fabs(backward_step[0] - forward_step[0] - copy) <= 1e-9 * copy,
+                      "one rank's fused c2r priced with the copy of its input (%.3g s = %.3g s + %.3g s)",
+                      backward_step[0], forward_step[0], copy);
+        }
         distfft_plan_destroy(&r2c);
+        /* The pair: every step of both directions, plus a final sweep
+         * over the backward output where the normalisation went into no
+         * step -- a c2c slab under alltoallw (whose exchanges take no
+         * factor) normalises in a pass of 2 x bytes at memcpy_bandwidth
+         * (4e9); with norm none there is no sweep. */
+        model_text(active_text, sizeof active_text, library);
+        write_file(comm, path, active_text);
+        rc = distfft_model_import_file(comm, path, 0);
+        int pair_ok = rc == DISTFFT_SUCCESS;
+        for (int norm = 0; pair_ok && norm < 2; norm++) {
+            distfft_options c2c;
+            distfft_options_init(&c2c);
+            c2c.grid_ndims = 1;
+            c2c.grid_dims[0] = size;
+            c2c.method = DISTFFT_METHOD_ALLTOALLW;
+            c2c.norm = norm ? DISTFFT_NORM_NONE : DISTFFT_NORM_BACKWARD;
+            distfft_plan p = NULL;
+            double steps_sum = 0.0, pair = -1.0, each[64];
+            rc = distfft_plan_create(comm, 3, shape, DISTFFT_DOUBLE, &c2c, &p);
+            for (int direction = 0; rc == DISTFFT_SUCCESS && direction < 2; direction++) {
+                int which = direction ? DISTFFT_BACKWARD : DISTFFT_FORWARD;
+                rc = distfft_plan_predict(p, which, each, 64);
+                for (int s = 0; rc == DISTFFT_SUCCESS && s < distfft_plan_step_count(p, which); s++)
+                    steps_sum += each[s];
+            }
+            if (rc == DISTFFT_SUCCESS) rc = distfft_plan_predict_pair(p, &pair);
+            /* the slowest rank's sweep: its output block (the backward's
+             * input layout: a slab of axis 0) */
+            int64_t rows = shape[0] / size + (shape[0] % size != 0);
+            double sweep = norm ? 0.0 : 2.0 * (double)rows * shape[1] * shape[2] * 16 / 4e9;
+            pair_ok = rc == DISTFFT_SUCCESS && fabs(pair - steps_sum - sweep) <= 1e-9 * pair;
+            pair_ok = test_all(comm, pair_ok);
+            test_case(&suite, pair_ok, "the pair's prediction: steps %.3g s + sweep %.3g s = %.3g s (norm %s)",
+                      steps_sum, sweep, pair, norm ? "none" : "backward");
+            distfft_plan_destroy(&p);
+        }
+        rc = distfft_plan_predict_pair(NULL, NULL);
+        test_case(&suite, rc == DISTFFT_ERR_ARGUMENT, "predict_pair of NULL refused");
         distfft_model_forget();
         rc = distfft_plan_predict(plan, DISTFFT_FORWARD, seconds, 64);
         test_case(&suite, refused_alike(comm, rc, "no cost model"), "predict without a model refused alike");

@@ -231,6 +231,25 @@ static void test_block(cost_model *model)
     check(model_parse(text, &measured, message, sizeof message) != 0 &&
               strstr(message, "ELEMENTS:FACTOR") != NULL,
           "a block factor of 0 refused, naming the form");
+    /* The multi-axis factors by block size: the table where given (r2c
+     * its own; c2c's for c2c and r2r), log-interpolated, the nearest
+     * point beyond either end; the scalars without a table. */
+    snprintf(text, sizeof text,
+             "%sfft_multi_axis_factor = 0.5\nfft_multi_axis_factor_r2c = 0.6\n"
+             "fft_multi_axis_c2c = 262144:0.7 2097152:1 8388608:0.6\n",
+             valid);
+    check(model_parse(text, &measured, message, sizeof message) == 0 &&
+              measured.fft_multi_axis[0].count == 3 && measured.fft_multi_axis[1].count == 0 &&
+              round_trips(&measured),
+          "fft_multi_axis_c2c parses and round-trips");
+    check(near(model_fft_multi_axis_factor(&measured, MODEL_C2C, 1000.0), 0.7) &&
+              near(model_fft_multi_axis_factor(&measured, MODEL_C2C, 262144.0 * 2.0), 0.8) &&
+              near(model_fft_multi_axis_factor(&measured, MODEL_C2C, 4194304.0), 0.8) &&
+              near(model_fft_multi_axis_factor(&measured, MODEL_C2C, 1e9), 0.6) &&
+              near(model_fft_multi_axis_factor(&measured, MODEL_R2R, 2097152.0), 1.0),
+          "multi-axis factor by block: log-interpolated, the nearest beyond, c2c's for r2r");
+    check(near(model_fft_multi_axis_factor(&measured, MODEL_R2C, 2097152.0), 0.6),
+          "multi-axis factor without a table: the scalar");
     *model = saved;
 }
 
