@@ -6,6 +6,7 @@
         [--grid pencil|slab|3d] [--platform fat-tree|dragonfly|nodes]
         [--placement row|morton|node]
         [--tune-budget B --model FILE] [--out DIR] [--timeout S]
+        [--first-round K]
     benchmarks/scale/auto_rounds.py --summarize DIR
 
 One simulated point (the campaign's, benchmarks/scale/campaign.py: r2c,
@@ -28,6 +29,11 @@ the file, so within a round auto and the fixed methods differ only in
 their exchanges (and auto's tuning sees that too); the host's noise moves
 whole rounds, not one method against another. --private-samples gives each
 run its own samples, as before.
+
+--first-round K numbers this invocation's rounds from K + 1 (rotation and
+sample file included), so a series can be continued later into the same
+DIR, or split over two invocations side by side (one per core: rounds
+1-3 and --first-round 3 --rounds 2 make rounds 1-5).
 """
 import argparse
 import dataclasses
@@ -114,6 +120,8 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ranks", default="64,256")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--first-round", type=int, default=0,
+                        help="number this invocation's rounds from K + 1 (continue or split a series)")
     parser.add_argument("--shape", default="512x512x512")
     parser.add_argument("--methods", default=",".join(FIXED))
     parser.add_argument("--grid", default="pencil", choices=("pencil", "slab", "3d"))
@@ -140,7 +148,9 @@ def main(argv):
     where = {"grid": options.grid, "platform": options.platform, "placement": options.placement}
     os.makedirs(options.out, exist_ok=True)
     results = os.path.join(options.out, "results.jsonl")
-    for n in range(options.rounds):
+    if options.first_round < 0:
+        raise SystemExit("auto_rounds.py: --first-round must be 0 or more")
+    for n in range(options.first_round, options.first_round + options.rounds):
         for ranks in (int(p) for p in options.ranks.split(",")):
             order = methods[n % len(methods):] + methods[:n % len(methods)]
             samples = None if options.private_samples else \
