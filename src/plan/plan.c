@@ -187,19 +187,35 @@ static void drop_unused_work(struct distfft_plan_s *plan)
  * unpack of a copying exchange (alltoallv, isend-*, sendrecv)
  * only a power of two, which scales exactly, so the result's bits do not
  * depend on the method tuning chose (tests/mpi/test_determinism.c) -- 1/N
- * for N a power of two, the common case. Every rank folds alike: the steps
- * and their methods are agreed. */
+ * for N a power of two, the common case. The rule is plan_step_folds: the
+ * model's ranking of candidates asks it too, before any step is built. */
+bool plan_step_folds(const step_spec *spec, distfft_method method, double factor)
+{
+    int exponent;
+    switch (spec->kind) {
+    case STEP_WEIGHTS: return true;
+    case STEP_FFT: return serial_needs_copy(&spec->fft);
+    case STEP_EXCHANGE:
+        return frexp(factor, &exponent) == 0.5 && method >= 0 && method < redist_method_count() &&
+               redist_method_row(method)->scale != NULL;
+    }
+    return false;
+}
+
+/* Every rank folds alike: the steps and their methods are agreed. A step
+ * the rule admits may still decline (an exchange with no state, a copy of
+ * an empty block): the next one back is asked. */
 static void fold_scales(struct distfft_plan_s *plan)
 {
     for (int l = 0; l < 2; l++) {
         double factor = l == PLAN_FORWARD ? plan->algebra.forward_scale : plan->algebra.backward_scale;
-        int exponent;
-        bool exact = frexp(factor, &exponent) == 0.5;
         plan->sweep_scale[l] = factor;
         plan->folded_step[l] = -1;
         for (int s = step_count(plan, l) - 1; s >= 0 && factor != 1.0; s--) {
             step *current = plan->steps[l][s];
-            if (current->spec.kind == STEP_EXCHANGE && !exact) continue;
+            distfft_step info = {.method = DISTFFT_METHOD_AUTO};
+            if (current->ops->report) current->ops->report(current, &info);
+            if (!plan_step_folds(&current->spec, info.method, factor)) continue;
             if (current->ops->fold_scale && current->ops->fold_scale(current, factor)) {
                 plan->sweep_scale[l] = 1.0;
                 plan->folded_step[l] = s;

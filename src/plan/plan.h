@@ -126,6 +126,12 @@ int plan_run(struct distfft_plan_s *plan, int list, void *in, void *out);
  * the simulator's sampling in an SMPI build). */
 int plan_run_step(const step *current, const void *in, void *out);
 
+/* Whether a step of `spec`, its exchange run by `method`, takes a plan's
+ * normalisation `factor` into a pass it makes anyway (else the plan
+ * scales in a sweep of its own). The one rule: plan creation folds by it,
+ * the model's ranking of candidates prices the sweep by it. Pure. */
+bool plan_step_folds(const step_spec *spec, distfft_method method, double factor);
+
 /* Local block sizes in bytes of the input and output of a direction. */
 size_t plan_in_bytes(const struct distfft_plan_s *plan, int list);
 size_t plan_out_bytes(const struct distfft_plan_s *plan, int list);

@@ -289,7 +289,9 @@ static int by_prediction(const void *a, const void *b)
 }
 
 /* Predicted pair seconds of every method on `grid`, this rank's, into
- * predicted[methods]. Collective on comm (the placement, the topology). */
+ * predicted[methods]: its steps, and the final sweeps where no step takes
+ * the normalisation (as distfft_plan_predict_pair prices a built plan).
+ * Collective on comm (the placement, the topology). */
 static int predict_grid(plan_comms *comms, const plan_request *request, const cost_model *model,
                         const grid_candidate *grid, algebra_steps *algebra, double *predicted)
 {
@@ -314,6 +316,10 @@ static int predict_grid(plan_comms *comms, const plan_request *request, const co
             predicted[m] += model_step_seconds(model, &topology, &algebra->forward[s], (distfft_method)m);
         for (int s = 0; s < algebra->backward_count; s++)
             predicted[m] += model_step_seconds(model, &topology, &algebra->backward[s], (distfft_method)m);
+        predicted[m] += model_sweep_seconds(model, algebra->forward, algebra->forward_count, (distfft_method)m,
+                                            algebra->forward_scale) +
+                        model_sweep_seconds(model, algebra->backward, algebra->backward_count, (distfft_method)m,
+                                            algebra->backward_scale);
     }
 fail:
     return rc;

@@ -424,6 +424,16 @@ double model_step_seconds(const cost_model *model, const model_topology *topolog
     return model_exchange_seconds(model, &exchange);
 }
 
+double model_sweep_seconds(const cost_model *model, const step_spec *steps, int count, distfft_method method,
+                           double factor)
+{
+    if (factor == 1.0 || count == 0) return 0.0;
+    for (int s = count - 1; s >= 0; s--)
+        if (plan_step_folds(&steps[s], method, factor)) return 0.0;
+    const step_spec *last = &steps[count - 1];
+    return model_pass_seconds(model, (double)last->out_count * (double)distfft_type_size(last->out_type));
+}
+
 int model_grid_index(MPI_Comm comm, int rank, int size, int grid_ndims, const int *dims,
                      const distfft_options *options, int node, int untransformed, int *index)
 {

@@ -47,6 +47,14 @@ int model_grid_index(MPI_Comm comm, int rank, int size, int grid_ndims, const in
 double model_step_seconds(const cost_model *model, const model_topology *topology, const step_spec *spec,
                           distfft_method method);
 
+/* Predicted seconds of one direction's final normalising sweep on this
+ * rank, for steps[count] (a candidate's, not yet built) with every
+ * exchange by `method`: a pass over the last step's output where no step
+ * takes `factor` (plan_step_folds), else 0. A built plan's own is in
+ * distfft_plan_predict_pair. */
+double model_sweep_seconds(const cost_model *model, const step_spec *steps, int count, distfft_method method,
+                           double factor);
+
 /* The process's model (distfft_model_import_file), or NULL. */
 const cost_model *model_current(void);
 

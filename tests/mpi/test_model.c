@@ -216,21 +216,31 @@ int main(int argc, char **argv)
          * over the backward output where the normalisation went into no
          * step -- a c2c slab under alltoallw (whose exchanges take no
          * factor) normalises in a pass of 2 x bytes at memcpy_bandwidth
-         * (4e9); with norm none there is no sweep. */
+         * (4e9); with norm none there is no sweep; alltoallv's unpack
+         * takes 1/N for N a power of two (16 x 8 x 8), not 1/1920. */
         model_text(active_text, sizeof active_text, library);
         write_file(comm, path, active_text);
         rc = distfft_model_import_file(comm, path, 0);
         int pair_ok = rc == DISTFFT_SUCCESS;
-        for (int norm = 0; pair_ok && norm < 2; norm++) {
+        static const int64_t power_of_two[3] = {16, 8, 8};
+        static const struct {
+            distfft_method method;
+            int norm_none, exact;
+        } pair_cases[] = {{DISTFFT_METHOD_ALLTOALLW, 0, 0}, {DISTFFT_METHOD_ALLTOALLW, 1, 0},
+                          {DISTFFT_METHOD_ALLTOALLV, 0, 0}, {DISTFFT_METHOD_ALLTOALLV, 0, 1},
+                          {DISTFFT_METHOD_ALLTOALLW, 0, 1}};
+        for (size_t c = 0; pair_ok && c < sizeof pair_cases / sizeof pair_cases[0]; c++) {
+            int norm = pair_cases[c].norm_none;
+            const int64_t *extent = pair_cases[c].exact ? power_of_two : shape;
             distfft_options c2c;
             distfft_options_init(&c2c);
             c2c.grid_ndims = 1;
             c2c.grid_dims[0] = size;
-            c2c.method = DISTFFT_METHOD_ALLTOALLW;
+            c2c.method = pair_cases[c].method;
             c2c.norm = norm ? DISTFFT_NORM_NONE : DISTFFT_NORM_BACKWARD;
             distfft_plan p = NULL;
             double steps_sum = 0.0, pair = -1.0, each[64];
-            rc = distfft_plan_create(comm, 3, shape, DISTFFT_DOUBLE, &c2c, &p);
+            rc = distfft_plan_create(comm, 3, extent, DISTFFT_DOUBLE, &c2c, &p);
             for (int direction = 0; rc == DISTFFT_SUCCESS && direction < 2; direction++) {
                 int which = direction ? DISTFFT_BACKWARD : DISTFFT_FORWARD;
                 rc = distfft_plan_predict(p, which, each, 64);
@@ -239,13 +249,17 @@ int main(int argc, char **argv)
             }
             if (rc == DISTFFT_SUCCESS) rc = distfft_plan_predict_pair(p, &pair);
             /* the slowest rank's sweep: its output block (the backward's
-             * input layout: a slab of axis 0) */
-            int64_t rows = shape[0] / size + (shape[0] % size != 0);
-            double sweep = norm ? 0.0 : 2.0 * (double)rows * shape[1] * shape[2] * 16 / 4e9;
+             * input layout: a slab of axis 0); none where folded (an
+             * exchange of alltoallv on more than one rank, 1/N exact) */
+            int64_t rows = extent[0] / size + (extent[0] % size != 0);
+            int folded = pair_cases[c].method == DISTFFT_METHOD_ALLTOALLV && pair_cases[c].exact && size > 1;
+            double sweep = norm || folded ? 0.0 : 2.0 * (double)rows * extent[1] * extent[2] * 16 / 4e9;
             pair_ok = rc == DISTFFT_SUCCESS && fabs(pair - steps_sum - sweep) <= 1e-9 * pair;
             pair_ok = test_all(comm, pair_ok);
-            test_case(&suite, pair_ok, "the pair's prediction: steps %.3g s + sweep %.3g s = %.3g s (norm %s)",
-                      steps_sum, sweep, pair, norm ? "none" : "backward");
+            test_case(&suite, pair_ok, "the pair's prediction, %s %s: steps %.3g s + sweep %.3g s = %.3g s "
+                      "(norm %s)", distfft_method_name(pair_cases[c].method),
+                      pair_cases[c].exact ? "16x8x8" : "16x12x10", steps_sum, sweep, pair,
+                      norm ? "none" : "backward");
             distfft_plan_destroy(&p);
         }
         rc = distfft_plan_predict_pair(NULL, NULL);

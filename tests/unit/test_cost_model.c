@@ -5,7 +5,9 @@
  * fallbacks, and each exchange formula against numbers worked by hand;
  * the network's levels above the node counted for real placements
  * (model_topology_compute, rank 0's part of the topology, needs no MPI)
- * and the FFT rates by axis length.
+ * and the FFT rates by axis length; which steps take a plan's
+ * normalisation (plan_step_folds) and the sweep the ranking of candidates
+ * prices where none does (model_sweep_seconds).
  */
 #include <math.h>
 #include <stdio.h>
@@ -475,6 +477,51 @@ static void test_length_rates(void)
           "no per-length rates: the rate by block size applies");
 }
 
+/* The one folding rule (plan_step_folds) and the candidate's sweep priced
+ * by it: alltoallw's exchange takes no factor, alltoallv's a power of two
+ * only, weights and a fused c2r's copy any; where none takes it, a pass
+ * over the last step's output (2 x bytes at memcpy_bandwidth). */
+static void test_sweep(const cost_model *model)
+{
+    step_spec steps[3];
+    memset(steps, 0, sizeof steps);
+    steps[0].kind = STEP_FFT;
+    steps[0].fft.family = SERIAL_C2C;
+    steps[0].fft.naxes = 2;
+    steps[1].kind = STEP_EXCHANGE;
+    steps[2] = steps[0];
+    for (int s = 0; s < 3; s++) {
+        steps[s].in_type = steps[s].out_type = DISTFFT_COMPLEX_DOUBLE;
+        steps[s].in_count = steps[s].out_count = 1000;
+    }
+    steps[2].out_count = 500;
+    const double exact = 1.0 / 64, inexact = 1.0 / 60;
+    check(!plan_step_folds(&steps[1], DISTFFT_METHOD_ALLTOALLW, exact), "alltoallw's exchange takes no factor");
+    check(!plan_step_folds(&steps[1], DISTFFT_METHOD_VECTOR, exact), "vector's exchange takes no factor");
+    check(plan_step_folds(&steps[1], DISTFFT_METHOD_ALLTOALLV, exact), "alltoallv's unpack takes 1/64");
+    check(plan_step_folds(&steps[1], DISTFFT_METHOD_SENDRECV, exact), "sendrecv's unpack takes 1/64");
+    check(!plan_step_folds(&steps[1], DISTFFT_METHOD_ALLTOALLV, inexact), "alltoallv's unpack refuses 1/60");
+    check(!plan_step_folds(&steps[0], DISTFFT_METHOD_AUTO, exact), "a c2c step takes no factor");
+    double sweep = 2.0 * 500 * 16 / model->memcpy_bandwidth;
+    check(near(model_sweep_seconds(model, steps, 3, DISTFFT_METHOD_ALLTOALLW, exact), sweep),
+          "alltoallw: a sweep over the last output");
+    check(model_sweep_seconds(model, steps, 3, DISTFFT_METHOD_ALLTOALLV, exact) == 0.0,
+          "alltoallv, 1/64: folded, no sweep");
+    check(near(model_sweep_seconds(model, steps, 3, DISTFFT_METHOD_ALLTOALLV, inexact), sweep),
+          "alltoallv, 1/60: a sweep");
+    check(model_sweep_seconds(model, steps, 3, DISTFFT_METHOD_ALLTOALLW, 1.0) == 0.0, "factor 1: no sweep");
+    steps[0].kind = STEP_WEIGHTS;
+    check(plan_step_folds(&steps[0], DISTFFT_METHOD_AUTO, inexact) &&
+          model_sweep_seconds(model, steps, 3, DISTFFT_METHOD_ALLTOALLW, inexact) == 0.0,
+          "weights take any factor: no sweep");
+    steps[0].kind = STEP_FFT;
+    steps[0].fft.family = SERIAL_C2R;
+    steps[0].fft.preserve_input = true;
+    check(plan_step_folds(&steps[0], DISTFFT_METHOD_AUTO, inexact), "a fused c2r's copy takes any factor");
+    steps[0].fft.naxes = 1;
+    check(!plan_step_folds(&steps[0], DISTFFT_METHOD_AUTO, inexact), "a one-axis c2r makes no copy");
+}
+
 int main(void)
 {
     cost_model model;
@@ -486,6 +533,7 @@ int main(void)
     test_exchanges(&model);
     test_levels();
     test_length_rates();
+    test_sweep(&model);
     if (failures) return 1;
     printf("test_cost_model: all passed\n");
     return 0;
