@@ -595,7 +595,9 @@ typedef struct {
      * predicts every candidate (each grid auto would try, times each
      * concrete method used for every exchange) and only the B predicted
      * fastest are built and timed; the fastest measured is kept (and
-     * stored as wisdom). B counts candidates timed, not seconds. 0 (the
+     * stored as wisdom). B counts candidates timed, not seconds. B = 1:
+     * the model's choice is built and kept untimed (no pair runs; not
+     * stored as wisdom, which holds measured choices). 0 (the
      * default), or no model: every candidate is measured as described at
      * grid_ndims. Negative: DISTFFT_ERR_ARGUMENT on every rank. */
     int tune_budget;

@@ -206,9 +206,9 @@ class Plan(_lifetime.Handle):
             (`model`, distfft.model.import_file or DISTFFT_MODEL): the
             model ranks every candidate (grid x method) and only this many
             of the best are built and timed (a positive int; 0 or below
-            raises ValueError on every rank). None (default), or no
-            model: every candidate is measured. Counts candidates, not
-            seconds.
+            raises ValueError on every rank); 1: the model's choice,
+            built and kept untimed. None (default), or no model: every
+            candidate is measured. Counts candidates, not seconds.
     model   path of a cost model file (distfft-bench --calibrate, or
             distfft.model.calibrate) imported before planning, as
             distfft.model.import_file(comm, model) would.

@@ -103,6 +103,9 @@ def test_cost_model_ranks_auto(comm, shared_tmp_path):
     finally:
         del os.environ["DISTFFT_CALIBRATE_QUICK"]
     distfft.wisdom.forget()
+    with distfft.Plan(comm, (8, 8, 6), tune_budget=1, model=path) as plan:
+        if comm.Get_size() > 1:  # the model's choice, untimed and not wisdom
+            assert "the model's choice untimed" in plan.describe()
     with distfft.Plan(comm, (8, 8, 6), tune_budget=2, model=path) as plan:
         if comm.Get_size() > 1:
             assert "2 model-ranked candidates" in plan.describe()

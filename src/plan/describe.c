@@ -93,6 +93,8 @@ int distfft_plan_describe_verbose(const struct distfft_plan_s *plan, int verbosi
         if (plan->grids_measured)
             text_append(&out, plan->model_ranked ? ", %d model-ranked candidates" : ", %d grids",
                         plan->grids_measured);
+        else if (plan->model_ranked)
+            text_append(&out, ", the model's choice untimed");
         text_append(&out, ")");
     }
     text_append(&out, ")");

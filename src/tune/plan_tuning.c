@@ -326,8 +326,10 @@ fail:
 }
 
 /* Rank every grid x method by the model, build and time the `budget`
- * best that can be built, keep the fastest measured. *plan_out stays NULL
- * (on every rank) when none could be built. Collective. */
+ * best that can be built, keep the fastest measured; with budget 1 the
+ * best that can be built is kept untimed (*timed_out 0: one candidate has
+ * nothing to be compared with, so its pairs would only cost). *plan_out
+ * stays NULL (on every rank) when none could be built. Collective. */
 static int ranked_plan(plan_comms *comms, const plan_request *request, const cost_model *model,
                        const grid_candidate *grids, int count, const exchange_policy *policy_in,
                        struct distfft_plan_s **plan_out, int *timed_out)
@@ -364,6 +366,13 @@ static int ranked_plan(plan_comms *comms, const plan_request *request, const cos
         if (!candidate) { /* this method cannot serve this grid */
             progress_say(policy_in->progress, "grid %s %s: not applicable", name, distfft_method_name(method));
             continue;
+        }
+        if (budget == 1) { /* nothing to compare it with: the model's choice, untimed */
+            progress_say(policy_in->progress, "grid %s %s: predicted %.3g ms, kept untimed (budget 1)", name,
+                         distfft_method_name(method), list[i].predicted * 1e3);
+            best = candidate;
+            candidate = NULL;
+            break;
         }
         double seconds;
         int runs = 0;
@@ -433,7 +442,10 @@ fail:
     return rc;
 }
 
-/* Say what tuning chose and keep it in wisdom. Collective on comm. */
+/* Say what tuning chose and keep it in wisdom -- unless nothing was
+ * measured (the model's choice alone, tune_budget 1): wisdom holds
+ * measured choices only, so a later plan that measures is not skipped.
+ * Collective on comm. */
 static int remember(MPI_Comm comm, struct distfft_plan_s *plan, const char *key, int count,
                     tune_progress *progress)
 {
@@ -442,8 +454,10 @@ static int remember(MPI_Comm comm, struct distfft_plan_s *plan, const char *key,
     char grid[64];
     progress_grid_name(grid, sizeof grid, choice.grid_ndims, choice.grid_dims);
     progress->grids = 0;
-    progress_say(progress, "done in %.3g s: grid %s of %d candidate(s)", plan->tuning_seconds, grid, count);
-    return error_agree(comm, wisdom_store(key, &choice));
+    bool untimed = plan->model_ranked && plan->grids_measured == 0;
+    progress_say(progress, "done in %.3g s: grid %s of %d candidate(s)%s", plan->tuning_seconds, grid, count,
+                 untimed ? ", the model's choice (not stored as wisdom)" : "");
+    return untimed ? DISTFFT_SUCCESS : error_agree(comm, wisdom_store(key, &choice));
 }
 
 /* With a cost model, the plan of the best of the model's ranking (only

@@ -122,9 +122,33 @@ int main(int argc, char **argv)
     test_case(&suite, refused_alike(comm, rc, "tune_budget = -2") && plan == NULL,
               "negative tune_budget refused alike");
 
+    /* Budget 1: the model's choice, built and kept untimed, and not stored
+     * as wisdom -- the budget-2 plan below still measures (it would say
+     * "wisdom" otherwise). */
+    double untimed_pair = 0.0;
+    options.tune_budget = 1;
+    rc = distfft_plan_create(comm, 3, shape, DISTFFT_DOUBLE, &options, &plan);
+    test_case(&suite, test_all(comm, rc == DISTFFT_SUCCESS), "auto with budget 1 plans");
+    if (rc == DISTFFT_SUCCESS) {
+        char description[1024];
+        distfft_plan_describe(plan, description, sizeof description);
+        test_case(&suite, size == 1 || strstr(description, "the model's choice untimed") != NULL,
+                  "budget 1 keeps the model's choice untimed (%s)", description);
+        rc = distfft_plan_predict_pair(plan, &untimed_pair);
+        test_case(&suite, test_all(comm, rc == DISTFFT_SUCCESS), "budget 1's plan predicted");
+        distfft_plan_destroy(&plan);
+    }
+
     options.tune_budget = 2;
     rc = distfft_plan_create(comm, 3, shape, DISTFFT_DOUBLE, &options, &plan);
     test_case(&suite, test_all(comm, rc == DISTFFT_SUCCESS), "auto with a model and a budget plans");
+    if (rc == DISTFFT_SUCCESS && size > 1) { /* budget 1 took the best ranked: no slower than the other */
+        double pair = 0.0;
+        rc = distfft_plan_predict_pair(plan, &pair);
+        test_case(&suite, test_all(comm, rc == DISTFFT_SUCCESS && untimed_pair <= pair * (1 + 1e-9)),
+                  "budget 1's choice predicted no slower than budget 2's (%.4g <= %.4g ms)", untimed_pair * 1e3,
+                  pair * 1e3);
+    }
     if (rc == DISTFFT_SUCCESS) {
         char description[1024];
         distfft_plan_describe(plan, description, sizeof description);
