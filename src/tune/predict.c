@@ -18,6 +18,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,77 +180,101 @@ int model_environment(char *path, size_t size, int *force)
 
 /* ---- nodes and peers ---------------------------------------------------------- */
 
-static int compare_ints(const void *a, const void *b)
+/* The groups of one grid direction d: every grid index with its
+ * coordinate d zeroed is a group's first; a group's members are its first
+ * + k * stride, k < n. Groups are numbered 0..count-1 in index order. */
+typedef struct {
+    int n, stride, count;
+} direction_groups;
+
+static direction_groups groups_of(int grid_ndims, const int *dims, int d, int size)
 {
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
+    direction_groups g = {dims[d], 1, 0};
+    for (int e = d + 1; e < grid_ndims; e++) g.stride *= dims[e];
+    g.count = size / g.n;
+    return g;
 }
 
-static int distinct(int *values, int count)
+/* The group of grid index `index`, and the first index of group `id`. */
+static int group_id(const direction_groups *g, int index)
 {
-    qsort(values, (size_t)count, sizeof *values, compare_ints);
-    int n = 0;
-    for (int i = 0; i < count; i++) n += i == 0 || values[i] != values[i - 1];
-    return n;
+    return index / (g->stride * g->n) * g->stride + index % g->stride;
 }
 
-/* The ranks of rank r's group in direction d (members[dims[d]], by
- * coordinate), and r's coordinate there. */
-static int group_members(int r, int d, const int *pairs, const int *rank_at, int grid_ndims, const int *dims,
-                         int *members)
+static int group_first(const direction_groups *g, int id)
 {
-    int grid_index = pairs[2 * r], rest = grid_index, coord = 0, stride = 1;
-    for (int e = grid_ndims - 1; e >= 0; e--) {
-        if (e == d) coord = rest % dims[e];
-        rest /= dims[e];
-    }
-    for (int e = d + 1; e < grid_ndims; e++) stride *= dims[e];
-    int base = grid_index - coord * stride;
-    for (int k = 0; k < dims[d]; k++) members[k] = rank_at[base + k * stride];
-    return coord;
+    return id / g->stride * g->stride * g->n + id % g->stride;
 }
 
-/* Rank r's topology within the node from every rank's grid index and node
- * label (rank_at: the rank at each grid index; per_node: ranks per label;
- * nodes: distinct labels). `members` and `scratch` hold the largest grid
- * dimension. */
-static void topology_of(int r, int size, const int *pairs, const int *rank_at, const int *per_node, int nodes,
-                        int grid_ndims, const int *dims, int *members, int *scratch, model_topology *topology)
+/* Every group's members counted by a key (a node, a network unit): the
+ * distinct keys of group i are key[start[i]..start[i+1]) with how many of
+ * its members have each (howmany[]). tally[keys] is zero on entry and on
+ * return. O(P) time; start[count + 1], key[] and howmany[] of P entries. */
+static void count_by_key(const direction_groups *g, const int *rank_at, const int *key_of, int *tally, int *start,
+                         int *key, int *howmany)
 {
-    memset(topology, 0, sizeof *topology);
-    int label = pairs[2 * r + 1];
-    topology->plan_ranks = size;
-    topology->plan_nodes = nodes;
-    topology->ranks_per_node = per_node[label];
-    for (int d = 0; d < grid_ndims; d++) {
-        int coord = group_members(r, d, pairs, rank_at, grid_ndims, dims, members), same = 0;
-        for (int k = 0; k < dims[d]; k++) {
-            int member_label = pairs[2 * members[k] + 1];
-            scratch[k] = member_label;
-            same += k != coord && member_label == label;
+    int used = 0;
+    for (int id = 0; id < g->count; id++) {
+        int first = group_first(g, id);
+        start[id] = used;
+        for (int k = 0; k < g->n; k++) {
+            int v = key_of[rank_at[first + k * g->stride]];
+            if (tally[v]++ == 0) key[used++] = v;
         }
-        topology->group_size[d] = dims[d];
-        topology->peers_on_node[d] = same;
-        topology->nodes_in_group[d] = distinct(scratch, dims[d]);
+        for (int i = start[id]; i < used; i++) {
+            howmany[i] = tally[key[i]];
+            tally[key[i]] = 0;
+        }
+    }
+    start[g->count] = used;
+}
+
+/* Each rank's place within its node in direction d (group size, peers on
+ * its node, nodes in its group), from its group's count by node:
+ * O(P). node_of[r]: rank r's node (0..nodes-1). */
+static void direction_nodes(const direction_groups *g, int d, const int *rank_at, const int *node_of, int *tally,
+                            int *start, int *key, int *howmany, model_topology *each)
+{
+    count_by_key(g, rank_at, node_of, tally, start, key, howmany);
+    for (int id = 0; id < g->count; id++) {
+        int first = group_first(g, id);
+        for (int i = start[id]; i < start[id + 1]; i++) tally[key[i]] = howmany[i];
+        for (int k = 0; k < g->n; k++) {
+            int r = rank_at[first + k * g->stride];
+            each[r].group_size[d] = g->n;
+            each[r].peers_on_node[d] = tally[node_of[r]] - 1;
+            each[r].nodes_in_group[d] = start[id + 1] - start[id];
+        }
+        for (int i = start[id]; i < start[id + 1]; i++) tally[key[i]] = 0;
     }
 }
 
 /* The messages crossing one network level in direction d, into each[].
  * unit_of[r]: rank r's unit at the level; parent_of[u]: unit u's unit at
- * the level above (all one parent at the top); units: how many. All groups
- * exchange at once, every member with every other: the messages from unit
- * A to unit B are those of the (sender in A, receiver in B) pairs of every
- * group. Units are visited one at a time with a count per destination
- * unit (O(units) memory, O(P x group) time); the exchange is symmetric, so
- * the count from B to A is the same and one direction suffices. */
-static int count_level(int size, const int *pairs, const int *rank_at, int grid_ndims, const int *dims, int d,
-                       int level, const int *unit_of, const int *parent_of, int units, int *members,
-                       model_topology *each)
+ * the level above (all one parent at the top). All groups exchange at
+ * once, every member with every other: unit A sends unit B, over all
+ * groups, the sum of n_A x n_B of each group (its members in A and in B).
+ * A rank's level_out is its unit's messages to every other unit;
+ * level_pair the most its unit sends one unit of the same parent among
+ * those its group reaches (the busiest link it uses). Units are visited
+ * one at a time, each with the groups it holds members of: O(P + the sum
+ * over groups of their units squared) time, O(P + units) memory; the
+ * exchange is symmetric, so the count from B to A is the same and one
+ * direction suffices. */
+static int count_level(const direction_groups *g, int size, const int *pairs, const int *rank_at, int d,
+                       int level, const int *unit_of, const int *parent_of, int units, model_topology *each)
 {
     int *first = calloc((size_t)units + 1, sizeof *first), *order = malloc((size_t)size * sizeof *order);
-    int *count = calloc((size_t)units, sizeof *count), *touched = malloc((size_t)size * sizeof *touched);
-    int rc = first && order && count && touched ? 0 : -1;
+    int *tally = calloc((size_t)units, sizeof *tally), *start = malloc(((size_t)g->count + 1) * sizeof *start);
+    int *key = malloc((size_t)size * sizeof *key), *howmany = malloc((size_t)size * sizeof *howmany);
+    int *seen = malloc((size_t)g->count * sizeof *seen), *held = malloc((size_t)size * sizeof *held);
+    int *busiest = malloc((size_t)g->count * sizeof *busiest), *touched = malloc((size_t)units * sizeof *touched);
+    long long *count = calloc((size_t)units, sizeof *count);
+    int rc = first && order && tally && start && key && howmany && seen && held && busiest && touched && count ? 0
+                                                                                                           : -1;
     if (rc == 0) {
+        count_by_key(g, rank_at, unit_of, tally, start, key, howmany);
+        for (int id = 0; id < g->count; id++) seen[id] = -1;
         /* the ranks by unit (a counting sort) */
         for (int r = 0; r < size; r++) first[unit_of[r] + 1]++;
         for (int u = 0; u < units; u++) first[u + 1] += first[u];
@@ -257,55 +282,86 @@ static int count_level(int size, const int *pairs, const int *rank_at, int grid_
         for (int u = units; u > 0; u--) first[u] = first[u - 1];
         first[0] = 0;
         for (int u = 0; u < units; u++) {
-            int ntouched = 0, out = 0;
-            for (int i = first[u]; i < first[u + 1]; i++) {
-                group_members(order[i], d, pairs, rank_at, grid_ndims, dims, members);
-                for (int k = 0; k < dims[d]; k++) {
-                    int v = unit_of[members[k]];
-                    if (v == u) continue;
-                    out++;
-                    if (parent_of[v] != parent_of[u]) continue; /* a higher level's link */
-                    if (count[v]++ == 0) touched[ntouched++] = v;
+            int ngroups = 0, ntouched = 0;
+            long long out = 0;
+            for (int i = first[u]; i < first[u + 1]; i++) { /* the groups u holds members of, once each */
+                int id = group_id(g, pairs[2 * order[i]]);
+                if (seen[id] != u) {
+                    seen[id] = u;
+                    held[ngroups++] = id;
                 }
             }
-            for (int i = first[u]; i < first[u + 1]; i++) {
-                int r = order[i], busiest = 0;
-                group_members(r, d, pairs, rank_at, grid_ndims, dims, members);
-                for (int k = 0; k < dims[d]; k++) {
-                    int v = unit_of[members[k]];
-                    if (v != u && parent_of[v] == parent_of[u] && count[v] > busiest) busiest = count[v];
+            for (int j = 0; j < ngroups; j++) {
+                int id = held[j];
+                long long mine = 0;
+                for (int i = start[id]; i < start[id + 1]; i++)
+                    if (key[i] == u) mine = howmany[i];
+                out += mine * (g->n - mine);
+                for (int i = start[id]; i < start[id + 1]; i++) {
+                    int v = key[i];
+                    if (v == u || parent_of[v] != parent_of[u]) continue; /* a higher level's link */
+                    if (count[v] == 0) touched[ntouched++] = v;
+                    count[v] += mine * howmany[i];
                 }
-                each[r].level_pair[d][level] = busiest;
-                each[r].level_out[d][level] = out;
+            }
+            for (int j = 0; j < ngroups; j++) {
+                int id = held[j];
+                long long most = 0;
+                for (int i = start[id]; i < start[id + 1]; i++) {
+                    int v = key[i];
+                    if (v != u && parent_of[v] == parent_of[u] && count[v] > most) most = count[v];
+                }
+                busiest[id] = most > INT_MAX ? INT_MAX : (int)most;
+            }
+            for (int i = first[u]; i < first[u + 1]; i++) {
+                int r = order[i];
+                each[r].level_pair[d][level] = busiest[group_id(g, pairs[2 * r])];
+                each[r].level_out[d][level] = out > INT_MAX ? INT_MAX : (int)out;
             }
             for (int t = 0; t < ntouched; t++) count[touched[t]] = 0;
         }
     }
     free(first);
     free(order);
-    free(count);
+    free(tally);
+    free(start);
+    free(key);
+    free(howmany);
+    free(seen);
+    free(held);
+    free(busiest);
     free(touched);
+    free(count);
     return rc;
 }
 
 int model_topology_compute(const cost_model *model, int size, const int *pairs, int grid_ndims, const int *dims,
                            model_topology *each)
 {
-    int largest = 1;
-    for (int d = 0; d < grid_ndims; d++) largest = dims[d] > largest ? dims[d] : largest;
     int *rank_at = malloc((size_t)size * sizeof *rank_at), *per_node = calloc((size_t)size, sizeof *per_node);
     int *node_index = malloc((size_t)size * sizeof *node_index), *unit_of = malloc((size_t)size * sizeof *unit_of);
-    int *parent_of = malloc((size_t)size * sizeof *parent_of), *members = malloc((size_t)largest * sizeof *members);
-    int *scratch = malloc((size_t)largest * sizeof *scratch);
-    int rc = rank_at && per_node && node_index && unit_of && parent_of && members && scratch ? 0 : -1;
+    int *parent_of = malloc((size_t)size * sizeof *parent_of), *node_of = malloc((size_t)size * sizeof *node_of);
+    int *tally = calloc((size_t)size, sizeof *tally), *start = malloc(((size_t)size + 1) * sizeof *start);
+    int *key = malloc((size_t)size * sizeof *key), *howmany = malloc((size_t)size * sizeof *howmany);
+    int rc = rank_at && per_node && node_index && unit_of && parent_of && node_of && tally && start && key &&
+                     howmany ? 0 : -1;
     if (rc == 0) {
         int nodes = 0;
         for (int r = 0; r < size; r++) { /* labels are lowest ranks: nodes numbered in rank order */
             rank_at[pairs[2 * r]] = r;
             if (per_node[pairs[2 * r + 1]]++ == 0) node_index[pairs[2 * r + 1]] = nodes++;
         }
-        for (int r = 0; r < size; r++)
-            topology_of(r, size, pairs, rank_at, per_node, nodes, grid_ndims, dims, members, scratch, &each[r]);
+        for (int r = 0; r < size; r++) {
+            memset(&each[r], 0, sizeof each[r]);
+            node_of[r] = node_index[pairs[2 * r + 1]];
+            each[r].plan_ranks = size;
+            each[r].plan_nodes = nodes;
+            each[r].ranks_per_node = per_node[pairs[2 * r + 1]];
+        }
+        for (int d = 0; d < grid_ndims; d++) {
+            direction_groups g = groups_of(grid_ndims, dims, d, size);
+            direction_nodes(&g, d, rank_at, node_of, tally, start, key, howmany, each);
+        }
         /* Level l's unit of node n: n / (product of the sizes up to l). */
         int levels = model ? model->levels : 0;
         long long span = 1;
@@ -313,15 +369,15 @@ int model_topology_compute(const cost_model *model, int size, const int *pairs, 
             span *= model->level[l].size;
             int units = 0;
             for (int r = 0; r < size; r++) {
-                int node = node_index[pairs[2 * r + 1]];
-                unit_of[r] = (int)(node / span);
+                unit_of[r] = (int)(node_of[r] / span);
                 units = unit_of[r] + 1 > units ? unit_of[r] + 1 : units;
             }
             for (int u = 0; u < units; u++) parent_of[u] = l + 1 < levels ? u / model->level[l + 1].size : 0;
             if (units < 2) continue; /* one unit: nothing crosses this level */
-            for (int d = 0; d < grid_ndims && rc == 0; d++)
-                rc = count_level(size, pairs, rank_at, grid_ndims, dims, d, l, unit_of, parent_of, units, members,
-                                 each);
+            for (int d = 0; d < grid_ndims && rc == 0; d++) {
+                direction_groups g = groups_of(grid_ndims, dims, d, size);
+                rc = count_level(&g, size, pairs, rank_at, d, l, unit_of, parent_of, units, each);
+            }
         }
     }
     free(rank_at);
@@ -329,8 +385,11 @@ int model_topology_compute(const cost_model *model, int size, const int *pairs, 
     free(node_index);
     free(unit_of);
     free(parent_of);
-    free(members);
-    free(scratch);
+    free(node_of);
+    free(tally);
+    free(start);
+    free(key);
+    free(howmany);
     return rc;
 }
 

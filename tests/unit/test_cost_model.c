@@ -7,7 +7,8 @@
  * (model_topology_compute, rank 0's part of the topology, needs no MPI)
  * and the FFT rates by axis length; which steps take a plan's
  * normalisation (plan_step_folds) and the sweep the ranking of candidates
- * prices where none does (model_sweep_seconds).
+ * prices where none does (model_sweep_seconds); the topology group by
+ * group against the definition, and at 131,072 ranks.
  */
 #include <math.h>
 #include <stdio.h>
@@ -440,6 +441,146 @@ static void test_levels(void)
           "two levels: a link is counted at the lowest level joining its units");
 }
 
+/* The topology by the definition, rank by rank (O(P x group) and more):
+ * the reference model_topology_compute must agree with. */
+static void naive_topology(const cost_model *model, int size, const int *pairs, int grid_ndims, const int *dims,
+                           model_topology *each)
+{
+    int *rank_at = malloc((size_t)size * sizeof *rank_at), *node = malloc((size_t)size * sizeof *node);
+    int nodes = 0;
+    for (int r = 0; r < size; r++) rank_at[pairs[2 * r]] = r;
+    for (int r = 0; r < size; r++) { /* nodes numbered by their lowest rank, in rank order */
+        node[r] = -1;
+        for (int q = 0; q < r && node[r] < 0; q++)
+            if (pairs[2 * q + 1] == pairs[2 * r + 1]) node[r] = node[q];
+        if (node[r] < 0) node[r] = nodes++;
+    }
+    for (int r = 0; r < size; r++) {
+        memset(&each[r], 0, sizeof each[r]);
+        each[r].plan_ranks = size;
+        each[r].plan_nodes = nodes;
+        for (int q = 0; q < size; q++) each[r].ranks_per_node += node[q] == node[r];
+    }
+    /* grid coordinates of an index; members of r's group in d */
+    for (int d = 0; d < grid_ndims; d++) {
+        int stride = 1;
+        for (int e = d + 1; e < grid_ndims; e++) stride *= dims[e];
+        for (int r = 0; r < size; r++) {
+            int index = pairs[2 * r], coord = index / stride % dims[d], base = index - coord * stride;
+            int seen_nodes[64], distinct = 0;
+            each[r].group_size[d] = dims[d];
+            for (int k = 0; k < dims[d]; k++) {
+                int q = rank_at[base + k * stride], fresh = 1;
+                if (q != r && node[q] == node[r]) each[r].peers_on_node[d]++;
+                for (int i = 0; i < distinct; i++) fresh &= seen_nodes[i] != node[q];
+                if (fresh) seen_nodes[distinct++] = node[q];
+            }
+            each[r].nodes_in_group[d] = distinct;
+        }
+        long long span = 1;
+        for (int l = 0; l < model->levels; l++) {
+            span *= model->level[l].size;
+            int units = 0;
+            for (int r = 0; r < size; r++) units = node[r] / span + 1 > units ? (int)(node[r] / span) + 1 : units;
+            if (units < 2) continue;
+            for (int r = 0; r < size; r++) {
+                int u = (int)(node[r] / span);
+                int index = pairs[2 * r], coord = index / stride % dims[d], base = index - coord * stride;
+                int parent = l + 1 < model->levels ? u / model->level[l + 1].size : 0, out = 0, busiest = 0;
+                for (int s = 0; s < size; s++) /* out: every message leaving r's unit */
+                    if (node[s] / span == u) {
+                        int si = pairs[2 * s], sb = si - si / stride % dims[d] * stride;
+                        for (int k = 0; k < dims[d]; k++) out += node[rank_at[sb + k * stride]] / span != u;
+                    }
+                for (int k = 0; k < dims[d]; k++) { /* the units r's group reaches under the same parent */
+                    int v = (int)(node[rank_at[base + k * stride]] / span);
+                    if (v == u || (l + 1 < model->levels ? v / model->level[l + 1].size : 0) != parent) continue;
+                    int to_v = 0; /* messages from unit u to unit v, all groups */
+                    for (int s = 0; s < size; s++)
+                        if (node[s] / span == u) {
+                            int si = pairs[2 * s], sb = si - si / stride % dims[d] * stride;
+                            for (int j = 0; j < dims[d]; j++) to_v += node[rank_at[sb + j * stride]] / span == v;
+                        }
+                    busiest = to_v > busiest ? to_v : busiest;
+                }
+                each[r].level_out[d][l] = out;
+                each[r].level_pair[d][l] = busiest;
+            }
+        }
+    }
+    free(rank_at);
+    free(node);
+}
+
+/* What scale found: rank 0 worked out every rank's topology member by
+ * member (O(P x group x log group) per candidate grid): 3.2 s of a
+ * 16,384-rank plan's 4.0 s with tune_budget 1 (docs/guide/scale.md). Now
+ * group by group, O(P) and the units each group spans squared. Checked
+ * against the definition on random grids, placements, nodes and levels,
+ * and run once at 131,072 ranks on an 8 x 16,384 pencil (the old way:
+ * over a minute here, beyond this test's 30 s timeout; now a fraction of a
+ * second). */
+static void test_topology_by_groups(void)
+{
+    unsigned seed = 12345;
+#define NEXT(n) ((int)((seed = seed * 1103515245u + 12345u) >> 16) % (n))
+    int same = 1;
+    for (int trial = 0; trial < 400; trial++) {
+        int ndims = 1 + NEXT(3), dims[3], size = 1;
+        for (int d = 0; d < ndims; d++) size *= dims[d] = 1 + NEXT(6);
+        int cores = 1 + NEXT(5), scattered = NEXT(2), nodes = (size + cores - 1) / cores;
+        cost_model model;
+        memset(&model, 0, sizeof model);
+        model.levels = NEXT(3);
+        for (int l = 0; l < model.levels; l++) model.level[l].size = 1 + NEXT(3);
+        int *pairs = malloc(2 * (size_t)size * sizeof *pairs);
+        for (int r = 0; r < size; r++) pairs[2 * r] = r;
+        for (int r = size - 1; r > 0 && NEXT(2); r--) { /* a placement: the grid indices shuffled */
+            int q = NEXT(r + 1), t = pairs[2 * r];
+            pairs[2 * r] = pairs[2 * q];
+            pairs[2 * q] = t;
+        }
+        for (int r = 0; r < size; r++) { /* node labels: the node's lowest rank */
+            int n = scattered ? r % nodes : r / cores;
+            pairs[2 * r + 1] = scattered ? n : n * cores;
+        }
+        model_topology *fast = calloc((size_t)size, sizeof *fast), *slow = calloc((size_t)size, sizeof *slow);
+        same &= model_topology_compute(&model, size, pairs, ndims, dims, fast) == 0;
+        naive_topology(&model, size, pairs, ndims, dims, slow);
+        same &= memcmp(fast, slow, (size_t)size * sizeof *fast) == 0;
+        free(pairs);
+        free(fast);
+        free(slow);
+    }
+#undef NEXT
+    check(same, "topology group by group = the definition, on 400 random grids, placements and levels");
+
+    int size = 131072, dims[2] = {8, 16384};
+    cost_model model;
+    memset(&model, 0, sizeof model);
+    model.levels = 1; /* leaf switches of 16 nodes of 16 ranks: 256 ranks each */
+    model.level[0] = (model_level){.name = "leaf", .size = 16, .out_bandwidth = 3.5e11};
+    int *pairs = malloc(2 * (size_t)size * sizeof *pairs);
+    model_topology *each = malloc((size_t)size * sizeof *each);
+    for (int r = 0; r < size; r++) {
+        pairs[2 * r] = r;
+        pairs[2 * r + 1] = r / 16 * 16;
+    }
+    int ok = pairs && each && model_topology_compute(&model, size, pairs, 2, dims, each) == 0;
+    /* direction 1: rows of 16,384 consecutive ranks (1,024 nodes, 64
+     * units of 256 ranks each, which send 256 x 256 to each other unit of
+     * the row); direction 0: columns of 8 on 8 nodes and 8 units */
+    for (int r = 0; ok && r < size; r += 4099)
+        ok = each[r].group_size[1] == 16384 && each[r].peers_on_node[1] == 15 &&
+             each[r].nodes_in_group[1] == 1024 && each[r].peers_on_node[0] == 0 &&
+             each[r].nodes_in_group[0] == 8 && each[r].level_out[1][0] == 256 * (16384 - 256) &&
+             each[r].level_pair[1][0] == 256 * 256 && each[r].level_out[0][0] == 256 * 7 &&
+             each[r].level_pair[0][0] == 256;
+    check(ok, "131,072 ranks on an 8 x 16,384 pencil: every rank's topology");
+    free(pairs);
+    free(each);
+}
+
 /* Rates by axis length: an FFT step is the sum of its axes' passes. */
 static void test_length_rates(void)
 {
@@ -532,6 +673,7 @@ int main(void)
     test_active_counts();
     test_exchanges(&model);
     test_levels();
+    test_topology_by_groups();
     test_length_rates();
     test_sweep(&model);
     if (failures) return 1;
