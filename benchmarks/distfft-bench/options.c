@@ -379,7 +379,8 @@ static const option_row option_table[] = {
     {"--rigor", "R", parse_rigor, 0, rigor_at, "measure", "FFTW planning: @"},
     {"--tune-budget", "B", parse_positive, FIELD(tune_budget), NULL, NULL,
      "with auto and a cost model (--model, or DISTFFT_MODEL): the model "
-     "ranks every grid x method and only the B >= 1 best are timed "
+     "ranks every grid x method and only the B >= 1 best are timed; "
+     "B = 1 keeps the model's choice untimed "
      "(without it: every candidate, as without a model)"},
     {NULL, NULL, NULL, 0, NULL, NULL, "Timing:"},
     {"--inner", "N", parse_positive, FIELD(inner), NULL, "3",

@@ -249,6 +249,17 @@ static void direction_nodes(const direction_groups *g, int d, const int *rank_at
     }
 }
 
+/* The ranks by unit, a counting sort: unit u's are order[first[u] ..
+ * first[u + 1]); first holds units + 1 entries, zero on entry. */
+static void ranks_by_unit(int size, const int *unit_of, int units, int *first, int *order)
+{
+    for (int r = 0; r < size; r++) first[unit_of[r] + 1]++;
+    for (int u = 0; u < units; u++) first[u + 1] += first[u];
+    for (int r = 0; r < size; r++) order[first[unit_of[r]]++] = r;
+    for (int u = units; u > 0; u--) first[u] = first[u - 1];
+    first[0] = 0;
+}
+
 /* The messages crossing one network level in direction d, into each[].
  * unit_of[r]: rank r's unit at the level; parent_of[u]: unit u's unit at
  * the level above (all one parent at the top). All groups exchange at
@@ -275,12 +286,7 @@ static int count_level(const direction_groups *g, int size, const int *pairs, co
     if (rc == 0) {
         count_by_key(g, rank_at, unit_of, tally, start, key, howmany);
         for (int id = 0; id < g->count; id++) seen[id] = -1;
-        /* the ranks by unit (a counting sort) */
-        for (int r = 0; r < size; r++) first[unit_of[r] + 1]++;
-        for (int u = 0; u < units; u++) first[u + 1] += first[u];
-        for (int r = 0; r < size; r++) order[first[unit_of[r]]++] = r;
-        for (int u = units; u > 0; u--) first[u] = first[u - 1];
-        first[0] = 0;
+        ranks_by_unit(size, unit_of, units, first, order);
         for (int u = 0; u < units; u++) {
             int ngroups = 0, ntouched = 0;
             long long out = 0;
