@@ -34,7 +34,7 @@ extensions = [
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "performance/*/*.md", "performance/*/*/*.md"]  # raw campaign outputs, linked as files
+exclude_patterns = ["_build"]
 templates_path = []
 
 # Unresolved cross-references are errors (-W): every :c:func: etc. must name
