@@ -46,7 +46,7 @@ nitpick_ignore = [("c:identifier", name) for name in (
 # *distfft_plan) are incomplete on purpose: nothing to document.
 nitpick_ignore_regex = [("c:identifier", r"distfft_\w+_s")]
 
-repolinks_exclude = ["changelog"]   # names the paths of before a move, on purpose
+repolinks_exclude = ["changelog", "changelog-early"]   # names the paths of before a move, on purpose
 smartquotes = False   # the header's and docstrings' quotes are code-like
 
 myst_heading_anchors = 3
