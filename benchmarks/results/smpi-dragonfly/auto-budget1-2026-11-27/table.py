@@ -1,0 +1,25 @@
+#!/usr/bin/python3
+"""auto with tune_budget 1 (and 2) against fixed methods, Dragonfly, 2026-11-27.
+
+One row per point (a subfolder, or this folder): each method's median
+simulated pair over the rounds, auto / the best fixed method of each round,
+auto's chosen exchange methods and its plan time, tuning included.
+
+    table.py
+"""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "scale"))
+import report  # noqa: E402
+
+POINTS = [
+    ("Dragonfly, Morton, 512³", "morton-64"),
+    ("Dragonfly, Morton, 512³", "morton-64-budget2"),
+    ("Dragonfly, Morton, 512³", "morton-256"),
+    ("Dragonfly, row, 512³", "row-256"),
+]
+
+if __name__ == "__main__":
+    report.main(sys.argv, {"rounds": lambda: report.rounds_table(HERE, POINTS)}, "rounds")

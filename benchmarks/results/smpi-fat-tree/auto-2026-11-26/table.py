@@ -1,0 +1,22 @@
+#!/usr/bin/python3
+"""auto against fixed methods, 64 ranks of 512^3 r2c, rounds with private samples.
+
+One row per point (a subfolder, or this folder): each method's median
+simulated pair over the rounds, auto / the best fixed method of each round,
+auto's chosen exchange methods and its plan time, tuning included.
+
+    table.py
+"""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "scale"))
+import report  # noqa: E402
+
+POINTS = [
+    ("fat tree, pencil, 512³", "."),
+]
+
+if __name__ == "__main__":
+    report.main(sys.argv, {"rounds": lambda: report.rounds_table(HERE, POINTS)}, "rounds")
