@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The scale campaign: distfft on simulated clusters (SimGrid SMPI).
 
-    scripts/benchmark scale [small|medium|full] [--out DIR] [--list]
+    scripts/benchmark scale [small|medium|full|executed] [--out DIR] [--list]
                             [--model FILE | --no-model] [--timeout S]
                             [--only SERIES,...]
     scripts/benchmark scale --summarize DIR
@@ -22,7 +22,7 @@ use (distfft-bench --calibrate on two simulated nodes, computation sampled as
 in the points; DIR/models/; then the platform's network above the node, its
 `network_levels` from smpi.py levels, appended), or taken from --model FILE, or skipped with
 --no-model. Every point is then predicted by a --predict-only run of the same
-plan (nothing executes, so it is cheap), and the points of the `model`
+plan (nothing executes, so it is cheap) before any point runs, and the points of the `model`
 series -- rank counts the simulation cannot reach here -- are only predicted:
 the model carries the curves beyond the simulated range once the simulated
 points have checked it. Writes DIR/results.jsonl, DIR/summary.md (the tables
@@ -38,7 +38,8 @@ Series: strong (fixed global shape, more ranks), methods (every method of
 the table on the smallest rank count), weak (524,288 points per rank, paper
 000 Fig. 9), placement (row, Morton and node placement on the Dragonfly,
 paper 003), auto (the tuned method beside the fixed ones), model (predicted
-only, beyond the simulated range).
+only, beyond the simulated range). The `executed` preset is strong and weak
+scaling alone, 64 to 1,024 ranks, pencil alltoallw.
 """
 import argparse
 import dataclasses
@@ -92,6 +93,13 @@ ALL_METHODS = ("alltoallw", "alltoallv", "isend-waitall", "isend-waitsome", "ise
 
 def preset_points(name):
     points = []
+    if name == "executed":
+        # Benchmarked pairs from 64 to 1,024 ranks, strong (512^3) and weak
+        # (524,288 points per rank), pencil alltoallw: the model's choice at
+        # every point of the budget-1 series; predictions made before the runs.
+        ranks = (64, 128, 256, 512, 1024)
+        return [Point("strong", (512,) * 3, p) for p in ranks] + \
+               [Point("weak", weak_shape(p), p) for p in ranks]
     if name == "small":
         ranks, size, methods = (64, 128, 256), 512, ("alltoallw", "sendrecv")
     elif name == "medium":
@@ -99,7 +107,7 @@ def preset_points(name):
     elif name == "full":  # the issue's whole range: far beyond this machine's hours
         ranks, size, methods = (64, 256, 1024, 4096, 16384), 2048, ("alltoallw", "sendrecv")
     else:
-        raise SystemExit(f"campaign: no preset '{name}' (small, medium, full)")
+        raise SystemExit(f"campaign: no preset '{name}' (small, medium, full, executed)")
     shape = (size,) * 3
     for p in ranks:
         for grid in ("slab", "pencil"):
@@ -616,6 +624,15 @@ def main(argv):
         print("campaign: heFFTe peer skipped: point --heffte-source (or HEFFTE_SOURCE) at a heFFTe "
               "source checkout to run it", flush=True)
     models = {} if args.no_model else models_for(points, args, bench, os.path.join(out, "models"))
+    # Every prediction before any run: a prediction made after seeing the
+    # simulated figure would not test the model.
+    predictions = {}
+    for index, point in enumerate(points, 1):
+        if point.series != "heffte" and point.platform in models:
+            predictions[point] = {}
+            predict(predictions[point], point, bench, models[point.platform], args.timeout)
+            print(f"[{index}/{len(points)}] predicted before the runs: {point.label()}: "
+                  f"{milliseconds(predictions[point].get('predicted_pair_seconds'))} ms", flush=True)
     rows = []
     with open(os.path.join(out, "results.jsonl"), "w") as stream:
         for index, point in enumerate(points, 1):
@@ -625,9 +642,8 @@ def main(argv):
             record = run_heffte(point, heffte, args.timeout) if point.series == "heffte" \
                 else {"timed_out": False, "wall_seconds": 0.0} if point.series == "model" \
                 else run_point(point, bench, args.timeout)
-            row = {"label": point.label(), "point": dataclasses.asdict(point), "header": header, **record}
-            if point.series != "heffte":
-                predict(row, point, bench, models.get(point.platform), args.timeout)
+            row = {"label": point.label(), "point": dataclasses.asdict(point), "header": header, **record,
+                   **predictions.get(point, {})}
             rows.append(row)
             stream.write(json.dumps(row) + "\n")
             stream.flush()
