@@ -15,7 +15,6 @@
 #include "../tune/tune.h"
 #include "../types.h"
 #include "layout_grid.h"
-#include "reshape_choice.h"
 
 void distfft_options_init(distfft_options *options)
 {
@@ -388,7 +387,7 @@ static int attach_layouts(struct distfft_plan_s *plan, const struct distfft_layo
                                         options->method == DISTFFT_METHOD_ISEND_WAITALL
                                     ? options->method
                                     : DISTFFT_METHOD_ALLTOALLW;
-        TRY(reshape_choose(from, to, types[e], options->batch, method, options->rigor, &reshapes[e]));
+        TRY(tune_reshape(from, to, types[e], options->batch, method, options->rigor, &reshapes[e]));
     }
     local = plan_attach_ends(plan, kept, reshapes); /* owns them from here */
     kept[0] = kept[1] = NULL;
