@@ -16,9 +16,9 @@
 #include "algebra.h"
 
 /* What one plan creation derives from the caller's communicator once and
- * shares with every candidate plan tuning builds (issue 24: each new
- * communicator costs an agreement on a context id, and SimGrid's SMPI
- * charges MPI_Comm_dup about P^2):
+ * shares with every candidate plan tuning builds (each new communicator
+ * costs an agreement on a context id, and SimGrid's SMPI charges
+ * MPI_Comm_dup about P^2):
  *   comm  the creation's private duplicate of the caller's communicator
  *         (errors returned). Candidates borrow it one after the other --
  *         each is built, timed and freed before the next, so no message of

@@ -39,10 +39,11 @@ int tuning_time(MPI_Comm comm, tuning_run run, void *context, double bound, doub
  *     than TUNING_AGREEMENT (more runs would measure the same minimum; a
  *     series still speeding up, or a noisy one whose fastest is still
  *     falling, is timed on). Steady fast runs: TUNING_MIN_RUNS + 1.
- * Before that rule a fast candidate always ran until TUNING_MIN_SECONDS,
- * up to 20 times: under SMPI, where the network is simulated and the
- * FFTs are sampled, those runs were most of a tuned plan's simulation
- * (docs/guide/scale.md). */
+ * Settling spares a fast candidate runs that would measure the same
+ * minimum: timing every candidate until TUNING_MIN_SECONDS would run a
+ * fast one up to TUNING_MAX_RUNS times, and under SMPI, where the network
+ * is simulated and the FFTs are sampled, those runs would be most of a
+ * tuned plan's simulation. */
 bool tuning_enough(const double *times, int runs, double bound);
 
 /* The slowest rank's `seconds` (MPI_MAX over comm), as every measurement
