@@ -14,14 +14,14 @@
  * with no duplicate, no Cartesian communicator and no reordered copy: each
  * sub-communicator is the group and order MPI_Cart_sub would give, made
  * from the plan's communicator directly. This saves the Cartesian
- * communicator's context id; SimGrid's SMPI charges MPI_Cart_create and
- * MPI_Cart_sub 60-190 ms of simulated time each at 1,024 ranks
- * (issue 24, docs/guide/scale.md). With the row placement (grid position =
- * rank) every rank knows its line's members, so each sub-communicator is
- * one MPI_Comm_create_group, collective over the line alone; other
- * placements use one MPI_Comm_split, which exchanges every rank's color
- * and key over the whole communicator (O(P) per rank in real MPIs; in
- * SMPI a linear gather at rank 0, minutes of host time at 8,192 ranks).
+ * communicator's context id, and the simulated time SimGrid's SMPI charges
+ * for MPI_Cart_create and MPI_Cart_sub, which grows with the ranks. With
+ * the row placement (grid position = rank) every rank knows its line's
+ * members, so each sub-communicator is one MPI_Comm_create_group,
+ * collective over the line alone; other placements use one MPI_Comm_split,
+ * which exchanges every rank's color and key over the whole communicator
+ * (O(P) per rank in real MPIs; in SMPI a linear gather at rank 0, whose
+ * host time grows with P).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /*
  * lifetime.c -- the per-communicator queue of released objects and its
- * drain, distfft_collect (issue 21; the C half of python/distfft/
- * _lifetime.py's deferred frees).
+ * drain, distfft_collect (the C half of python/distfft/_lifetime.py's
+ * deferred frees).
  *
  * MPI_Win_free returns on no rank before every rank of the window's group
  * has called it, so freeing a window from a call some ranks make while

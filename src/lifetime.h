@@ -1,6 +1,6 @@
 /*
  * lifetime.h -- releasing objects without waiting for any rank, and
- * freeing their synchronising MPI objects later, together (issue 21).
+ * freeing their synchronising MPI objects later, together.
  *
  * The one thing to know: a released object's windows and communicators
  * are freed by distfft_collect on the communicator it was created on, and

@@ -15,7 +15,6 @@
 #include "../tune/tune.h"
 #include "../types.h"
 #include "layout_grid.h"
-#include "reshape_choice.h"
 
 void distfft_options_init(distfft_options *options)
 {
@@ -293,7 +292,7 @@ enum { PLAN_COMM_TAG = 27182 };
  * agreement in real MPIs, but no copy of the caller's attributes (their
  * copy callbacks are the caller's business, not a plan's), and in SimGrid's
  * SMPI a local call where MPI_Comm_dup is charged O(P^2) of simulated time
- * (80 % of a 4,096-rank plan's: 0.39 s against 0.08 s, docs/guide/scale.md).
+ * (most of a large plan's creation).
  * The local calls around it (the group, the error handler) may fail on
  * some ranks only: the group's before the collective copy is agreed at
  * once, the others go to the first agreement (*pending).
@@ -327,7 +326,7 @@ int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
 
     int rc = DISTFFT_SUCCESS;
     int concurrent, pending;
-    MPI_Comm work_comm = MPI_COMM_NULL; /* the plan's own, made once (issue 24) */
+    MPI_Comm work_comm = MPI_COMM_NULL; /* the plan's own, made once */
     TRY(start_create(comm, &work_comm, &concurrent, &pending));
     TRY(create_on(&work_comm, ndims, shape, precision, &options, concurrent, pending, plan_out));
     TRY(lifetime_register(comm, &(*plan_out)->lifetime)); /* agreed */
@@ -388,7 +387,7 @@ static int attach_layouts(struct distfft_plan_s *plan, const struct distfft_layo
                                         options->method == DISTFFT_METHOD_ISEND_WAITALL
                                     ? options->method
                                     : DISTFFT_METHOD_ALLTOALLW;
-        TRY(reshape_choose(from, to, types[e], options->batch, method, options->rigor, &reshapes[e]));
+        TRY(tune_reshape(from, to, types[e], options->batch, method, options->rigor, &reshapes[e]));
     }
     local = plan_attach_ends(plan, kept, reshapes); /* owns them from here */
     kept[0] = kept[1] = NULL;

@@ -1,20 +1,18 @@
 /*
  * reshape.c -- the public reshape API (box-to-box, layouts/reshape.h):
- * argument checks and their agreement, the method ("auto" times the two
- * that apply to boxes, as tune/ times an exchange's), execution, and the
- * description.
+ * argument checks and their agreement, the method (tune_reshape: "auto"
+ * times those that apply to boxes), execution, and the description.
  */
-#include <math.h>
-#include <stdlib.h>
-
 #include "../error.h"
+#include "../layouts/reshape.h"
 #include "../text.h"
-#include "../tune/timer.h"
+#include "../tune/tune.h"
 #include "../types.h"
-#include "reshape_choice.h"
 
-int reshape_check_layouts(const struct distfft_layout_s *in, const struct distfft_layout_s *out,
-                          const char *where)
+/* Local checks of two layouts passed together (same ranks, ndims, global
+ * shape); `where` names the call. Local; the caller agrees. */
+static int check_layouts(const struct distfft_layout_s *in, const struct distfft_layout_s *out,
+                         const char *where)
 {
     if (!layout_same_ranks(in, out))
         return error_fail(DISTFFT_ERR_MISMATCH, "%s: the two layouts are on different communicators (not "
@@ -27,59 +25,6 @@ int reshape_check_layouts(const struct distfft_layout_s *in, const struct distff
             return error_fail(DISTFFT_ERR_MISMATCH, "%s: layout_in's global_shape[%d] = %lld, layout_out's "
                               "%lld: a reshape keeps the global array", where, a,
                               (long long)in->global_shape[a], (long long)out->global_shape[a]);
-    return DISTFFT_SUCCESS;
-}
-
-/* One forward run of a candidate on scratch arrays. */
-typedef struct {
-    const struct distfft_reshape_s *reshape;
-    const void *in;
-    void *out;
-} reshape_trial;
-
-static int run_trial(void *context)
-{
-    reshape_trial *trial = context;
-    return reshape_run(trial->reshape, true, trial->in, trial->out);
-}
-
-static const distfft_method candidates[] = {DISTFFT_METHOD_ALLTOALLW, DISTFFT_METHOD_ALLTOALLV,
-                                            DISTFFT_METHOD_ISEND_WAITALL};
-
-int reshape_choose(const struct distfft_layout_s *in, const struct distfft_layout_s *out, distfft_type type,
-                   int64_t batch, distfft_method method, distfft_rigor rigor, struct distfft_reshape_s **reshape)
-{
-    double begin = MPI_Wtime();
-    if (method != DISTFFT_METHOD_AUTO) return reshape_build(in, out, type, batch, method, reshape);
-    int rc = reshape_build(in, out, type, batch, DISTFFT_METHOD_ALLTOALLW, reshape);
-    if (rc != DISTFFT_SUCCESS || rigor == DISTFFT_ESTIMATE) return rc;
-    size_t element = distfft_type_size(type);
-    void *scratch_in = calloc((size_t)(*reshape)->in_count + 1, element);
-    void *scratch_out = calloc((size_t)(*reshape)->out_count + 1, element);
-    rc = error_agree(in->comm, scratch_in && scratch_out ? DISTFFT_SUCCESS
-                                                        : error_fail(DISTFFT_ERR_MEMORY, "reshape tuning buffers"));
-    double best = INFINITY;
-    distfft_method chosen = DISTFFT_METHOD_ALLTOALLW;
-    for (size_t c = 0; rc == DISTFFT_SUCCESS && c < sizeof candidates / sizeof candidates[0]; c++) {
-        /* the same datatypes; only the calls differ (alltoallv: its packed buffers) */
-        if (error_agree((*reshape)->comm, reshape_prepare(*reshape, candidates[c])) != DISTFFT_SUCCESS) continue;
-        reshape_trial trial = {*reshape, scratch_in, scratch_out};
-        double seconds = INFINITY;
-        rc = tuning_time((*reshape)->comm, run_trial, &trial, best, &seconds, NULL);
-        if (seconds < best) {
-            best = seconds;
-            chosen = candidates[c];
-        }
-    }
-    free(scratch_in);
-    free(scratch_out);
-    if (rc != DISTFFT_SUCCESS) {
-        KEEP(reshape_free(*reshape));
-        *reshape = NULL;
-        return rc;
-    }
-    reshape_prepare(*reshape, chosen); /* prepared already: cannot fail */
-    (*reshape)->tuning_seconds = MPI_Wtime() - begin;
     return DISTFFT_SUCCESS;
 }
 
@@ -101,7 +46,7 @@ static int check_create(const struct distfft_layout_s *in, const struct distfft_
     replicated_add(args, type, "element type");
     replicated_add(args, batch, "batch");
     replicated_add(args, method, "method");
-    int rc = reshape_check_layouts(in, out, where);
+    int rc = check_layouts(in, out, where);
     if (rc != DISTFFT_SUCCESS) return rc;
     if (shape_count_bounded(in->ndims, layout_shape(in, in->rank), batch) < 0 ||
         shape_count_bounded(out->ndims, layout_shape(out, out->rank), batch) < 0)
@@ -127,7 +72,7 @@ int distfft_reshape_create(const struct distfft_layout_s *layout_in, const struc
     replicated_add(&args, options->rigor == DISTFFT_ESTIMATE, "rigor estimate");
     int rc = error_agree_replicated(layout_in->comm, local, &args);
     if (rc != DISTFFT_SUCCESS) return rc;
-    return reshape_choose(layout_in, layout_out, type, batch, options->method, options->rigor, reshape);
+    return tune_reshape(layout_in, layout_out, type, batch, options->method, options->rigor, reshape);
 }
 
 static int execute(distfft_reshape reshape, bool forward, const void *in, void *out)

@@ -37,10 +37,9 @@
  * destroying the copy: one FFTW plan, as FFTW's own, and the copy takes
  * the place of the scaling sweep. The alternative, the c2c axes out of
  * place into a work buffer and then a 1-D c2r (two FFTW plans, the
- * scaling sweep kept; no copy), was level or slower at 64^3-256^3 r2c
- * with 1 and 2 threads on 2 cores (median same-round ratio copy / unfused
- * 0.76-1.04 over 5 rounds, docs/performance.md), and 1.56 x FFTW's own
- * plan with 16 threads. destroy_input drops the copy.
+ * scaling sweep kept; no copy), is no faster with one or two threads and
+ * slower than FFTW's own fused plan with many. destroy_input drops the
+ * copy.
  */
 #include <math.h>
 #include <string.h>

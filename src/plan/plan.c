@@ -4,12 +4,12 @@
  * reverse). plan_build asks the step algebra what to do, allocates the two
  * work buffers once, and makes each step in its layer's room (serial/ for
  * FFTs and weights, redist/ for exchanges, whose redistribution comes from
- * the exchange_maker tune/ passes in). Executing runs the steps in order
- * on the slots the algebra assigned and allocates nothing.
+ * the exchange_maker tune/ passes in). The public transforms check their
+ * arguments here, agree, and run the plan (run.c), through the reshapes
+ * at its ends where it has them (ends.c).
  */
 #include <math.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,8 +19,6 @@
 #include "../types.h"
 #include "../simulation.h"
 #include "plan.h"
-
-/* ---- building ----------------------------------------------------------------- */
 
 algebra_input plan_algebra_input(const plan_request *request, int grid_ndims, const int *grid_dims,
                                  const int *grid_coords)
@@ -69,16 +67,6 @@ static int allocate_work(struct distfft_plan_s *plan)
     return DISTFFT_SUCCESS;
 }
 
-static const step_spec *spec_of(const struct distfft_plan_s *plan, int list, int index)
-{
-    return list == PLAN_FORWARD ? &plan->algebra.forward[index] : &plan->algebra.backward[index];
-}
-
-static int step_count(const struct distfft_plan_s *plan, int list)
-{
-    return list == PLAN_FORWARD ? plan->algebra.forward_count : plan->algebra.backward_count;
-}
-
 /* The serial steps of both directions (local), FFTs planned on two
  * planning buffers: the work buffers where they are large enough,
  * temporaries otherwise. */
@@ -98,8 +86,8 @@ static int make_local_steps(struct distfft_plan_s *plan)
         }
     }
     for (int l = 0; l < 2; l++)
-        for (int s = 0; s < step_count(plan, l); s++) {
-            const step_spec *spec = spec_of(plan, l, s);
+        for (int s = 0; s < plan_list_length(plan, l); s++) {
+            const step_spec *spec = plan_list_spec(plan, l, s);
             if (spec->kind == STEP_FFT) TRY(fft_step_create(spec, buffers[0], buffers[1], plan->scratch,
                                                                  &plan->steps[l][s]));
             if (spec->kind == STEP_WEIGHTS) TRY(weights_step_create(spec, &plan->steps[l][s]));
@@ -119,8 +107,8 @@ static int make_exchange_steps(struct distfft_plan_s *plan, plan_comms *comms, c
 {
     int rc = DISTFFT_SUCCESS, exchange = 0, plan_rank = comms->rank;
     for (int l = 0; l < 2; l++)
-        for (int s = 0; s < step_count(plan, l); s++) {
-            const step_spec *spec = spec_of(plan, l, s);
+        for (int s = 0; s < plan_list_length(plan, l); s++) {
+            const step_spec *spec = plan_list_spec(plan, l, s);
             if (spec->kind != STEP_EXCHANGE) continue;
             redist_geometry geometry = {.type = spec->in_type, .ndims = spec->ndims,
                                         .axis_in = spec->axis_in, .axis_out = spec->axis_out,
@@ -168,8 +156,8 @@ static void drop_unused_work(struct distfft_plan_s *plan)
     for (int b = 0; b < 2; b++) {
         bool used = false;
         for (int l = 0; l < 2; l++)
-            for (int s = 0; s < step_count(plan, l); s++) {
-                const step_spec *spec = spec_of(plan, l, s);
+            for (int s = 0; s < plan_list_length(plan, l); s++) {
+                const step_spec *spec = plan_list_spec(plan, l, s);
                 used = used || ((int)spec->dst == SLOT_WORK0 + b && spec->src != spec->dst &&
                                 !plan->exchange_output[l][s]);
             }
@@ -211,7 +199,7 @@ static void fold_scales(struct distfft_plan_s *plan)
         double factor = l == PLAN_FORWARD ? plan->algebra.forward_scale : plan->algebra.backward_scale;
         plan->sweep_scale[l] = factor;
         plan->folded_step[l] = -1;
-        for (int s = step_count(plan, l) - 1; s >= 0 && factor != 1.0; s--) {
+        for (int s = plan_list_length(plan, l) - 1; s >= 0 && factor != 1.0; s--) {
             step *current = plan->steps[l][s];
             distfft_step info = {.method = DISTFFT_METHOD_AUTO};
             if (current->ops->report) current->ops->report(current, &info);
@@ -263,7 +251,7 @@ int plan_build(plan_comms *comms, const plan_request *request, const exchange_ma
     bool by_field = options->overlap == DISTFFT_OVERLAP_ON || options->overlap == DISTFFT_OVERLAP_FIELDS ||
                     options->overlap == DISTFFT_OVERLAP_PROGRESS;
     if (by_field && options->batch > 1 && !options->in_place) {
-        input.batch = 1; /* pipelined or one by one: the steps of one field (pipeline.c) */
+        input.batch = 1; /* pipelined or one by one: the steps of one field (run.c) */
         algebra_build(&input, &plan->algebra);
         int possible = pipeline_possible(&plan->algebra), everywhere = 0; /* every rank alike */
         TRY_MPI(MPI_Allreduce(&possible, &everywhere, 1, MPI_INT, MPI_MIN, plan->comm));
@@ -312,115 +300,6 @@ int plan_free(struct distfft_plan_s *plan)
     if (plan->owns_comm && plan->comm != MPI_COMM_NULL) KEEP_MPI(lifetime_comm_free(&plan->comm));
     free(plan);
     return rc;
-}
-
-/* ---- running ------------------------------------------------------------------ */
-
-size_t plan_in_bytes(const struct distfft_plan_s *plan, int list)
-{
-    const step_spec *first = spec_of(plan, list, 0);
-    return (size_t)plan->fields * (size_t)first->in_count * distfft_type_size(first->in_type);
-}
-
-size_t plan_out_bytes(const struct distfft_plan_s *plan, int list)
-{
-    const step_spec *last = spec_of(plan, list, step_count(plan, list) - 1);
-    return (size_t)plan->fields * (size_t)last->out_count * distfft_type_size(last->out_type);
-}
-
-static int execute_step(const void *context, const void *in, void *out)
-{
-    const step *current = context;
-    return current->ops->execute(current, in, out);
-}
-
-/* Run one step: exchanges as they are; local steps through the simulator,
- * which may sample them (an SMPI build, src/simulation.h), named by their
- * description, local shape and byte counts. */
-int plan_run_step(const step *current, const void *in, void *out)
-{
-    if (current->spec.kind == STEP_EXCHANGE || !simulation_sampling())
-        return current->ops->execute(current, in, out);
-    size_t in_bytes = (size_t)current->spec.in_count * distfft_type_size(current->spec.in_type);
-    size_t out_bytes = (size_t)current->spec.out_count * distfft_type_size(current->spec.out_type);
-    char key[1024];
-    text name = text_on(key, sizeof key);
-    current->ops->describe(current, &name);
-    text_append(&name, " %zu>%zu b%lld", in_bytes, out_bytes, (long long)current->spec.batch);
-    for (int i = 0; i < current->spec.ndims; i++) text_append(&name, ",%lld", (long long)current->spec.in_shape[i]);
-    return simulation_run(key, execute_step, current, in, out, in_bytes, out_bytes);
-}
-
-/* The final scaling of a direction's output, for the simulator. */
-typedef struct {
-    distfft_precision precision;
-    int64_t count;
-    double factor;
-    int threads;
-} scaling;
-
-static int run_scaling(const void *context, const void *in, void *out)
-{
-    (void)in;
-    const scaling *scale = context;
-    serial_scale(scale->precision, out, scale->count, scale->factor, scale->threads);
-    return DISTFFT_SUCCESS;
-}
-
-/* Scale `out` in place: directly, or through the simulator where it samples
- * local work (an SMPI build, src/simulation.h), as the steps are -- else its
- * host time would be charged as measured, unsampled, and two runs of one
- * plan would differ by it. */
-static void scale_output(const struct distfft_plan_s *plan, void *out, int64_t count, double factor)
-{
-    scaling scale = {plan->request.precision, count, factor, plan->request.options.threads};
-    if (!simulation_sampling()) {
-        run_scaling(&scale, out, out);
-        return;
-    }
-    size_t bytes = (size_t)count * (plan->request.precision == DISTFFT_DOUBLE ? sizeof(double) : sizeof(float));
-    char key[96];
-    snprintf(key, sizeof key, "scale %s %lld", distfft_precision_name(plan->request.precision), (long long)count);
-    simulation_run(key, run_scaling, &scale, out, out, bytes, bytes);
-}
-
-/* Run the steps of one direction, timing each: the exchanges count as
- * redistribution, the rest (with the final scaling) as FFT time. */
-int plan_run(struct distfft_plan_s *plan, int list, void *in, void *out)
-{
-    void *slots[4] = {[SLOT_INPUT] = in, [SLOT_OUTPUT] = out,
-                      [SLOT_WORK0] = plan->work[0], [SLOT_WORK1] = plan->work[1]};
-    int count = step_count(plan, list);
-    plan->executions[list]++;
-    if (plan->fields > 1) {
-        int rc = pipeline_run(plan, list, slots);
-        if (rc != DISTFFT_SUCCESS) return rc;
-        count = 0; /* done; the scaling below */
-    }
-    for (int s = 0; s < count; s++) {
-        const step *current = plan->steps[list][s];
-        if (plan->exchange_output[list][s]) /* the slot is there from now on (one copy in) */
-            slots[current->spec.dst] = plan->exchange_output[list][s];
-        double start = MPI_Wtime();
-        int rc = plan_run_step(current, slots[current->spec.src], slots[current->spec.dst]);
-        double elapsed = MPI_Wtime() - start;
-        plan->step_seconds[list][s] += elapsed;
-        if (current->spec.kind == STEP_EXCHANGE) plan->timings.redistribute_seconds += elapsed;
-        else plan->timings.fft_seconds += elapsed;
-        if (rc != DISTFFT_SUCCESS) return rc;
-    }
-    const step_spec *last = spec_of(plan, list, step_count(plan, list) - 1);
-    size_t out_bytes = plan_out_bytes(plan, list); /* 0 on a rank with an empty block: no work buffer */
-    if (plan->fields == 1 && slots[last->dst] != out && out && out_bytes) /* in place, ended in a work buffer */
-        memcpy(out, slots[last->dst], out_bytes);
-    double factor = plan->sweep_scale[list]; /* 1 when folded into a step */
-    if (factor != 1.0) {
-        int components = type_is_complex(last->out_type) ? 2 : 1;
-        double start = MPI_Wtime();
-        scale_output(plan, out, components * last->out_count * plan->fields, factor);
-        plan->timings.fft_seconds += MPI_Wtime() - start;
-    }
-    return DISTFFT_SUCCESS;
 }
 
 static int check_execute(const struct distfft_plan_s *plan, const char *where, const void *in,

@@ -16,9 +16,9 @@
 #include "algebra.h"
 
 /* What one plan creation derives from the caller's communicator once and
- * shares with every candidate plan tuning builds (issue 24: each new
- * communicator costs an agreement on a context id, and SimGrid's SMPI
- * charges MPI_Comm_dup about P^2):
+ * shares with every candidate plan tuning builds (each new communicator
+ * costs an agreement on a context id, and SimGrid's SMPI charges
+ * MPI_Comm_dup about P^2):
  *   comm  the creation's private duplicate of the caller's communicator
  *         (errors returned). Candidates borrow it one after the other --
  *         each is built, timed and freed before the next, so no message of
@@ -83,7 +83,7 @@ struct distfft_plan_s {
     double sweep_scale[2];            /* normalisation left to a final sweep (1: none) */
     int folded_step[2];               /* the step the normalisation went into, if any */
     int comm_size;
-    /* Pipelined (overlap ON, pipeline.c): the steps are one field's, run
+    /* Pipelined (overlap ON, run.c): the steps are one field's, run
      * `fields` times; field k of a slot's array starts k strides in.
      * Otherwise fields = 1 and the steps move the whole batch. */
     int64_t fields;
@@ -119,12 +119,6 @@ int plan_build(plan_comms *comms, const plan_request *request, const exchange_ma
 algebra_input plan_algebra_input(const plan_request *request, int grid_ndims, const int *grid_dims,
                                  const int *grid_coords);
 
-/* Run one direction on arrays the caller has checked. Collective. */
-int plan_run(struct distfft_plan_s *plan, int list, void *in, void *out);
-
-/* Run one step of a plan on its in and out arrays (local steps through
- * the simulator's sampling in an SMPI build). */
-int plan_run_step(const step *current, const void *in, void *out);
 
 /* Whether a step of `spec`, its exchange run by `method`, takes a plan's
  * normalisation `factor` into a pass it makes anyway (else the plan
@@ -132,13 +126,34 @@ int plan_run_step(const step *current, const void *in, void *out);
  * the model's ranking of candidates prices the sweep by it. Pure. */
 bool plan_step_folds(const step_spec *spec, distfft_method method, double factor);
 
+/* The steps of a direction (PLAN_FORWARD or PLAN_BACKWARD): how many,
+ * and the spec of one. */
+static inline int plan_list_length(const struct distfft_plan_s *plan, int list)
+{
+    return list == PLAN_FORWARD ? plan->algebra.forward_count : plan->algebra.backward_count;
+}
+
+static inline const step_spec *plan_list_spec(const struct distfft_plan_s *plan, int list, int index)
+{
+    return list == PLAN_FORWARD ? &plan->algebra.forward[index] : &plan->algebra.backward[index];
+}
+
+/* ---- run.c: running a plan ---- */
+
+/* Run one direction on arrays the caller has checked. Collective. */
+int plan_run(struct distfft_plan_s *plan, int list, void *in, void *out);
+
+/* Run one step of a plan on its in and out arrays (local steps through
+ * the simulator's sampling in an SMPI build). */
+int plan_run_step(const step *current, const void *in, void *out);
+
 /* Local block sizes in bytes of the input and output of a direction. */
 size_t plan_in_bytes(const struct distfft_plan_s *plan, int list);
 size_t plan_out_bytes(const struct distfft_plan_s *plan, int list);
 
-/* pipeline.c: can a plan of these one-field steps be pipelined (every
- * field of the caller's arrays aligned)? Set the strides; run one
- * direction field by field. */
+/* Can a plan of these one-field steps be pipelined (every field of the
+ * caller's arrays aligned)? Set the strides; run one direction field by
+ * field. */
 bool pipeline_possible(const algebra_steps *algebra);
 void pipeline_strides(struct distfft_plan_s *plan);
 int pipeline_run(struct distfft_plan_s *plan, int list, void *const *slots);

@@ -1,7 +1,7 @@
 /*
  * progress_thread.c -- the helper thread of a plan with overlap PROGRESS:
  * it calls MPI_Testall on the exchanges a pipelined plan has in flight
- * while the caller's thread runs the FFTs of another field (pipeline.c).
+ * while the caller's thread runs the FFTs of another field (run.c).
  *
  * Why: MPI_Ialltoallw only starts an exchange. Open MPI's and MPICH's
  * shared-memory transports copy the data inside MPI calls, on the core of

@@ -61,7 +61,7 @@ static int by_label_then_part(const void *a, const void *b)
 
 /* Number the nodes by first appearance and list their members: a sort, so
  * O(p log p) for a group of p ranks (a scan per rank for its node's lowest
- * rank was O(p^2): 10^8 steps per rank on a slab of 16,384 ranks). */
+ * rank would be O(p^2): 10^8 steps per rank on a slab of 16,384 ranks). */
 int node_map_build(const int *labels, node_map *map)
 {
     int parts = map->parts;

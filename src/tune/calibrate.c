@@ -49,6 +49,7 @@
 #include "../node.h"
 #include "../redist/nodes.h"
 #include "predict.h"
+#include "timer.h"
 
 /* Runs per measurement, the fastest kept: on a shared machine noise only
  * ever slows a run down (timer.c), so the fastest of many is the machine's
@@ -70,14 +71,6 @@ static int choose_effort(MPI_Comm comm)
     return rc;
 }
 
-/* (predict.h) */
-double calibrate_slowest(MPI_Comm comm, double seconds, int *rc)
-{
-    double all = seconds;
-    keep_mpi(rc, MPI_Allreduce(&seconds, &all, 1, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce");
-    return all;
-}
-
 /* ---- copies --------------------------------------------------------------------- */
 
 #define COPY_BYTES (32u << 20)
@@ -91,7 +84,7 @@ static double measure_memcpy(MPI_Comm comm, char *from, char *to, int *rc)
         keep_mpi(rc, MPI_Barrier(comm), "MPI_Barrier");
         double start = MPI_Wtime();
         memcpy(to, from, COPY_BYTES);
-        double seconds = calibrate_slowest(comm, MPI_Wtime() - start, rc);
+        double seconds = tuning_slowest(comm, MPI_Wtime() - start, rc);
         if (run > 0 && seconds < best) best = seconds;
     }
     return best > 0 ? COPY_BYTES / best : 1e15; /* SMPI without simulated computation: free */
@@ -146,7 +139,7 @@ static double pair_time(MPI_Comm comm, MPI_Comm pair, const cache_flush *flush, 
         if (pair != MPI_COMM_NULL)
             keep_mpi(rc, MPI_Alltoallw(from, counts, displacements, send_types, to, counts, displacements,
                                        receive_types, pair), "MPI_Alltoallw");
-        double seconds = calibrate_slowest(comm, pair != MPI_COMM_NULL ? MPI_Wtime() - start : 0.0, rc);
+        double seconds = tuning_slowest(comm, pair != MPI_COMM_NULL ? MPI_Wtime() - start : 0.0, rc);
         if (run > 0 && seconds < best) best = seconds;
     }
     return best;
@@ -207,7 +200,7 @@ static void exchange_with(MPI_Comm comm, int partner, char *send, char *receive,
             double start = MPI_Wtime();
             keep_mpi(rc, MPI_Sendrecv(send, bytes, MPI_BYTE, partner, 1, receive, bytes, MPI_BYTE, partner, 1,
                                       comm, MPI_STATUS_IGNORE), "MPI_Sendrecv");
-            double seconds = calibrate_slowest(comm, partner == MPI_PROC_NULL ? 0.0 : MPI_Wtime() - start, rc);
+            double seconds = tuning_slowest(comm, partner == MPI_PROC_NULL ? 0.0 : MPI_Wtime() - start, rc);
             if (run > 0) best = fmin(best, seconds);
         }
         /* Never faster than a smaller message (noise): keeps the table monotone. */
@@ -335,7 +328,7 @@ static int measure_more(MPI_Comm comm, MPI_Comm group, cost_model *model, int le
             KEEP_MPI(MPI_Barrier(comm));
             double start = MPI_Wtime();
             if (group != MPI_COMM_NULL) KEEP_MPI(MPI_Alltoall(send, bytes, MPI_BYTE, receive, bytes, MPI_BYTE, group));
-            double seconds = calibrate_slowest(comm, group != MPI_COMM_NULL ? MPI_Wtime() - start : 0.0, &rc);
+            double seconds = tuning_slowest(comm, group != MPI_COMM_NULL ? MPI_Wtime() - start : 0.0, &rc);
             if (run > 0) best = fmin(best, seconds);
         }
         double extra = (best - model_message_seconds(model, level, bytes)) / (fewest - 2);

@@ -11,9 +11,8 @@
  *                  together, and a third of the measurement is the outer
  *                  axis at a power-of-two stride of n^2 elements, slow on
  *                  caches of limited associativity and seldom a pencil
- *                  step's: the rate by size priced the campaign's 512-point
- *                  c2c axes 1.5 to 2 times too slow and its r2c ones 10 to
- *                  30 % too fast (docs/guide/scale.md).
+ *                  step's: the rate by size misprices a pencil's long
+ *                  axes, c2c too slow and r2c too fast.
  *   by block       the per-length rates at 64 and 512 points again on a
  *                  block 8 times larger (2 M elements, beyond a core's
  *                  cache) over the same on MODEL_LENGTH_BLOCK, per family:
@@ -36,6 +35,7 @@
 #include "../serial/serial_fft.h"
 #include "../simulation.h"
 #include "predict.h"
+#include "timer.h"
 
 static int RUNS = 6; /* per measurement, the fastest kept (calibrate.c) */
 static const int fft_sizes[] = {16, 32, 64, 128};
@@ -68,9 +68,9 @@ static size_t transform_bytes(const serial_spec *spec)
  * Under SMPI with sampled computation the transform is charged as a plan's
  * steps are (simulation_run), so the rates describe what the simulation
  * charges; its sampled runs get private buffers of the transform's own size,
- * as a plan's steps do (buffers of the whole calibration array, 34 MB, left
- * the transform's data out of the cache and priced SMPI's rates up to twice
- * a native calibration's, docs/guide/scale.md). */
+ * as a plan's steps do (buffers of the whole calibration array would leave
+ * the transform's data out of the cache and price the simulated rates
+ * above a native calibration's). */
 static double time_fft_runs(MPI_Comm comm, const serial_spec *spec, int active, void *in, void *out,
                             size_t bytes, int runs, int *rc)
 {
@@ -95,7 +95,7 @@ static double time_fft_runs(MPI_Comm comm, const serial_spec *spec, int active, 
             keep_mpi(rc, MPI_Barrier(comm), "MPI_Barrier");
             double start = MPI_Wtime();
             if (active) simulation_run(key, execute_fft, fft, in, out, used, used);
-            double seconds = calibrate_slowest(comm, MPI_Wtime() - start, rc);
+            double seconds = tuning_slowest(comm, MPI_Wtime() - start, rc);
             if (seconds < best) best = seconds;
         }
     }
@@ -181,10 +181,9 @@ static double fft_length_rate(MPI_Comm comm, model_family family, distfft_precis
  * geometric mean over two lengths (64 and 512 points: short and long
  * lines); then the same on BIG_BLOCK elements, on arrays of their own
  * (2 x 128 MiB, freed at once), where they can be had and not under SMPI
- * (every simulated rank's arrays are the host's): past 2 M elements
- * the rate goes on growing (on a 2-core host 1.38 x the in-cache rate at
- * 2 M, 1.83 x at 8 M and 16 M). Nothing where the arrays cannot hold the
- * block (the quick calibration) or a rate cannot be measured. */
+ * (every simulated rank's arrays are the host's): past 2 M elements the
+ * rate goes on growing with the block. Nothing where the arrays cannot hold
+ * the block (the quick calibration) or a rate cannot be measured. */
 #define BLOCK_FACTOR_BLOCK (8 * (int64_t)MODEL_LENGTH_BLOCK)
 #define BIG_BLOCK (4 * BLOCK_FACTOR_BLOCK)
 static double block_factor(MPI_Comm comm, model_family family, int64_t block, distfft_rigor rigor, void *in,

@@ -1,6 +1,6 @@
 /*
  * exchange.c -- the method of one exchange (paper 001: run-time tuning of
- * the communication method). "auto" plans every method of the table, times
+ * the communication method), and of one reshape between layouts. "auto" plans every method of the table, times
  * each on scratch arrays, and keeps the fastest. The times are maxima over
  * the ranks of a tuning communicator (the exchange's own group, or a
  * plan's whole communicator, whose sub-groups all run the same exchange at
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "../error.h"
+#include "../layouts/reshape.h"
 #include "../redist/nodes.h"
 #include "../types.h"
 #include "progress.h"
@@ -139,4 +140,62 @@ static int make_exchange(void *context, int exchange, MPI_Comm subcomm, plan_com
 exchange_maker tune_exchange_maker(const exchange_policy *policy)
 {
     return (exchange_maker){.make = make_exchange, .context = (void *)policy};
+}
+
+/* ---- the method of a reshape ---- */
+
+/* One forward run of a reshape candidate on scratch arrays. */
+typedef struct {
+    const struct distfft_reshape_s *reshape;
+    const void *in;
+    void *out;
+} reshape_trial;
+
+static int run_trial(void *context)
+{
+    reshape_trial *trial = context;
+    return reshape_run(trial->reshape, true, trial->in, trial->out);
+}
+
+/* The methods that apply to boxes (layouts/reshape.h). */
+static const distfft_method reshape_candidates[] = {DISTFFT_METHOD_ALLTOALLW, DISTFFT_METHOD_ALLTOALLV,
+                                                    DISTFFT_METHOD_ISEND_WAITALL};
+
+int tune_reshape(const struct distfft_layout_s *in, const struct distfft_layout_s *out, distfft_type type,
+                 int64_t batch, distfft_method method, distfft_rigor rigor, struct distfft_reshape_s **reshape)
+{
+    double begin = MPI_Wtime();
+    if (method != DISTFFT_METHOD_AUTO) return reshape_build(in, out, type, batch, method, reshape);
+    int rc = reshape_build(in, out, type, batch, DISTFFT_METHOD_ALLTOALLW, reshape);
+    if (rc != DISTFFT_SUCCESS || rigor == DISTFFT_ESTIMATE) return rc;
+    size_t element = distfft_type_size(type);
+    void *scratch_in = calloc((size_t)(*reshape)->in_count + 1, element);
+    void *scratch_out = calloc((size_t)(*reshape)->out_count + 1, element);
+    rc = error_agree(in->comm, scratch_in && scratch_out ? DISTFFT_SUCCESS
+                                                        : error_fail(DISTFFT_ERR_MEMORY, "reshape tuning buffers"));
+    double best = INFINITY;
+    distfft_method chosen = DISTFFT_METHOD_ALLTOALLW;
+    size_t count = sizeof reshape_candidates / sizeof reshape_candidates[0];
+    for (size_t c = 0; rc == DISTFFT_SUCCESS && c < count; c++) {
+        /* the same datatypes; only the calls differ (alltoallv: its packed buffers) */
+        if (error_agree((*reshape)->comm, reshape_prepare(*reshape, reshape_candidates[c])) != DISTFFT_SUCCESS)
+            continue;
+        reshape_trial trial = {*reshape, scratch_in, scratch_out};
+        double seconds = INFINITY;
+        rc = tuning_time((*reshape)->comm, run_trial, &trial, best, &seconds, NULL);
+        if (seconds < best) {
+            best = seconds;
+            chosen = reshape_candidates[c];
+        }
+    }
+    free(scratch_in);
+    free(scratch_out);
+    if (rc != DISTFFT_SUCCESS) {
+        KEEP(reshape_free(*reshape));
+        *reshape = NULL;
+        return rc;
+    }
+    reshape_prepare(*reshape, chosen); /* prepared already: cannot fail */
+    (*reshape)->tuning_seconds = MPI_Wtime() - begin;
+    return DISTFFT_SUCCESS;
 }

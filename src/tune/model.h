@@ -1,6 +1,6 @@
 /*
- * model.h -- the per-step cost model (issue 24, items 4-5): what a step of
- * a plan should cost on a machine described by a few measured numbers.
+ * model.h -- the per-step cost model: what a step of a plan should cost
+ * on a machine described by a few measured numbers.
  *
  *   model.c       the numbers and their text file  } pure: no MPI, no FFTW;
  *   model_cost.c  the arithmetic                   } tests/unit/test_cost_model.c
@@ -119,8 +119,7 @@ typedef struct {
      * (elements holds A, seconds_per_unit the factor; at node_size it is 1).
      * The rates above are measured with every rank of the node busy, so
      * they share its memory bandwidth; a plan with fewer ranks on the node
-     * gets more of it (a 16-core node: 0.68 alone, 0.83 with 4 ranks busy,
-     * docs/guide/scale.md). Interpolated in log A; where not given, 1. */
+     * gets more of it. Interpolated in log A; where not given, 1. */
     model_rate fft_active;
     /* Optional: per family (double precision), the per-length rate measured
      * again on blocks of E elements larger than MODEL_LENGTH_BLOCK (the
@@ -205,11 +204,9 @@ double model_fft_length_rate(const cost_model *model, model_family family, distf
  * last factor beyond); else the rate by block size there over the rate by
  * block size at MODEL_LENGTH_BLOCK (model_fft_rate, its fallbacks). Never
  * below 1. The per-length rates come from a block that stays in a core's
- * cache; a plan's larger blocks stream from memory (on a 16-core node one
- * rank's 256^3 c2c ran 2.1 times the per-length prediction,
- * docs/guide/scale.md). The rate-by-size ratio mixes in the n^3 blocks'
- * outer axis at a power-of-two stride: under SMPI on a 2-core host it
- * priced 512^3's c2c steps 1.7 times too slow. */
+ * cache; a plan's larger blocks stream from memory, slower. The
+ * rate-by-size ratio is the fallback only: it mixes in the n^3 blocks'
+ * outer axis at a power-of-two stride, which prices such steps too slow. */
 double model_fft_block_factor(const cost_model *model, model_family family, distfft_precision precision,
                               double elements);
 

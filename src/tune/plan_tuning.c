@@ -9,12 +9,11 @@
  * choices stored as wisdom. Times are the slowest rank's (timer.h), so
  * every rank keeps the same plan.
  *
- * With a cost model and options.tune_budget = B > 0 (issue 24, item 5),
- * the candidates are the grids times the concrete methods (one method for
- * every exchange of the plan); the model predicts each from the step
- * algebra alone -- nothing is built -- and only the B predicted fastest
- * are built and timed. Predictions are reduced with MAX, so every rank
- * ranks alike.
+ * With a cost model and options.tune_budget = B > 0, the candidates are the
+ * grids times the concrete methods (one method for every exchange of the
+ * plan); the model predicts each from the step algebra alone -- nothing is
+ * built -- and only the B predicted fastest are built and timed.
+ * Predictions are reduced with MAX, so every rank ranks alike.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -214,9 +213,8 @@ static int plan_methods(const struct distfft_plan_s *plan, distfft_method *metho
  * own isolated timing) is checked by its pair against the same grid with
  * one of those methods on every exchange: exchanges timed alone start
  * together, in a pair each starts as the step before it leaves the ranks,
- * and a mix can lose there (at 256 simulated ranks of 512^3 r2c, vector on
- * one grid direction and alltoallw on the other ran 1.06x alltoallw
- * throughout; docs/guide/scale.md). *best holds the mixed plan, timed
+ * and a mix can lose there to one method throughout. *best holds the
+ * mixed plan, timed
  * (*best_seconds); the fastest is left there, the others freed (on
  * failure too). Collective. */
 static int check_mixed(plan_comms *comms, const plan_request *request, const grid_candidate *grid,

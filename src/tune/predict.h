@@ -84,10 +84,6 @@ int model_import_file(MPI_Comm comm, const char *path, int force, cost_model *mo
 int calibrate_ffts(MPI_Comm comm, distfft_rigor rigor, int quick, int runs, int member, int node_size,
                    cost_model *model);
 
-/* calibrate.c: the slowest rank's `seconds` (MPI_MAX over comm); an MPI
- * failure kept in *rc. Collective. */
-double calibrate_slowest(MPI_Comm comm, double seconds, int *rc);
-
 /* First line of this process's MPI library banner. */
 void model_mpi_library(char *buffer, size_t size);
 

@@ -1,6 +1,7 @@
 /*
  * timer.h -- how plan-time measurement times one candidate (a method on
- * one exchange, or a whole plan's forward+backward pair).
+ * one exchange, or a whole plan's forward+backward pair), and the slowest
+ * rank's time that the cost model's calibration keeps.
  */
 #ifndef DISTFFT_TUNE_TIMER_H
 #define DISTFFT_TUNE_TIMER_H
@@ -38,10 +39,17 @@ int tuning_time(MPI_Comm comm, tuning_run run, void *context, double bound, doub
  *     than TUNING_AGREEMENT (more runs would measure the same minimum; a
  *     series still speeding up, or a noisy one whose fastest is still
  *     falling, is timed on). Steady fast runs: TUNING_MIN_RUNS + 1.
- * Before that rule a fast candidate always ran until TUNING_MIN_SECONDS,
- * up to 20 times: under SMPI, where the network is simulated and the
- * FFTs are sampled, those runs were most of a tuned plan's simulation
- * (docs/guide/scale.md). */
+ * Settling spares a fast candidate runs that would measure the same
+ * minimum: timing every candidate until TUNING_MIN_SECONDS would run a
+ * fast one up to TUNING_MAX_RUNS times, and under SMPI, where the network
+ * is simulated and the FFTs are sampled, those runs would be most of a
+ * tuned plan's simulation. */
 bool tuning_enough(const double *times, int runs, double bound);
+
+/* The slowest rank's `seconds` (MPI_MAX over comm), as every measurement
+ * of the cost model's calibration keeps it; an MPI failure is kept in *rc
+ * (keep_mpi), so every rank makes the same calls whatever fails.
+ * Collective on comm. */
+double tuning_slowest(MPI_Comm comm, double seconds, int *rc);
 
 #endif

@@ -4,7 +4,8 @@
  * wisdom, which remembers both. Everything here sits above the plan and
  * the redistribution objects and builds them; nothing below calls up.
  *
- *   exchange.c      the method of one exchange: fixed, wisdom's, or timed
+ *   exchange.c      the method of one exchange: fixed, wisdom's, or timed;
+ *                   the method of one reshape between layouts
  *   grids.c         which process grids a plan may use (pure arithmetic)
  *   plan_tuning.c   a plan: wisdom, else every candidate grid built and
  *                   its forward+backward pair timed; the fastest kept
@@ -22,6 +23,7 @@
 
 #include <mpi.h>
 
+#include "../layouts/reshape.h"
 #include "../plan/plan.h"
 #include "../redist/redist.h"
 #include "progress.h"
@@ -50,6 +52,12 @@ typedef struct {
 
 /* The exchange_maker that applies `policy` (which must outlive it). */
 exchange_maker tune_exchange_maker(const exchange_policy *policy);
+
+/* The reshape of two checked, agreed layouts with `method` (AUTO: the
+ * methods that apply to boxes timed, unless rigor is DISTFFT_ESTIMATE,
+ * then alltoallw). Collective on the layouts' communicator; agreed. */
+int tune_reshape(const struct distfft_layout_s *in, const struct distfft_layout_s *out, distfft_type type,
+                 int64_t batch, distfft_method method, distfft_rigor rigor, struct distfft_reshape_s **reshape);
 
 /* ---- grids.c ---- */
 

@@ -1,6 +1,10 @@
 /*
- * pipeline.c -- running a batched plan field by field, with each exchange
- * of field k in flight while the FFTs of field k-1 after it run
+ * run.c -- running a plan: the steps of one direction in order on the
+ * slots the algebra assigned (paper 000 Sec. 3.3-3.6), each timed, then
+ * the normalisation left to a final sweep. Nothing is allocated here.
+ *
+ * A batched plan with overlap runs field by field, with each exchange of
+ * field k in flight while the FFTs of field k-1 after it run
  * (options.overlap ON; see distfft_overlap).
  *
  * The plan's steps are then those of ONE field (the algebra with batch 1),
@@ -28,10 +32,122 @@
  * work buffers, reused), so the memory touched is one field's, as in a
  * loop over one-field plans.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "../error.h"
+#include "../simulation.h"
+#include "../types.h"
 #include "plan.h"
+
+size_t plan_in_bytes(const struct distfft_plan_s *plan, int list)
+{
+    const step_spec *first = plan_list_spec(plan, list, 0);
+    return (size_t)plan->fields * (size_t)first->in_count * distfft_type_size(first->in_type);
+}
+
+size_t plan_out_bytes(const struct distfft_plan_s *plan, int list)
+{
+    const step_spec *last = plan_list_spec(plan, list, plan_list_length(plan, list) - 1);
+    return (size_t)plan->fields * (size_t)last->out_count * distfft_type_size(last->out_type);
+}
+
+static int execute_step(const void *context, const void *in, void *out)
+{
+    const step *current = context;
+    return current->ops->execute(current, in, out);
+}
+
+/* Run one step: exchanges as they are; local steps through the simulator,
+ * which may sample them (an SMPI build, src/simulation.h), named by their
+ * description, local shape and byte counts. */
+int plan_run_step(const step *current, const void *in, void *out)
+{
+    if (current->spec.kind == STEP_EXCHANGE || !simulation_sampling())
+        return current->ops->execute(current, in, out);
+    size_t in_bytes = (size_t)current->spec.in_count * distfft_type_size(current->spec.in_type);
+    size_t out_bytes = (size_t)current->spec.out_count * distfft_type_size(current->spec.out_type);
+    char key[1024];
+    text name = text_on(key, sizeof key);
+    current->ops->describe(current, &name);
+    text_append(&name, " %zu>%zu b%lld", in_bytes, out_bytes, (long long)current->spec.batch);
+    for (int i = 0; i < current->spec.ndims; i++) text_append(&name, ",%lld", (long long)current->spec.in_shape[i]);
+    return simulation_run(key, execute_step, current, in, out, in_bytes, out_bytes);
+}
+
+/* The final scaling of a direction's output, for the simulator. */
+typedef struct {
+    distfft_precision precision;
+    int64_t count;
+    double factor;
+    int threads;
+} scaling;
+
+static int run_scaling(const void *context, const void *in, void *out)
+{
+    (void)in;
+    const scaling *scale = context;
+    serial_scale(scale->precision, out, scale->count, scale->factor, scale->threads);
+    return DISTFFT_SUCCESS;
+}
+
+/* Scale `out` in place: directly, or through the simulator where it samples
+ * local work (an SMPI build, src/simulation.h), as the steps are -- else its
+ * host time would be charged as measured, unsampled, and two runs of one
+ * plan would differ by it. */
+static void scale_output(const struct distfft_plan_s *plan, void *out, int64_t count, double factor)
+{
+    scaling scale = {plan->request.precision, count, factor, plan->request.options.threads};
+    if (!simulation_sampling()) {
+        run_scaling(&scale, out, out);
+        return;
+    }
+    size_t bytes = (size_t)count * (plan->request.precision == DISTFFT_DOUBLE ? sizeof(double) : sizeof(float));
+    char key[96];
+    snprintf(key, sizeof key, "scale %s %lld", distfft_precision_name(plan->request.precision), (long long)count);
+    simulation_run(key, run_scaling, &scale, out, out, bytes, bytes);
+}
+
+/* Run the steps of one direction, timing each: the exchanges count as
+ * redistribution, the rest (with the final scaling) as FFT time. */
+int plan_run(struct distfft_plan_s *plan, int list, void *in, void *out)
+{
+    void *slots[4] = {[SLOT_INPUT] = in, [SLOT_OUTPUT] = out,
+                      [SLOT_WORK0] = plan->work[0], [SLOT_WORK1] = plan->work[1]};
+    int count = plan_list_length(plan, list);
+    plan->executions[list]++;
+    if (plan->fields > 1) {
+        int rc = pipeline_run(plan, list, slots);
+        if (rc != DISTFFT_SUCCESS) return rc;
+        count = 0; /* done; the scaling below */
+    }
+    for (int s = 0; s < count; s++) {
+        const step *current = plan->steps[list][s];
+        if (plan->exchange_output[list][s]) /* the slot is there from now on (one copy in) */
+            slots[current->spec.dst] = plan->exchange_output[list][s];
+        double start = MPI_Wtime();
+        int rc = plan_run_step(current, slots[current->spec.src], slots[current->spec.dst]);
+        double elapsed = MPI_Wtime() - start;
+        plan->step_seconds[list][s] += elapsed;
+        if (current->spec.kind == STEP_EXCHANGE) plan->timings.redistribute_seconds += elapsed;
+        else plan->timings.fft_seconds += elapsed;
+        if (rc != DISTFFT_SUCCESS) return rc;
+    }
+    const step_spec *last = plan_list_spec(plan, list, plan_list_length(plan, list) - 1);
+    size_t out_bytes = plan_out_bytes(plan, list); /* 0 on a rank with an empty block: no work buffer */
+    if (plan->fields == 1 && slots[last->dst] != out && out && out_bytes) /* in place, ended in a work buffer */
+        memcpy(out, slots[last->dst], out_bytes);
+    double factor = plan->sweep_scale[list]; /* 1 when folded into a step */
+    if (factor != 1.0) {
+        int components = type_is_complex(last->out_type) ? 2 : 1;
+        double start = MPI_Wtime();
+        scale_output(plan, out, components * last->out_count * plan->fields, factor);
+        plan->timings.fft_seconds += MPI_Wtime() - start;
+    }
+    return DISTFFT_SUCCESS;
+}
+
+/* ---- field by field ---------------------------------------------------------- */
 
 static size_t round_up(size_t bytes)
 {
@@ -148,7 +264,7 @@ fail:
 
 int pipeline_run(struct distfft_plan_s *plan, int list, void *const *slots)
 {
-    int count = list == PLAN_FORWARD ? plan->algebra.forward_count : plan->algebra.backward_count;
+    int count = plan_list_length(plan, list);
     int e[ALGEBRA_MAX_STEPS], m = 0;
     for (int s = 0; s < count; s++)
         if (plan->steps[list][s]->spec.kind == STEP_EXCHANGE) e[m++] = s;
