@@ -10,7 +10,8 @@ on the gathered array); then, where Open MPI can run the same rank count
 here (16 and 64 ranks, oversubscribed), the same configuration under both
 and the forward outputs compared byte for byte (--save, FFTW estimate plans
 on both sides). Also that an SMPI build refuses what SMPI lacks (threads,
-the shm method) with a message, not a hang; that a shared sample file
+the shm method) with a message, not a hang, and --check or --save of
+folded or sampled results; that a shared sample file
 charges what it holds. Prints one line per case with
 the wall time the simulation took; exits 1 if any case fails.
 """
@@ -51,11 +52,11 @@ REFUSED = [
 COMMON = ["--rigor", "estimate", "--inner", "1", "--outer", "1"]
 
 
-def run(command, timeout, env=None):
+def run(command, timeout, env=None, cwd=None):
     start = time.monotonic()
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
-                              env=dict(os.environ, **(env or {})))
+                              env=dict(os.environ, **(env or {})), cwd=cwd)
         return done.returncode, done.stdout + done.stderr, time.monotonic() - start
     except subprocess.TimeoutExpired as expired:
         output = (expired.stdout or b"").decode(errors="replace") if isinstance(expired.stdout, bytes) \
@@ -121,6 +122,24 @@ def main():
         status, output, wall = run(simulated(bench, 16, "nodes", 4, arguments), 120)
         verdict(f"refused under SMPI: {arguments}", status not in (0, None) and words in output,
                 wall, output)
+
+    # Folded or sampled results cannot be checked: distfft-bench itself
+    # refuses --check and --save then, with one message (rank 0's) and exit
+    # status 2 on every rank -- here under a plain smpirun, past smpi.py's
+    # own refusal (benchmarks/tests/check_scale_refusals.py).
+    with tempfile.TemporaryDirectory(prefix="distfft-folded-") as directory:
+        xml, hosts = [os.path.join(directory, f"nodes-16.{end}") for end in ("xml", "hosts")]
+        subprocess.run([sys.executable, SMPI[1], "platform", "nodes", "--ranks", "16", "--cores-per-node", "4",
+                        "--out", directory], check=True, capture_output=True)
+        for variable, value, argument in [("DISTFFT_SMPI_FOLD", "1", "--check"),
+                                          ("DISTFFT_SMPI_SAMPLE", "3", "--save=" + os.path.join(directory, "x"))]:
+            command = ["smpirun", "-np", "16", "-platform", xml, "-hostfile", hosts,
+                       "--cfg=smpi/shared-malloc:global", "--log=root.thres:warning", bench,
+                       "--shape", "32x32x32", argument] + COMMON
+            status, output, wall = run(command, 120, {variable: value}, cwd=directory)
+            words = f"{argument.split('=')[0]} needs the transforms' results, but {variable}={value}"
+            verdict(f"refused by distfft-bench under smpirun: {variable}={value} {argument.split('=')[0]}",
+                    status == 2 and output.count(words) == 1, wall, output)
 
     # A shared sample file (DISTFFT_SMPI_SAMPLES, src/simulation.h): the first
     # run writes its sampled steps (3 FFTs and the backward output's scaling);
