@@ -408,7 +408,9 @@ static const option_row option_table[] = {
     {NULL, NULL, NULL, 0, NULL, NULL, "Checks and output:"},
     {"--check", NULL, parse_flag, FIELD(check), NULL, NULL,
      "report round-trip and serial-FFTW errors (the serial reference applies "
-     "the kinds axis by axis); exit 1 if either exceeds 8 * eps * log2(N)"},
+     "the kinds axis by axis); exit 1 if either exceeds 8 * eps * log2(N); "
+     "refused under SMPI with DISTFFT_SMPI_FOLD or DISTFFT_SMPI_SAMPLE on "
+     "(folded or sampled results are garbage), as is --save"},
     {"--save", "PREFIX", parse_path, FIELD(save_prefix), NULL, NULL,
      "write the global input and forward output to PREFIX.input.npy and "
      "PREFIX.output.npy (on rank 0; with --batch N > 1 the batch axis comes "
