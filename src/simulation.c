@@ -95,6 +95,52 @@ void simulation_free(void *pointer)
     fftw_free(pointer);
 }
 
+/* The shared scratch buffers (simulation_scratch), by name: the
+ * calibration asks for four. A full table, or a name longer than a slot
+ * holds, falls back to private allocations. */
+#define SCRATCH_SLOTS 8
+static struct {
+    char name[64];
+    void *pointer;
+    size_t bytes;
+    int users; /* 0: a free slot */
+} scratch[SCRATCH_SLOTS];
+
+void *simulation_scratch(const char *name, size_t bytes)
+{
+    int unused = -1;
+    for (int i = 0; i < SCRATCH_SLOTS; i++) {
+        if (scratch[i].users > 0 && strcmp(scratch[i].name, name) == 0) {
+            if (scratch[i].bytes < bytes) return NULL;
+            scratch[i].users++;
+            return scratch[i].pointer;
+        }
+        if (scratch[i].users == 0 && unused < 0) unused = i;
+    }
+    if (unused < 0 || strlen(name) >= sizeof scratch[0].name) return fftw_malloc(bytes);
+    void *pointer = fftw_malloc(bytes);
+    if (!pointer) return NULL;
+    snprintf(scratch[unused].name, sizeof scratch[unused].name, "%s", name);
+    scratch[unused].pointer = pointer;
+    scratch[unused].bytes = bytes;
+    scratch[unused].users = 1;
+    return pointer;
+}
+
+void simulation_scratch_free(void *pointer)
+{
+    if (!pointer) return;
+    for (int i = 0; i < SCRATCH_SLOTS; i++)
+        if (scratch[i].users > 0 && scratch[i].pointer == pointer) {
+            if (--scratch[i].users == 0) {
+                fftw_free(pointer);
+                scratch[i].pointer = NULL;
+            }
+            return;
+        }
+    fftw_free(pointer); /* a private fallback */
+}
+
 /* The sample's key: a hash of the work's name. */
 static uint64_t key_hash(const char *key)
 {
@@ -242,6 +288,14 @@ bool simulation_build(void) { return false; }
 void *simulation_malloc(size_t bytes) { return fftw_malloc(bytes); }
 
 void simulation_free(void *pointer) { fftw_free(pointer); }
+
+void *simulation_scratch(const char *name, size_t bytes)
+{
+    (void)name;
+    return fftw_malloc(bytes);
+}
+
+void simulation_scratch_free(void *pointer) { fftw_free(pointer); }
 
 bool simulation_sampling(void) { return false; }
 

@@ -55,6 +55,24 @@ bool simulation_build(void);
 void *simulation_malloc(size_t bytes);
 void simulation_free(void *pointer);
 
+/* Scratch memory for timing runs whose contents nobody reads (the cost
+ * model's calibration, src/tune/calibrate*.c), `bytes` under the name
+ * `name`. In an SMPI build every simulated rank that asks for the same name
+ * gets the same memory (they run one at a time in one process), so the
+ * calibration holds one set of buffers whatever the rank count -- with a
+ * private set per rank, 135 MB each, 256 simulated ranks need 35 GB. A
+ * rank's timed local work (a memcpy, a transform) runs between two MPI
+ * calls, so no other rank touches the memory meanwhile; what a rank's
+ * messages or another rank's work leave in it is garbage. Not folded
+ * (DISTFFT_SMPI_FOLD): distinct pages, as the timings need. Elsewhere a
+ * private allocation. Aligned as fftw_malloc; NULL when it cannot be had
+ * (or the name is asked for again with more bytes while in use). Local. */
+void *simulation_scratch(const char *name, size_t bytes);
+
+/* Give back simulation_scratch's memory (freed when its last user gives
+ * it back); NULL is ignored. Local. */
+void simulation_scratch_free(void *pointer);
+
 /* True when local work is sampled (an SMPI build, DISTFFT_SMPI_SAMPLE set). */
 bool simulation_sampling(void);
 

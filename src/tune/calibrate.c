@@ -48,6 +48,7 @@
 #include "../error.h"
 #include "../node.h"
 #include "../redist/nodes.h"
+#include "../simulation.h"
 #include "predict.h"
 
 /* Runs per measurement, the fastest kept: on a shared machine noise only
@@ -508,8 +509,10 @@ int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor, c
     int length = 0;
     if (MPI_Get_processor_name(host, &length) != MPI_SUCCESS) snprintf(host, sizeof host, "(unknown)");
     model_machine_describe(model.machine, sizeof model.machine, model.mpi_library, model.node_size, host);
-    from = malloc(COPY_BYTES);
-    to = malloc(COPY_BYTES);
+    /* Under SMPI one pair for all simulated ranks (simulation_scratch):
+     * private pairs grew the calibration's memory with the ranks. */
+    from = simulation_scratch("calibration copy from", COPY_BYTES);
+    to = simulation_scratch("calibration copy to", COPY_BYTES);
     TRY(error_agree(work, from && to ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "calibration buffers")));
     model.memcpy_bandwidth = measure_memcpy(work, from, to, &measured);
     TRY(error_agree(work, measured));
@@ -527,8 +530,8 @@ int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor, c
              inter ? "" : "# one node: inter-node values are the intra-node ones, injection and bisection unknown\n");
     TRY(write_model(work, &model, path, note));
 fail:
-    free(from);
-    free(to);
+    simulation_scratch_free(from);
+    simulation_scratch_free(to);
     free(layout.first_rank_of);
     KEEP_MPI(MPI_Comm_free(&work));
     return rc;
