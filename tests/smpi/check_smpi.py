@@ -76,7 +76,7 @@ def main():
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--timeout", type=int, default=600, help="seconds per case")
     args = parser.parse_args()
-    bench = os.path.join(args.build_smpi, "bin", "distfft-bench")
+    bench = os.path.join(os.path.abspath(args.build_smpi), "bin", "distfft-bench")
     if not os.path.exists(bench):
         print(f"check_smpi: {bench} is missing (scripts/setup --smpi builds it)")
         return 1
