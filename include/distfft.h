@@ -1193,12 +1193,15 @@ int distfft_serial_set_timelimit(distfft_precision precision, double seconds);
  * write it to path on rank 0. Nodes: node_size consecutive ranks (> 0), or
  * MPI_Comm_split_type's (0). rigor: FFTW's planning of the timed
  * transforms (use the plans'). Takes seconds (34 on two ranks of a 2-core
- * host); memory per rank, freed before it returns: about 2 x 34 MB of
- * arrays, and outside SMPI one more pair of 128 MiB at a time (the large
- * FFT blocks, then the largest exchanges) and a buffer that evicts the
- * caches (twice the last-level cache over the node's ranks, 32 MiB to
- * 1 GiB). Errors on
- * every rank. Collective on comm. */
+ * host); memory per rank, freed before it returns: about 2 x 32 MiB and
+ * 2 x 34 MB of arrays (in an SMPI build one set for all simulated ranks,
+ * whatever their count, and SMPI's packing of the datatype exchanges adds
+ * about 16 MB per simulated rank: more than 512 simulated ranks are
+ * refused with DISTFFT_ERR_UNSUPPORTED), and outside SMPI one more pair of
+ * 128 MiB at a time (the large FFT blocks, then the largest exchanges) and
+ * a buffer that evicts the caches (twice the last-level cache over the
+ * node's ranks, 32 MiB to 1 GiB). Errors on every rank. Collective on
+ * comm. */
 int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor,
                             const char *path);
 

@@ -25,13 +25,14 @@
  *                            the mean host time of the last K is charged to
  *                            the simulated clock (smpi_execute_benched)
  *                            without running the step. The sampled runs
- *                            read and write private buffers touched
- *                            before, so they see warm pages but real memory
- *                            traffic (not folded pages' cache hits); the
- *                            results are garbage: timing only. Charged
- *                            seconds are
- *                            host seconds: the platform's core speed must
- *                            equal smpi/host-speed (our platforms do).
+ *                            read and write buffers of their own (one
+ *                            pair for all ranks, grown to the largest
+ *                            run) touched before, so they see warm pages
+ *                            but real memory traffic (not folded pages'
+ *                            cache hits); the results are garbage: timing
+ *                            only. Charged seconds are host seconds: the
+ *                            platform's core speed must equal
+ *                            smpi/host-speed (our platforms do).
  *   DISTFFT_SMPI_SAMPLES=FILE with sampling: every finished sample is
  *                            appended to FILE, and a later run with the
  *                            same FILE charges those means for the same keys
@@ -40,7 +41,10 @@
  *                            their exchanges only (benchmarks/scale/
  *                            auto_rounds.py shares one file per round).
  *
- * A checking run (distfft-bench --check, the SMPI tests) uses neither.
+ * A checking run (distfft-bench --check, the SMPI tests) uses neither:
+ * either switch makes the transforms' results garbage, and distfft-bench
+ * refuses --check and --save under them, as benchmarks/scale/smpi.py
+ * does; both read them as simulation.c does (atoi: a number above 0 is on).
  */
 #ifndef DISTFFT_SIMULATION_H
 #define DISTFFT_SIMULATION_H
@@ -54,6 +58,24 @@ bool simulation_build(void);
 /* distfft_malloc / distfft_free (folded when DISTFFT_SMPI_FOLD is set). */
 void *simulation_malloc(size_t bytes);
 void simulation_free(void *pointer);
+
+/* Scratch memory for timing runs whose contents nobody reads (the cost
+ * model's calibration, src/tune/calibrate*.c), `bytes` under the name
+ * `name`. In an SMPI build every simulated rank that asks for the same name
+ * gets the same memory (they run one at a time in one process), so the
+ * calibration holds one set of buffers whatever the rank count -- with a
+ * private set per rank, 135 MB each, 256 simulated ranks need 35 GB. A
+ * rank's timed local work (a memcpy, a transform) runs between two MPI
+ * calls, so no other rank touches the memory meanwhile; what a rank's
+ * messages or another rank's work leave in it is garbage. Not folded
+ * (DISTFFT_SMPI_FOLD): distinct pages, as the timings need. Elsewhere a
+ * private allocation. Aligned as fftw_malloc; NULL when it cannot be had
+ * (or the name is asked for again with more bytes while in use). Local. */
+void *simulation_scratch(const char *name, size_t bytes);
+
+/* Give back simulation_scratch's memory (freed when its last user gives
+ * it back); NULL is ignored. Local. */
+void simulation_scratch_free(void *pointer);
 
 /* True when local work is sampled (an SMPI build, DISTFFT_SMPI_SAMPLE set). */
 bool simulation_sampling(void);

@@ -648,7 +648,19 @@ int main(int argc, char **argv)
     bench_options options;
     char message[512];
     int exit_status;
-    switch (bench_options_parse(argc, argv, &options, message, sizeof message)) {
+    int parsed = bench_options_parse(argc, argv, &options, message, sizeof message);
+    if (parsed == BENCH_OPTIONS_OK) {
+        /* Under SMPI folded or sampled results cannot be checked or saved;
+         * rank 0's environment decides (all ranks share it there). */
+#ifdef DISTFFT_SMPI
+        const char *fold = getenv("DISTFFT_SMPI_FOLD"), *sample = getenv("DISTFFT_SMPI_SAMPLE");
+#else
+        const char *fold = NULL, *sample = NULL; /* nothing is folded or sampled */
+#endif
+        parsed = from_root(comm, bench_options_check_simulation(&options, fold, sample, message,
+                                                                sizeof message));
+    }
+    switch (parsed) {
     case BENCH_OPTIONS_HELP:
         if (is_root(comm))
             bench_options_print_usage(stdout, "distfft-bench");

@@ -19,6 +19,7 @@
 #include "options.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kinds.h"
@@ -407,7 +408,9 @@ static const option_row option_table[] = {
     {NULL, NULL, NULL, 0, NULL, NULL, "Checks and output:"},
     {"--check", NULL, parse_flag, FIELD(check), NULL, NULL,
      "report round-trip and serial-FFTW errors (the serial reference applies "
-     "the kinds axis by axis); exit 1 if either exceeds 8 * eps * log2(N)"},
+     "the kinds axis by axis); exit 1 if either exceeds 8 * eps * log2(N); "
+     "refused under SMPI with DISTFFT_SMPI_FOLD or DISTFFT_SMPI_SAMPLE on "
+     "(folded or sampled results are garbage), as is --save"},
     {"--save", "PREFIX", parse_path, FIELD(save_prefix), NULL, NULL,
      "write the global input and forward output to PREFIX.input.npy and "
      "PREFIX.output.npy (on rank 0; with --batch N > 1 the batch axis comes "
@@ -573,4 +576,38 @@ int bench_options_parse(int argc, char **argv, bench_options *options,
     if (options->predict_only && (options->check || options->save_prefix != NULL))
         return fail(&state, "--predict-only runs no transform: it cannot --check or --save");
     return bench_kinds_resolve(options, message, message_size);
+}
+
+/* The library's rule for its SMPI switches (src/simulation.c reads them
+ * with atoi: a number above 0 is on). */
+static int simulation_switch_on(const char *value)
+{
+    return value != NULL && atoi(value) > 0;
+}
+
+int bench_options_check_simulation(const bench_options *options,
+                                   const char *fold, const char *sample,
+                                   char *message, size_t message_size)
+{
+    const char *wanted = options->check ? "--check"
+                         : options->save_prefix != NULL ? "--save" : NULL;
+    if (wanted == NULL)
+        return BENCH_OPTIONS_OK;
+    if (simulation_switch_on(fold))
+        return bench_fail(message, message_size,
+                          "%s needs the transforms' results, but "
+                          "DISTFFT_SMPI_FOLD=%.20s folds memory (every "
+                          "simulated rank's arrays share the same pages): "
+                          "they are garbage, for timing only. Run %s without "
+                          "folding (no smpi.py --fold, DISTFFT_SMPI_FOLD unset)",
+                          wanted, fold, wanted);
+    if (simulation_switch_on(sample))
+        return bench_fail(message, message_size,
+                          "%s needs the transforms' results, but "
+                          "DISTFFT_SMPI_SAMPLE=%.20s samples the computation "
+                          "(local steps are charged, not run): they are "
+                          "garbage, for timing only. Run %s without sampling "
+                          "(no smpi.py --sample, DISTFFT_SMPI_SAMPLE unset)",
+                          wanted, sample, wanted);
+    return BENCH_OPTIONS_OK;
 }

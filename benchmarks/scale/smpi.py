@@ -16,7 +16,10 @@
         run PROGRAM (built with smpicc: build-smpi/bin/distfft-bench) on R
         simulated ranks of that platform; prints the wall seconds the
         simulation took and its peak memory on stderr ("smpi.py: wall N s,
-        peak memory M GB")
+        peak memory M GB"). A program reading the transforms' results
+        (--check, --save) is refused before anything runs when memory is
+        folded or computation sampled (--fold, --sample, DISTFFT_SMPI_FOLD,
+        DISTFFT_SMPI_SAMPLE): its results would be garbage
 
 KIND is a file of benchmarks/scale/platforms/ (fat-tree, dragonfly, nodes),
 or the path of a JSON file of the same form: its parameters and where each
@@ -29,6 +32,7 @@ import argparse
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -297,9 +301,44 @@ class MemoryWatch:
         self._thread.join()
 
 
+def switch_on(value):
+    """src/simulation.c's rule for DISTFFT_SMPI_FOLD and DISTFFT_SMPI_SAMPLE
+    (C's atoi: optional blanks, a sign and digits) -- a number above 0 is on."""
+    number = re.match(r"\s*([+-]?\d+)", value or "")
+    return bool(number) and int(number.group(1)) > 0
+
+
+def check_results_wanted(program, sample, fold, environment):
+    """Refuse, before anything runs, a run that reads the transforms' results
+    (distfft-bench --check or --save) with memory folding or sampled
+    computation switched on (--fold, --sample, or DISTFFT_SMPI_FOLD /
+    DISTFFT_SMPI_SAMPLE in the environment): folded arrays share their
+    pages among all simulated ranks and sampled steps are charged without
+    running, so the results are garbage (a 256-rank --check with --fold
+    reported a serial error of 1.0). distfft-bench refuses it too."""
+    wanted = next((word.split("=")[0] for word in program[1:]
+                   if word == "--check" or word == "--save" or word.startswith("--save=")), None)
+    if wanted is None:
+        return
+    folded = "--fold" if fold else ("DISTFFT_SMPI_FOLD=" + environment["DISTFFT_SMPI_FOLD"]
+                                    if switch_on(environment.get("DISTFFT_SMPI_FOLD")) else None)
+    sampled = f"--sample {sample}" if sample else ("DISTFFT_SMPI_SAMPLE=" + environment["DISTFFT_SMPI_SAMPLE"]
+                                                   if switch_on(environment.get("DISTFFT_SMPI_SAMPLE")) else None)
+    if folded:
+        raise SystemExit(f"smpi.py: {wanted} needs the transforms' results, but memory folding ({folded}) makes "
+                         "them garbage: every simulated rank's arrays share the same pages (timing only). "
+                         f"Run {wanted} without folding (no --fold, DISTFFT_SMPI_FOLD unset); "
+                         "a 256-rank --check fits in memory without it.")
+    if sampled:
+        raise SystemExit(f"smpi.py: {wanted} needs the transforms' results, but sampled computation ({sampled}) "
+                         "makes them garbage: sampled steps are charged, not run (timing only). "
+                         f"Run {wanted} without sampling (no --sample, DISTFFT_SMPI_SAMPLE unset).")
+
+
 def run(kind, ranks, cores_per_node, sample, fold, configuration, program):
     """Run `program` under smpirun; returns (exit status, wall seconds, peak
     memory in bytes)."""
+    check_results_wanted(program, sample, fold, os.environ)
     check_map_count(ranks)
     environment = dict(os.environ)
     if sample:

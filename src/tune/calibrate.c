@@ -48,6 +48,7 @@
 #include "../error.h"
 #include "../node.h"
 #include "../redist/nodes.h"
+#include "../simulation.h"
 #include "predict.h"
 #include "timer.h"
 
@@ -471,6 +472,28 @@ static int write_model(MPI_Comm comm, const cost_model *model, const char *path,
     return error_agree(comm, local);
 }
 
+/* Simulated ranks a calibration takes under SMPI. Its buffers are one set
+ * for all of them (simulation_scratch), but SMPI packs every message of a
+ * derived datatype into buffers of its own, and the datatype measurement
+ * has all pairs in flight at once: about 16 MB per simulated rank at its
+ * largest chunks (0.63 GB at 32 ranks of 16 per node), 8 GB at this count
+ * -- and hours of simulation. Two simulated nodes measure every figure
+ * but the inter-node level's messages in flight (which needs 3 nodes). */
+#define SIMULATED_RANKS_MOST 512
+
+/* Refuse, on every rank (each knows the size), a calibration of more
+ * simulated ranks than SIMULATED_RANKS_MOST in an SMPI build. Local. */
+static int check_simulated_ranks(MPI_Comm comm)
+{
+    int size = 0, rc = mpi_rank_size(comm, NULL, &size);
+    if (rc != DISTFFT_SUCCESS || !simulation_build() || size <= SIMULATED_RANKS_MOST) return rc;
+    return error_fail(DISTFFT_ERR_UNSUPPORTED, "distfft_model_calibrate: %d simulated ranks: under SMPI a "
+                      "calibration takes at most %d (about 16 MB of memory per simulated rank, and hours); "
+                      "calibrate on two simulated nodes, e.g. smpi.py run KIND --ranks 32 --cores-per-node 16 "
+                      "-- distfft-bench --calibrate FILE --node-size 16",
+                      size, SIMULATED_RANKS_MOST);
+}
+
 int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor, const char *path)
 {
     error_clear();
@@ -489,7 +512,7 @@ int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor, c
                                              "must be >= 0 (0: find the nodes)", node_size)
                 : rigor < DISTFFT_ESTIMATE || rigor > DISTFFT_EXHAUSTIVE
                     ? error_fail(DISTFFT_ERR_ARGUMENT, "distfft_model_calibrate: unknown rigor %d", (int)rigor)
-                    : DISTFFT_SUCCESS;
+                    : check_simulated_ranks(work);
     TRY(error_agree(work, local));
     cost_model model;
     memset(&model, 0, sizeof model);
@@ -501,8 +524,10 @@ int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor, c
     int length = 0;
     if (MPI_Get_processor_name(host, &length) != MPI_SUCCESS) snprintf(host, sizeof host, "(unknown)");
     model_machine_describe(model.machine, sizeof model.machine, model.mpi_library, model.node_size, host);
-    from = malloc(COPY_BYTES);
-    to = malloc(COPY_BYTES);
+    /* Under SMPI one pair for all simulated ranks (simulation_scratch):
+     * private pairs grew the calibration's memory with the ranks. */
+    from = simulation_scratch("calibration copy from", COPY_BYTES);
+    to = simulation_scratch("calibration copy to", COPY_BYTES);
     TRY(error_agree(work, from && to ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "calibration buffers")));
     model.memcpy_bandwidth = measure_memcpy(work, from, to, &measured);
     TRY(error_agree(work, measured));
@@ -520,8 +545,8 @@ int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor, c
              inter ? "" : "# one node: inter-node values are the intra-node ones, injection and bisection unknown\n");
     TRY(write_model(work, &model, path, note));
 fail:
-    free(from);
-    free(to);
+    simulation_scratch_free(from);
+    simulation_scratch_free(to);
     free(layout.first_rank_of);
     KEEP_MPI(MPI_Comm_free(&work));
     return rc;

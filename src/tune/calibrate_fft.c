@@ -346,7 +346,10 @@ int calibrate_ffts(MPI_Comm comm, distfft_rigor rigor, int quick, int runs, int 
     int largest = fft_sizes[FFT_SIZES - 1];
     size_t bytes = (size_t)largest * largest * (largest + 2) * 16; /* complex double, r2c padding */
     if (bytes < (size_t)MODEL_LENGTH_BLOCK * 32) bytes = (size_t)MODEL_LENGTH_BLOCK * 32; /* and the length blocks */
-    void *in = distfft_malloc(bytes), *out = distfft_malloc(bytes);
+    /* Under SMPI one pair for all simulated ranks (simulation_scratch), not
+     * folded: distinct pages, and memory that does not grow with the ranks. */
+    void *in = simulation_scratch("calibration fft in", bytes);
+    void *out = simulation_scratch("calibration fft out", bytes);
     int rc = error_agree(comm, in && out ? DISTFFT_SUCCESS
                                          : error_fail(DISTFFT_ERR_MEMORY, "calibration arrays"));
     int measured = DISTFFT_SUCCESS; /* MPI failures while timing: agreed at the end */
@@ -389,8 +392,8 @@ int calibrate_ffts(MPI_Comm comm, distfft_rigor rigor, int quick, int runs, int 
     distfft_free(big_in);
     distfft_free(big_out);
     if (rc == DISTFFT_SUCCESS) calibrate_active(comm, rigor, member, node_size, in, out, bytes, &measured, model);
-    distfft_free(in);
-    distfft_free(out);
+    simulation_scratch_free(in);
+    simulation_scratch_free(out);
     if (rc == DISTFFT_SUCCESS) rc = error_agree(comm, measured);
     if (rc == DISTFFT_SUCCESS && !model->fft[MODEL_C2C][0].count && !model->fft[MODEL_C2C][1].count)
         rc = error_agree(comm, error_fail(DISTFFT_ERR_FFTW, "calibration: no c2c transform could be planned"));

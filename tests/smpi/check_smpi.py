@@ -10,7 +10,9 @@ on the gathered array); then, where Open MPI can run the same rank count
 here (16 and 64 ranks, oversubscribed), the same configuration under both
 and the forward outputs compared byte for byte (--save, FFTW estimate plans
 on both sides). Also that an SMPI build refuses what SMPI lacks (threads,
-the shm method) with a message, not a hang; that a shared sample file
+the shm method) with a message, not a hang, and --check or --save of
+folded or sampled results; that the calibration's memory grows little with
+the simulated ranks and more than 512 are refused; that a shared sample file
 charges what it holds. Prints one line per case with
 the wall time the simulation took; exits 1 if any case fails.
 """
@@ -51,11 +53,11 @@ REFUSED = [
 COMMON = ["--rigor", "estimate", "--inner", "1", "--outer", "1"]
 
 
-def run(command, timeout, env=None):
+def run(command, timeout, env=None, cwd=None):
     start = time.monotonic()
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
-                              env=dict(os.environ, **(env or {})))
+                              env=dict(os.environ, **(env or {})), cwd=cwd)
         return done.returncode, done.stdout + done.stderr, time.monotonic() - start
     except subprocess.TimeoutExpired as expired:
         output = (expired.stdout or b"").decode(errors="replace") if isinstance(expired.stdout, bytes) \
@@ -74,7 +76,7 @@ def main():
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--timeout", type=int, default=600, help="seconds per case")
     args = parser.parse_args()
-    bench = os.path.join(args.build_smpi, "bin", "distfft-bench")
+    bench = os.path.join(os.path.abspath(args.build_smpi), "bin", "distfft-bench")
     if not os.path.exists(bench):
         print(f"check_smpi: {bench} is missing (scripts/setup --smpi builds it)")
         return 1
@@ -121,6 +123,24 @@ def main():
         status, output, wall = run(simulated(bench, 16, "nodes", 4, arguments), 120)
         verdict(f"refused under SMPI: {arguments}", status not in (0, None) and words in output,
                 wall, output)
+
+    # Folded or sampled results cannot be checked: distfft-bench itself
+    # refuses --check and --save then, with one message (rank 0's) and exit
+    # status 2 on every rank -- here under a plain smpirun, past smpi.py's
+    # own refusal (benchmarks/tests/check_scale_refusals.py).
+    with tempfile.TemporaryDirectory(prefix="distfft-folded-") as directory:
+        xml, hosts = [os.path.join(directory, f"nodes-16.{end}") for end in ("xml", "hosts")]
+        subprocess.run([sys.executable, SMPI[1], "platform", "nodes", "--ranks", "16", "--cores-per-node", "4",
+                        "--out", directory], check=True, capture_output=True)
+        for variable, value, argument in [("DISTFFT_SMPI_FOLD", "1", "--check"),
+                                          ("DISTFFT_SMPI_SAMPLE", "3", "--save=" + os.path.join(directory, "x"))]:
+            command = ["smpirun", "-np", "16", "-platform", xml, "-hostfile", hosts,
+                       "--cfg=smpi/shared-malloc:global", "--log=root.thres:warning", bench,
+                       "--shape", "32x32x32", argument] + COMMON
+            status, output, wall = run(command, 120, {variable: value}, cwd=directory)
+            words = f"{argument.split('=')[0]} needs the transforms' results, but {variable}={value}"
+            verdict(f"refused by distfft-bench under smpirun: {variable}={value} {argument.split('=')[0]}",
+                    status == 2 and output.count(words) == 1, wall, output)
 
     # A shared sample file (DISTFFT_SMPI_SAMPLES, src/simulation.h): the first
     # run writes its sampled steps (3 FFTs and the backward output's scaling);
@@ -204,6 +224,41 @@ def main():
                 wrong.append(f"{line} (expected {expected} bytes)")
         verdict(f"calibration samples transform-sized buffers ({seen} samples)",
                 status == 0 and seen > 20 and not wrong, wall, output + "\n".join(wrong[:5]))
+
+    # The calibration's buffers are one set for all simulated ranks
+    # (simulation_scratch, and the sampled runs' pair in src/simulation.c):
+    # what grows with the ranks is SMPI's packing of the datatype
+    # measurement's messages, all pairs' at once, about 17 MB per rank. The
+    # quick calibration's peak resident size (the kernel's count; nothing is
+    # folded) at 8 and 32 ranks, nodes of 4: 240 and 640 MB; with a set per
+    # rank (2 x 32 MiB to copy, 2 x 8 MiB of FFT arrays) 0.76 and 2.9 GB,
+    # 90 MB per rank, and 256 ranks of the full calibration were killed at
+    # 24 GB. More than 512 simulated ranks are refused, at once.
+    peaks, outputs, walls = {}, "", 0.0
+    measure = ("import resource, subprocess, sys; status = subprocess.call(sys.argv[1:]); "
+               "print('peak_rss_bytes', resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024); "
+               "sys.exit(status)")
+    for ranks in (8, 32):
+        with tempfile.TemporaryDirectory(prefix="distfft-calibrate-memory-") as directory:
+            model = os.path.join(directory, "model.txt")
+            status, output, wall = run([sys.executable, "-c", measure] + SMPI
+                                       + ["nodes", "--ranks", str(ranks), "--cores-per-node", "4", "--", bench,
+                                          "--calibrate", model, "--rigor", "estimate"], 120,
+                                       {"DISTFFT_SMPI_SAMPLE": "1", "DISTFFT_CALIBRATE_QUICK": "1"})
+            lines = [line for line in output.splitlines() if line.startswith("peak_rss_bytes")]
+            if status == 0 and lines and os.path.exists(model):
+                peaks[ranks] = int(lines[-1].split()[1])
+            outputs, walls = outputs + output, walls + wall
+    growth = (peaks[32] - peaks[8]) / 24 if len(peaks) == 2 else None
+    verdict(f"calibration's memory by simulated ranks: {', '.join(f'{r}: {p / 1e6:.0f} MB' for r, p in peaks.items())}"
+            f" (below 32 MiB more per rank)", growth is not None and growth < 32 << 20, walls, outputs)
+    with tempfile.TemporaryDirectory(prefix="distfft-calibrate-ranks-") as directory:
+        model = os.path.join(directory, "model.txt")
+        status, output, wall = run(SMPI + ["nodes", "--ranks", "513", "--cores-per-node", "16", "--", bench,
+                                           "--calibrate", model], 120)
+        verdict("calibration on 513 simulated ranks refused", status not in (0, None) and not os.path.exists(model)
+                and "513 simulated ranks: under SMPI a calibration takes at most 512" in output
+                and "calibrate on two simulated nodes" in output, wall, output)
 
     # A malformed platform file: refused with a message naming it, nothing run.
     with tempfile.TemporaryDirectory(prefix="distfft-platform-") as directory:
