@@ -543,12 +543,10 @@ typedef struct {
     /* Threads per rank, 1..4096 (default 1), the same on every rank: FFTW's
      * threaded plans (libfftw3_threads) for every serial transform and
      * OpenMP threads in distfft's own passes (pack/unpack, scaling,
-     * weights, copies); with FFTW >= 3.3.9 FFTW's plans run on the same
-     * OpenMP threads (its threads backend, set for the process when the
-     * library is loaded: docs/guide/node.md). More threads than cores are
-     * allowed (they then share cores). threads > 1 needs MPI initialised
-     * with at least MPI_THREAD_FUNNELED (MPI_Init_thread; mpi4py's default
-     * is MULTIPLE): otherwise plan creation fails on every rank with
+     * weights, copies). More threads than cores are allowed (they then
+     * share cores). threads > 1 needs MPI initialised with at least
+     * MPI_THREAD_FUNNELED (MPI_Init_thread; mpi4py's default is MULTIPLE):
+     * otherwise plan creation fails on every rank with
      * DISTFFT_ERR_UNSUPPORTED. The default is 1, not OMP_NUM_THREADS:
      * under mpiexec every rank of a node would take it, oversubscribing the
      * node P-fold, and threads = 1 keeps results bit-identical from run to
