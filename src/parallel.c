@@ -30,10 +30,3 @@ void parallel_copy(void *target, const void *source, size_t bytes, int threads)
         memcpy((char *)target + begin, (const char *)source + begin, end - begin);
     }
 }
-
-void parallel_jobs(void *(*work)(char *), char *jobs, size_t job_bytes, int count, void *unused)
-{
-    (void)unused;
-#pragma omp parallel for num_threads(count) schedule(static) if (count > 1)
-    for (int i = 0; i < count; i++) work(jobs + (size_t)i * job_bytes);
-}

@@ -62,15 +62,6 @@ static void init_threads_once(void)
     fftw_init_threads();
     fftwf_init_threads();
     fftwl_init_threads();
-#ifdef DISTFFT_FFTW_THREADS_CALLBACK
-    /* FFTW's parallel loops on distfft's OpenMP threads (parallel.h says
-     * why one pool): FFTW >= 3.3.9. For the whole process, as the threads
-     * initialisation is; each loop's jobs are FFTW's, only the threads
-     * that run them change. */
-    fftw_threads_set_callback(parallel_jobs, NULL);
-    fftwf_threads_set_callback(parallel_jobs, NULL);
-    fftwl_threads_set_callback(parallel_jobs, NULL);
-#endif
     done = true;
 }
 
