@@ -32,8 +32,9 @@
  * Keeping the input of a fused c2r. FFTW cannot preserve the input of a
  * multi-axis c2r, and a backward that starts with one (one rank: the whole
  * transform is one stage) reads the caller's input. The step copies it
- * into the plan's scratch with the plan's threads, the normalisation
- * folded into the copy (plan.c, fold_scales), and runs the fused c2r there
+ * into the plan's scratch on the calling thread (serial/fft_step.c says
+ * why not on the plan's threads), the normalisation folded into the copy
+ * (plan.c, fold_scales), and runs the fused c2r there
  * destroying the copy: one FFTW plan, as FFTW's own, and the copy takes
  * the place of the scaling sweep. The alternative, the c2c axes out of
  * place into a work buffer and then a 1-D c2r (two FFTW plans, the

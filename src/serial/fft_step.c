@@ -2,10 +2,15 @@
  * fft_step.c -- the plan step that runs one serial transform (serial_fft:
  * one FFTW plan over a set of axes of the local block). Knows nothing of
  * MPI. A multi-axis C2R (the fused backward of R2C + C2C) that must keep
- * its input copies it first, with the plan's threads and the plan's
- * normalisation folded in, into the scratch array the plan lends, as FFTW
- * cannot preserve the input of such a plan (src/plan/algebra.c says why
- * this beats an unfused c2c + c2r).
+ * its input copies it first, with the plan's normalisation folded in, into
+ * the scratch array the plan lends, as FFTW cannot preserve the input of
+ * such a plan (src/plan/algebra.c says why this beats an unfused c2c +
+ * c2r). The copy runs on the calling thread, not on the plan's OpenMP
+ * threads: the c2r starts right after it on FFTW's own threads, and
+ * libgomp's idle threads spin for a while after a parallel region (its
+ * default wait policy), so FFTW's threads would share the cores with
+ * them. On 2 cores with 2 threads the threaded copy and that overlap cost
+ * about 4 copies' time; one thread's copy costs one.
  * A padded transform (serial/padding.h) runs at the padded lengths in
  * a scratch array the plan lends: forward transforms into it and truncates
  * into the output, backward zero-pads into it and transforms from it. It
@@ -13,9 +18,9 @@
  * (the plan's in-place chains use that).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "../error.h"
-#include "../parallel.h"
 #include "../step.h"
 #include "padding.h"
 
@@ -31,14 +36,13 @@ typedef struct {
 static int fft_execute(const step *self, const void *in, void *out)
 {
     const fft_step *s = (const fft_step *)self;
-    if (s->copy) {
+    if (s->copy) { /* on the calling thread: see the file's comment */
         if (s->scale == 1.0) {
-            parallel_copy(s->copy, in, s->copy_bytes, self->spec.threads);
+            memcpy(s->copy, in, s->copy_bytes);
         } else {
             distfft_precision precision = self->spec.fft.precision;
             size_t real = precision == DISTFFT_FLOAT ? sizeof(float) : sizeof(double);
-            serial_scaled_copy(precision, s->copy, in, (int64_t)(s->copy_bytes / real), s->scale,
-                               self->spec.threads);
+            serial_scaled_copy(precision, s->copy, in, (int64_t)(s->copy_bytes / real), s->scale, 1);
         }
         in = s->copy;
     }

@@ -12,7 +12,12 @@
  * 0 the same either way), the work memory (the complex block's bytes when
  * kept, none otherwise), the forward against a direct FFTW reference in
  * double, the backward's round trip, and the inputs: bit-identical after
- * both directions unless destroy_input.
+ * both directions unless destroy_input. The backward that keeps its input
+ * against the one that destroys it, on the same spectrum, under every
+ * normalisation (the copy scales, or copies plainly under norm none):
+ * equal to a tolerance (the 1/N goes before the c2r or after it), the
+ * input untouched, and a second call bit-identical to the first (the
+ * copy is the call's own, nothing is left from the last one).
  *
  * Each rank plans on MPI_COMM_SELF, so the program runs on any number of
  * ranks; CTest runs it on 1 and 2.
@@ -132,11 +137,13 @@ static void check_structure(const config *c, const char *what, distfft_plan keep
     free(tree_destroy);
 }
 
-static distfft_plan make_plan(const config *c, distfft_precision precision, int threads, int destroy)
+static distfft_plan make_plan(const config *c, distfft_precision precision, int threads, int destroy,
+                              distfft_norm norm)
 {
     distfft_options o;
     distfft_options_init(&o);
     o.rigor = DISTFFT_ESTIMATE;
+    o.norm = norm;
     o.threads = threads;
     o.destroy_input = destroy;
     for (int a = 0; a < c->ndims; a++) o.kinds[a] = c->kinds[a];
@@ -149,11 +156,82 @@ static distfft_plan make_plan(const config *c, distfft_precision precision, int 
     return plan;
 }
 
+/* The backward keeping its input against the one destroying it, on the
+ * spectrum `spectrum` (out_bytes): the same values to a tolerance, the
+ * input untouched, the second keeping call the first's bits. */
+static void compare_backwards(const char *what, distfft_plan keep, distfft_plan destroy, const void *spectrum,
+                              size_t out_bytes, double tolerance)
+{
+    int64_t in_shape[DISTFFT_MAX_DIMS];
+    distfft_type in_type, out_type;
+    distfft_plan_input_block(keep, in_shape, NULL);
+    distfft_plan_types(keep, &in_type, &out_type);
+    int64_t in_count = test_product(distfft_plan_ndims(keep), in_shape);
+    size_t in_bytes = (size_t)in_count * distfft_type_size(in_type);
+    void *y = test_guarded_alloc(out_bytes, 0), *kept = test_guarded_alloc(in_bytes, 0);
+    void *again = test_guarded_alloc(in_bytes, 0), *destroyed = test_guarded_alloc(in_bytes, 0);
+    memcpy(y, spectrum, out_bytes);
+    int ok = distfft_plan_backward(keep, y, kept) == DISTFFT_SUCCESS &&
+             distfft_plan_backward(keep, y, again) == DISTFFT_SUCCESS;
+    test_case(&suite, ok && memcmp(y, spectrum, out_bytes) == 0, "%s: two backwards keep their input", what);
+    test_case(&suite, ok && memcmp(kept, again, in_bytes) == 0,
+              "%s: the second backward's bits are the first's", what);
+    ok = ok && distfft_plan_backward(destroy, y, destroyed) == DISTFFT_SUCCESS;
+    double worst = 0, largest = 0;
+    for (int64_t i = 0; i < in_count; i++) {
+        double complex value = test_element(in_type, destroyed, i);
+        double e = cabs(test_element(in_type, kept, i) - value);
+        if (!(e <= worst)) worst = e;
+        if (cabs(value) > largest) largest = cabs(value);
+    }
+    double difference = largest > 0 ? worst / largest : worst;
+    test_case(&suite, ok && difference <= tolerance,
+              "%s: the backward keeping its input gives the destroying one's values (%.2g <= %.2g)", what,
+              difference, tolerance);
+    test_case(&suite, test_guard_intact(kept, in_bytes, 0) && test_guard_intact(again, in_bytes, 0) &&
+                          test_guard_intact(destroyed, in_bytes, 0),
+              "%s: nothing written past the backwards' outputs", what);
+    void *buffers[] = {y, kept, again, destroyed};
+    for (size_t b = 0; b < sizeof buffers / sizeof buffers[0]; b++) distfft_free(buffers[b]);
+}
+
+/* compare_backwards under norm none (the plain copy) and ortho, on the
+ * forward of the keeping plan. */
+static void run_norms(const config *c, distfft_precision precision, int threads, void *x)
+{
+    static const distfft_norm norms[] = {DISTFFT_NORM_NONE, DISTFFT_NORM_ORTHO};
+    for (size_t k = 0; k < sizeof norms / sizeof norms[0]; k++) {
+        char what[200];
+        snprintf(what, sizeof what, "%s %s threads %d norm %s", c->name, distfft_precision_name(precision),
+                 threads, distfft_norm_name(norms[k]));
+        distfft_plan keep = make_plan(c, precision, threads, 0, norms[k]);
+        distfft_plan destroy = make_plan(c, precision, threads, 1, norms[k]);
+        test_case(&suite, keep && destroy, "%s: plans created", what);
+        if (keep && destroy) {
+            int64_t out_shape[DISTFFT_MAX_DIMS];
+            distfft_type in_type, out_type;
+            distfft_plan_output_block(keep, out_shape, NULL);
+            distfft_plan_types(keep, &in_type, &out_type);
+            size_t out_bytes = (size_t)test_product(c->ndims, out_shape) * distfft_type_size(out_type);
+            void *y = test_guarded_alloc(out_bytes, 0);
+            int ok = distfft_plan_forward(keep, x, y) == DISTFFT_SUCCESS;
+            test_case(&suite, ok, "%s: forward", what);
+            if (ok)
+                compare_backwards(what, keep, destroy, y, out_bytes,
+                                  test_tolerance(precision, test_product(c->ndims, c->shape)));
+            distfft_free(y);
+        }
+        distfft_plan_destroy(&keep);
+        distfft_plan_destroy(&destroy);
+    }
+}
+
 static void run(const config *c, distfft_precision precision, int threads)
 {
     char what[160];
     snprintf(what, sizeof what, "%s %s threads %d", c->name, distfft_precision_name(precision), threads);
-    distfft_plan keep = make_plan(c, precision, threads, 0), destroy = make_plan(c, precision, threads, 1);
+    distfft_plan keep = make_plan(c, precision, threads, 0, DISTFFT_NORM_BACKWARD);
+    distfft_plan destroy = make_plan(c, precision, threads, 1, DISTFFT_NORM_BACKWARD);
     test_case(&suite, keep && destroy, "%s: plans created", what);
     if (!keep || !destroy) {
         distfft_plan_destroy(&keep);
@@ -205,6 +283,8 @@ static void run(const config *c, distfft_precision precision, int threads)
     back = error_against(in_type, in_count, z, original);
     test_case(&suite, ok && forward <= tolerance && back <= 4 * tolerance,
               "%s, destroy_input: forward (%.2g) and round trip (%.2g)", what, forward, back);
+    compare_backwards(what, keep, destroy, y_copy, out_bytes, tolerance);
+    run_norms(c, precision, threads, x);
 
     free(expected);
     free(original);
