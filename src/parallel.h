@@ -19,7 +19,4 @@
 /* Threads to use for a pass over `bytes` with up to `threads`: at least 1. */
 int parallel_threads(int threads, int64_t bytes);
 
-/* memcpy with up to `threads` threads. */
-void parallel_copy(void *target, const void *source, size_t bytes, int threads);
-
 #endif
