@@ -70,8 +70,9 @@ def sha256(path):
 
 def bench(args, configuration, extra):
     ranks, shape, grid, method, kind = configuration
+    # Absolute paths: a launcher may run the program in a scratch folder (smpi.py does).
     command = shlex.split(args.launcher.format(ranks=ranks)) + [
-        args.bench, "--model", args.model, "--json", "--shape", shape, "--grid", grid,
+        os.path.abspath(args.bench), "--model", os.path.abspath(args.model), "--json", "--shape", shape, "--grid", grid,
         "--method", method, "--kind", kind] + shlex.split(args.bench_args) + extra
     result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines = [line for line in result.stdout.splitlines() if line.startswith("{")]
