@@ -182,27 +182,7 @@ static double host_seconds(void)
     return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
 }
 
-/* The sampled runs' buffers: one pair for all ranks, grown to the largest
- * run, never shrunk. A rank uses them from its preparation to the end of
- * its run, with no MPI call and no charge between (no other rank runs
- * meanwhile); the charge after the run lets the others go on, and they may
- * reuse or replace the pair then. A pair per run instead was held by every
- * rank that entered a step before its samples were complete: 50 MB per
- * simulated rank in a sampled calibration. */
-static void *sample_buffer[2];
-static size_t sample_buffer_bytes[2];
-
-static void *sample_buffer_of(int which, size_t bytes)
-{
-    if (bytes > sample_buffer_bytes[which]) {
-        fftw_free(sample_buffer[which]);
-        sample_buffer[which] = fftw_malloc(bytes);
-        sample_buffer_bytes[which] = sample_buffer[which] ? bytes : 0;
-    }
-    return sample_buffer[which];
-}
-
-/* A sampled run on the sample buffers, touched before (the K sampled runs
+/* A sampled run on private buffers, touched before (the K sampled runs
  * come from K different ranks, each on arrays it may not have touched yet;
  * folded arrays would hit the same few cached pages). Preparing them is
  * not charged to the simulated clock. Sampled runs are for timing: the
@@ -212,15 +192,17 @@ static int run_private(simulation_work work, const void *context, const void *in
 {
     smpi_bench_end();
     bool in_place = in == (const void *)out;
-    void *private_in = sample_buffer_of(0, in_bytes ? in_bytes : 1);
-    void *private_out = in_place ? private_in : sample_buffer_of(1, out_bytes ? out_bytes : 1);
+    void *private_in = fftw_malloc(in_bytes ? in_bytes : 1);
+    void *private_out = in_place ? private_in : fftw_malloc(out_bytes ? out_bytes : 1);
     if (private_in) memset(private_in, 0, in_bytes);
     if (private_out && !in_place) memset(private_out, 0, out_bytes);
     smpi_bench_begin();
     double start = host_seconds();
     int status = private_in && private_out ? work(context, private_in, private_out) : work(context, in, out);
     *seconds = host_seconds() - start;
-    smpi_bench_end(); /* lets the other ranks go on (the run is charged) */
+    smpi_bench_end();
+    if (!in_place) fftw_free(private_out);
+    fftw_free(private_in);
     smpi_bench_begin();
     return status;
 }

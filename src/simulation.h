@@ -25,14 +25,13 @@
  *                            the mean host time of the last K is charged to
  *                            the simulated clock (smpi_execute_benched)
  *                            without running the step. The sampled runs
- *                            read and write buffers of their own (one
- *                            pair for all ranks, grown to the largest
- *                            run) touched before, so they see warm pages
- *                            but real memory traffic (not folded pages'
- *                            cache hits); the results are garbage: timing
- *                            only. Charged seconds are host seconds: the
- *                            platform's core speed must equal
- *                            smpi/host-speed (our platforms do).
+ *                            read and write private buffers touched
+ *                            before, so they see warm pages but real memory
+ *                            traffic (not folded pages' cache hits); the
+ *                            results are garbage: timing only. Charged
+ *                            seconds are
+ *                            host seconds: the platform's core speed must
+ *                            equal smpi/host-speed (our platforms do).
  *   DISTFFT_SMPI_SAMPLES=FILE with sampling: every finished sample is
  *                            appended to FILE, and a later run with the
  *                            same FILE charges those means for the same keys
@@ -41,10 +40,7 @@
  *                            their exchanges only (benchmarks/scale/
  *                            auto_rounds.py shares one file per round).
  *
- * A checking run (distfft-bench --check, the SMPI tests) uses neither:
- * either switch makes the transforms' results garbage, and distfft-bench
- * refuses --check and --save under them, as benchmarks/scale/smpi.py
- * does; both read them as simulation.c does (atoi: a number above 0 is on).
+ * A checking run (distfft-bench --check, the SMPI tests) uses neither.
  */
 #ifndef DISTFFT_SIMULATION_H
 #define DISTFFT_SIMULATION_H
