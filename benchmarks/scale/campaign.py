@@ -526,7 +526,7 @@ def models_for(points, args, bench, directory):
     models = {}
     for platform, cores in sorted({(p.platform, p.cores_per_node) for p in points if p.series != "heffte"}):
         ranks = max(p.ranks for p in points if p.platform == platform and p.series != "heffte")
-        models[platform] = args.model or calibrate(platform, cores, bench, directory, args.timeout, ranks)
+        models[platform] = os.path.abspath(args.model) if args.model else calibrate(platform, cores, bench, directory, args.timeout, ranks)
     return models
 
 
