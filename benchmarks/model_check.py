@@ -49,15 +49,18 @@ import subprocess
 import sys
 
 
-def run_once(args, ranks, shape, grid, method, kind, model=None):
+def run_once(args, ranks, shape, grid, method, kind, model=None, extra=()):
+    """One distfft-bench --json run of a configuration, its report. Absolute
+    paths: a launcher may run the program in a scratch folder (smpi.py does)."""
     command = shlex.split(args.launcher.format(ranks=ranks)) + [
-        args.bench, "--model", model or args.model, "--json", "--shape", shape, "--grid", grid,
-        "--method", method, "--kind", kind] + shlex.split(args.bench_args)
+        os.path.abspath(args.bench), "--model", os.path.abspath(model or args.model), "--json",
+        "--shape", shape, "--grid", grid, "--method", method, "--kind", kind] + \
+        shlex.split(args.bench_args) + list(extra)
     result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines = [line for line in result.stdout.splitlines() if line.startswith("{")]
     if result.returncode != 0 or not lines:
-        sys.exit("model_check.py: %s failed (%d): %s" % (" ".join(command), result.returncode,
-                                                          result.stderr[-2000:]))
+        sys.exit("%s: %s failed (%d): %s" % (os.path.basename(sys.argv[0]), " ".join(command),
+                                             result.returncode, result.stderr[-2000:]))
     return json.loads(lines[-1])
 
 

@@ -41,10 +41,11 @@ import collections
 import hashlib
 import json
 import os
-import shlex
 import statistics
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import model_check  # noqa: E402  (run_once: one distfft-bench run)
 
 
 def read_set(path):
@@ -69,17 +70,7 @@ def sha256(path):
 
 
 def bench(args, configuration, extra):
-    ranks, shape, grid, method, kind = configuration
-    # Absolute paths: a launcher may run the program in a scratch folder (smpi.py does).
-    command = shlex.split(args.launcher.format(ranks=ranks)) + [
-        os.path.abspath(args.bench), "--model", os.path.abspath(args.model), "--json", "--shape", shape, "--grid", grid,
-        "--method", method, "--kind", kind] + shlex.split(args.bench_args) + extra
-    result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    lines = [line for line in result.stdout.splitlines() if line.startswith("{")]
-    if result.returncode != 0 or not lines:
-        sys.exit("model_ranking.py: %s failed (%d): %s" % (" ".join(command), result.returncode,
-                                                           result.stderr[-2000:]))
-    report = json.loads(lines[-1])
+    report = model_check.run_once(args, *configuration, extra=extra)
     report["configuration"] = ":".join(configuration)
     return report
 
