@@ -6,7 +6,7 @@
         [--grid pencil|slab|3d] [--platform fat-tree|dragonfly|nodes]
         [--placement row|morton|node]
         [--tune-budget B --model FILE] [--out DIR] [--timeout S]
-        [--first-round K]
+        [--first-round K] [--cfg NAME:VALUE ...]
     benchmarks/scale/auto_rounds.py --summarize DIR
 
 One simulated point (the campaign's, benchmarks/scale/campaign.py: r2c,
@@ -35,6 +35,10 @@ run its own samples, as before.
 sample file included), so a series can be continued later into the same
 DIR, or split over two invocations side by side (one per core: rounds
 1-3 and --first-round 3 --rounds 2 make rounds 1-5).
+
+--cfg NAME:VALUE (repeatable) passes a SimGrid setting to every run and is
+recorded in each record's "smpi_settings", e.g. smpi/alltoall:basic_linear
+to replace SMPI's size-based choice of MPI_Alltoall algorithm.
 """
 import argparse
 import dataclasses
@@ -63,7 +67,7 @@ def run(point, bench, options, samples=None):
         environment["DISTFFT_SMPI_SAMPLES"] = samples
     wall, done, memory = campaign.simulate(point.platform, point.ranks, point.cores_per_node,
                                            bench_command(point, bench, options), options.timeout,
-                                           environment)
+                                           environment, options.cfg)
     record = {"wall_seconds": wall, "peak_memory_bytes": memory, "timed_out": done is None}
     if getattr(done, "maxmin_precision", None):
         record["maxmin_precision"] = done.maxmin_precision
@@ -136,6 +140,8 @@ def main(argv):
     parser.add_argument("--out", default="auto-rounds")
     parser.add_argument("--private-samples", action="store_true",
                         help="each run samples its own FFT steps (no shared sample file per round)")
+    parser.add_argument("--cfg", action="append", default=[], metavar="NAME:VALUE",
+                        help="a SimGrid setting for every run (repeatable)")
     parser.add_argument("--build-smpi", default=os.path.join(campaign.ROOT, "build-smpi"))
     parser.add_argument("--summarize", metavar="DIR")
     options = parser.parse_args(argv)
@@ -167,6 +173,8 @@ def main(argv):
                 record.update(where)
                 record.update({"round": n, "ranks": ranks, "method": method, "shape": options.shape,
                                "tune_budget": options.tune_budget, "shared_samples": samples is not None})
+                if options.cfg:
+                    record["smpi_settings"] = options.cfg
                 with open(results, "a") as stream:
                     stream.write(json.dumps(record) + "\n")
                 pair = (record.get("bench") or {}).get("pair_seconds")
