@@ -2,19 +2,20 @@
 """Is `auto` within 5 % of the best fixed method at scale? Repeated rounds.
 
     benchmarks/scale/auto_rounds.py [--ranks 64,256] [--rounds 5]
-        [--shape 512x512x512] [--methods alltoallw,sendrecv,...]
+        [--shape 512x512x512] [--kind r2c|c2c] [--methods alltoallw,sendrecv,...]
         [--grid pencil|slab|3d] [--platform fat-tree|dragonfly|nodes]
         [--placement row|morton|node]
         [--tune-budget B --model FILE] [--out DIR] [--timeout S]
-        [--first-round K]
+        [--first-round K] [--cfg NAME:VALUE ...]
     benchmarks/scale/auto_rounds.py --summarize DIR
 
 One simulated point (the campaign's, benchmarks/scale/campaign.py: r2c,
-pencil grid, fat tree, row placement unless told otherwise, 16 cores per node, memory folded, computation
-sampled, FFTW measure, 3 timed pairs) for `auto` and for each fixed method,
-per rank count, in rounds; each round runs them in a rotated order, so
-drift of the host hits all alike (the network is simulated, the local FFTs
-are measured on this host: their noise is what differs between rounds).
+pencil grid, fat tree, row placement unless told otherwise, 16 cores per
+node, memory folded, computation sampled, FFTW measure, 3 timed pairs) for
+`auto` and for each fixed method, per rank count, in rounds; each round
+runs them in a rotated order, so drift of the host hits all alike (the
+network is simulated, the local FFTs are measured on this host: their noise
+is what differs between rounds).
 Appends every run to DIR/results.jsonl and prints, per rank count, each
 method's median simulated pair over rounds [range], auto's, the median over
 rounds of auto / the best fixed method of that round [range], and auto's
@@ -34,6 +35,10 @@ run its own samples, as before.
 sample file included), so a series can be continued later into the same
 DIR, or split over two invocations side by side (one per core: rounds
 1-3 and --first-round 3 --rounds 2 make rounds 1-5).
+
+--cfg NAME:VALUE (repeatable) passes a SimGrid setting to every run and is
+recorded in each record's "smpi_settings", e.g. smpi/alltoall:basic_linear
+to replace SMPI's size-based choice of MPI_Alltoall algorithm.
 """
 import argparse
 import dataclasses
@@ -62,7 +67,7 @@ def run(point, bench, options, samples=None):
         environment["DISTFFT_SMPI_SAMPLES"] = samples
     wall, done, memory = campaign.simulate(point.platform, point.ranks, point.cores_per_node,
                                            bench_command(point, bench, options), options.timeout,
-                                           environment)
+                                           environment, options.cfg)
     record = {"wall_seconds": wall, "peak_memory_bytes": memory, "timed_out": done is None}
     if getattr(done, "maxmin_precision", None):
         record["maxmin_precision"] = done.maxmin_precision
@@ -91,7 +96,8 @@ def summarize(rows):
         rounds = sorted({r["round"] for r in mine})
         where = (f"{mine[0].get('grid', 'pencil')}, {mine[0].get('platform', 'fat-tree')}, "
                  f"{mine[0].get('placement', 'row')} placement") if mine else ""
-        lines += [f"## {ranks} ranks, {mine[0]['shape']} r2c {where} ({len(rounds)} rounds)" if mine
+        kind = mine[0].get("kind", "r2c") if mine else ""
+        lines += [f"## {ranks} ranks, {mine[0]['shape']} {kind} {where} ({len(rounds)} rounds)" if mine
                   else f"## {ranks} ranks: no completed run", ""]
         if not mine:
             continue
@@ -123,6 +129,7 @@ def main(argv):
     parser.add_argument("--first-round", type=int, default=0,
                         help="number this invocation's rounds from K + 1 (continue or split a series)")
     parser.add_argument("--shape", default="512x512x512")
+    parser.add_argument("--kind", default="r2c", choices=("r2c", "c2c"))
     parser.add_argument("--methods", default=",".join(FIXED))
     parser.add_argument("--grid", default="pencil", choices=("pencil", "slab", "3d"))
     parser.add_argument("--platform", default="fat-tree", choices=("fat-tree", "dragonfly", "nodes"))
@@ -133,6 +140,8 @@ def main(argv):
     parser.add_argument("--out", default="auto-rounds")
     parser.add_argument("--private-samples", action="store_true",
                         help="each run samples its own FFT steps (no shared sample file per round)")
+    parser.add_argument("--cfg", action="append", default=[], metavar="NAME:VALUE",
+                        help="a SimGrid setting for every run (repeatable)")
     parser.add_argument("--build-smpi", default=os.path.join(campaign.ROOT, "build-smpi"))
     parser.add_argument("--summarize", metavar="DIR")
     options = parser.parse_args(argv)
@@ -145,7 +154,8 @@ def main(argv):
     bench = os.path.join(options.build_smpi, "bin", "distfft-bench")
     shape = tuple(int(n) for n in options.shape.split("x"))
     methods = ["auto"] + options.methods.split(",")
-    where = {"grid": options.grid, "platform": options.platform, "placement": options.placement}
+    where = {"grid": options.grid, "platform": options.platform, "placement": options.placement,
+             "kind": options.kind}
     os.makedirs(options.out, exist_ok=True)
     results = os.path.join(options.out, "results.jsonl")
     if options.first_round < 0:
@@ -163,6 +173,8 @@ def main(argv):
                 record.update(where)
                 record.update({"round": n, "ranks": ranks, "method": method, "shape": options.shape,
                                "tune_budget": options.tune_budget, "shared_samples": samples is not None})
+                if options.cfg:
+                    record["smpi_settings"] = options.cfg
                 with open(results, "a") as stream:
                     stream.write(json.dumps(record) + "\n")
                 pair = (record.get("bench") or {}).get("pair_seconds")

@@ -191,17 +191,19 @@ def run_group(command, timeout, **options):
     return subprocess.CompletedProcess(command, process.returncode, out, err)
 
 
-def simulate(platform, ranks, cores_per_node, program, timeout, environment=None):
+def simulate(platform, ranks, cores_per_node, program, timeout, environment=None, settings=()):
     """Run `program` (a command list) on `ranks` simulated ranks of
     `platform`: (wall seconds, completed process or None if timed out, peak
-    memory of the simulation in bytes). A run the network solver stopped
+    memory of the simulation in bytes). `settings`: further SimGrid
+    settings (NAME:VALUE, as smpirun's --cfg). A run the network solver stopped
     (solver_failed) runs again with COARSE_MAXMIN; the process then has
     `maxmin_precision` set to it, and the wall time counts both runs."""
     with tempfile.TemporaryDirectory(prefix="distfft-scale-") as directory:
         xml, hosts = smpi.write_platform(platform, ranks, cores_per_node, directory)
         start = time.monotonic()
         peak = 0
-        for configuration in (["smpi/display-timing:no"], ["smpi/display-timing:no", COARSE_MAXMIN]):
+        for configuration in (["smpi/display-timing:no", *settings],
+                              ["smpi/display-timing:no", *settings, COARSE_MAXMIN]):
             command = smpi.smpirun_command(xml, hosts, ranks, configuration) + program
             with smpi.MemoryWatch() as memory:
                 done = run_group(command, timeout, cwd=directory,
