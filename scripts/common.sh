@@ -64,7 +64,7 @@ build_mpich() {
 
 # The library and distfft-bench for SimGrid's SMPI simulator (smpicc), in
 # build-smpi/: simulated ranks run the unchanged library (memory folding and
-# sampled computation in src/simulation.c, switched on at run time).
+# sampled computation in src/platform_smpi.c, switched on at run time).
 build_smpi() {
   say "building with SimGrid SMPI (smpicc) in build-smpi/"
   BUILD_TARGETS=distfft-bench build_with build-smpi -DCMAKE_C_COMPILER=smpicc -DMPI_C_COMPILER=smpicc \

@@ -29,7 +29,7 @@
 
 #include "error.h"
 #include "lifetime.h"
-#include "simulation.h"
+#include "platform.h"
 
 typedef struct {
     int is_window;
@@ -260,10 +260,10 @@ int lifetime_register(MPI_Comm comm, lifetime_tag *tag)
     int rc = DISTFFT_SUCCESS, found = 0;
     lifetime_queue *queue = NULL;
     tag->queue = NULL;
-    /* SMPI's simulated ranks share this process's globals (the list of
-     * queues), and make no windows (shm is refused there): a release then
-     * frees at once, with nothing that synchronises */
-    if (simulation_build()) return DISTFFT_SUCCESS;
+    /* ranks that share this process share its globals (the list of
+     * queues) and make no windows (platform.h): a release then frees at
+     * once, with nothing that synchronises */
+    if (platform_ranks_share_process()) return DISTFFT_SUCCESS;
     /* a queue is made in a creation every rank of comm makes, so either
      * every rank has one (nothing can fail then) or none has */
     if (queue_keyval != MPI_KEYVAL_INVALID)

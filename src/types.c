@@ -6,7 +6,7 @@
 
 #include "types.h"
 
-#include "simulation.h"
+#include "platform.h"
 
 bool type_is_valid(distfft_type type)
 {
@@ -62,10 +62,10 @@ bool precision_is_valid(distfft_precision precision)
     return precision == DISTFFT_DOUBLE || precision == DISTFFT_FLOAT || precision == DISTFFT_LONG_DOUBLE;
 }
 
-/* FFTW's aligned allocator; folded under SMPI when asked (simulation.h). */
-void *distfft_malloc(size_t bytes) { return simulation_malloc(bytes); }
+/* The platform's allocator (platform.h): FFTW's, aligned. */
+void *distfft_malloc(size_t bytes) { return platform_malloc(bytes); }
 
-void distfft_free(void *pointer) { simulation_free(pointer); }
+void distfft_free(void *pointer) { platform_free(pointer); }
 
 int64_t shape_product(int ndims, const int64_t *shape)
 {

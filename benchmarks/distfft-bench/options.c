@@ -578,7 +578,7 @@ int bench_options_parse(int argc, char **argv, bench_options *options,
     return bench_kinds_resolve(options, message, message_size);
 }
 
-/* The library's rule for its SMPI switches (src/simulation.c reads them
+/* The library's rule for its SMPI switches (src/platform_smpi.c reads them
  * with atoi: a number above 0 is on). */
 static int simulation_switch_on(const char *value)
 {

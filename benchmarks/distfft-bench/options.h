@@ -84,11 +84,11 @@ int bench_options_parse(int argc, char **argv, bench_options *options,
                         char *message, size_t message_size);
 
 /* --check and --save read the transforms' results, which SMPI's memory
- * folding and sampled computation make garbage (src/simulation.h): with
+ * folding and sampled computation make garbage (src/platform_smpi.c): with
  * either switched on they are refused. `fold` and `sample` are the values
  * of DISTFFT_SMPI_FOLD and DISTFFT_SMPI_SAMPLE (NULL: unset) in an SMPI
  * build, NULL in any other (nothing is folded or sampled there), read by
- * the library's rule (src/simulation.c: a number above 0 is on).
+ * the library's rule (src/platform_smpi.c: a number above 0 is on).
  * BENCH_OPTIONS_OK, or BENCH_OPTIONS_BAD with the message. Pure. */
 int bench_options_check_simulation(const bench_options *options, const char *fold, const char *sample,
                                    char *message, size_t message_size);

@@ -23,7 +23,7 @@ plan time (tuning included). With --tune-budget, auto times only the cost
 model's B best candidates (the model: --model FILE).
 
 Common random numbers: the runs of one round share one sample file
-(DISTFFT_SMPI_SAMPLES=DIR/samples-RANKS-ROUND.txt, src/simulation.h): a
+(DISTFFT_SMPI_SAMPLES=DIR/samples-RANKS-ROUND.txt, src/platform_smpi.c): a
 sampling run of alltoallw (not recorded) measures each local step first,
 then every recorded run is charged the same seconds for the same step from
 the file, so within a round auto and the fixed methods differ only in

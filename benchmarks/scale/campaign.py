@@ -9,7 +9,7 @@
 
 Each point runs build-smpi/bin/distfft-bench (scripts/setup --smpi) under
 benchmarks/scale/smpi.py on a platform of benchmarks/scale/platforms/, with
-memory folding and sampled computation (src/simulation.h), FFTW measure
+memory folding and sampled computation (src/platform_smpi.c), FFTW measure
 plans (the library's default; FFTW's wisdom is process-wide, so the first
 rank of a shape measures and the others reuse its plan, as every rank of a
 real cluster would measure at the same time), 3 timed forward+backward pairs, and records one JSON line: the
@@ -17,7 +17,7 @@ simulated pair time (fastest pair, slowest rank), per-step times and bytes,
 the plan time (tuning included), and the wall time the simulation took. A
 point that runs past --timeout is recorded as timed out.
 
-The cost model (src/tune/model.h) is calibrated on each platform the points
+The cost model (src/model/model.h) is calibrated on each platform the points
 use (distfft-bench --calibrate on two simulated nodes, computation sampled as
 in the points; DIR/models/; then the platform's network above the node, its
 `network_levels` from smpi.py levels, appended), or taken from --model FILE, or skipped with

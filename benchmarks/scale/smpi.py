@@ -5,7 +5,7 @@
         write DIR/KIND-R.xml (a SimGrid platform) and DIR/KIND-R.hosts (the
         hostfile: node-i:C, ranks filling nodes in order)
     smpi.py levels KIND --ranks R [--cores-per-node C] [--model FILE]
-        print the cost model's `network_levels` line (src/tune/model.h) for
+        print the cost model's `network_levels` line (src/model/model.h) for
         the platform SMPI gets at R ranks: a Dragonfly's routers, chassis and
         groups, a fat tree's leaf switches, with the bandwidth of the links
         between their units; with --model (a model calibrated on this
@@ -109,7 +109,7 @@ def bytes_per_second(text):
 
 def network_levels(kind, ranks, cores_per_node, efficiency=1.0):
     """The platform's network above the node as the cost model's levels
-    (NAME:SIZE:PAIR:OUT, src/tune/model.h), for the platform write_platform
+    (NAME:SIZE:PAIR:OUT, src/model/model.h), for the platform write_platform
     makes at `ranks`; None for a flat cluster (nothing above the node but
     each node's own link). Every link is the cluster's `bw` times its
     count (SimGrid builds a topology's links so), times `efficiency`."""
@@ -302,7 +302,7 @@ class MemoryWatch:
 
 
 def switch_on(value):
-    """src/simulation.c's rule for DISTFFT_SMPI_FOLD and DISTFFT_SMPI_SAMPLE
+    """src/platform_smpi.c's rule for DISTFFT_SMPI_FOLD and DISTFFT_SMPI_SAMPLE
     (C's atoi: optional blanks, a sign and digits) -- a number above 0 is on."""
     number = re.match(r"\s*([+-]?\d+)", value or "")
     return bool(number) and int(number.group(1)) > 0

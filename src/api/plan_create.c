@@ -10,8 +10,8 @@
 #include "../lifetime.h"
 #include "../kinds.h"
 #include "../layouts/layout_value.h"
-#include "../simulation.h"
 #include "../plan/algebra.h"
+#include "../platform.h"
 #include "../tune/tune.h"
 #include "../types.h"
 #include "layout_grid.h"
@@ -109,9 +109,9 @@ static int check_threads(int threads, const char *where)
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: threads = %d must be in 1..%d (initialise options "
                           "with distfft_options_init)", where, threads, DISTFFT_MAX_THREADS);
     if (threads == 1) return DISTFFT_SUCCESS;
-    if (simulation_build())
-        return error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: threads = %d: SMPI simulates one thread per rank; "
-                          "an SMPI build runs threads = 1 only", where, threads);
+    if (!platform_runs_threads())
+        return error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: threads = %d: this platform (%s) runs one thread per "
+                          "rank; use threads = 1", where, threads, platform_name());
     int provided = MPI_THREAD_SINGLE;
     int rc = CHECK_MPI(MPI_Query_thread(&provided));
     if (rc != DISTFFT_SUCCESS) return rc;
@@ -133,12 +133,15 @@ static int check_progress(distfft_overlap overlap, const char *where)
     bool available = false;
     int rc = plan_progress_available(&available);
     if (rc != DISTFFT_SUCCESS) return rc;
+    if (!available && !platform_runs_threads())
+        return error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: overlap progress runs a helper thread beside the "
+                          "caller's, and this platform (%s) runs one thread per rank; use overlap on, fields "
+                          "or auto", where, platform_name());
     if (!available)
         return error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: overlap progress runs a helper thread that calls "
                           "MPI_Test beside the caller's, which needs MPI initialised with "
-                          "MPI_THREAD_MULTIPLE (MPI_Init_thread)%s; use overlap on, fields or auto", where,
-                          simulation_build() ? " and is not simulated by SMPI"
-                                             : ", but this process has a lower level");
+                          "MPI_THREAD_MULTIPLE (MPI_Init_thread), but this process has a lower level; use "
+                          "overlap on, fields or auto", where);
     return DISTFFT_SUCCESS;
 }
 

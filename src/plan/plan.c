@@ -16,8 +16,8 @@
 #include "../error.h"
 #include "../lifetime.h"
 #include "../node.h"
+#include "../platform.h"
 #include "../types.h"
-#include "../simulation.h"
 #include "plan.h"
 
 algebra_input plan_algebra_input(const plan_request *request, int grid_ndims, const int *grid_dims,
@@ -371,15 +371,15 @@ int distfft_plan_backward(distfft_plan plan, void *in, void *out)
 
 static atomic_int planner_users;
 
-/* Under SMPI the simulated ranks share this process but run one at a time
- * (cooperative contexts switched only inside MPI calls): a rank creating a
- * plan while another rank's creation waits in a collective is not a second
- * thread in FFTW's planner, and must not be refused. */
-int plan_planner_enter(void) { return simulation_build() ? 0 : atomic_fetch_add(&planner_users, 1); }
+/* Where ranks share this process they run one at a time, switching only
+ * inside MPI calls (platform.h): a rank creating a plan while another
+ * rank's creation waits in a collective is not a second thread in FFTW's
+ * planner, and must not be refused. */
+int plan_planner_enter(void) { return platform_ranks_share_process() ? 0 : atomic_fetch_add(&planner_users, 1); }
 
 void plan_planner_leave(void)
 {
-    if (!simulation_build()) atomic_fetch_sub(&planner_users, 1);
+    if (!platform_ranks_share_process()) atomic_fetch_sub(&planner_users, 1);
 }
 
 int distfft_plan_destroy(distfft_plan *plan)

@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include "../error.h"
-#include "../simulation.h"
+#include "../platform.h"
 #include "plan.h"
 
 enum { HELPER_IDLE, HELPER_RUN, HELPER_QUIT };
@@ -51,7 +51,7 @@ struct plan_progress {
 int plan_progress_available(bool *available)
 {
     *available = false;
-    if (simulation_build()) return DISTFFT_SUCCESS; /* SMPI runs one thread per rank */
+    if (!platform_runs_threads()) return DISTFFT_SUCCESS;
     int provided = MPI_THREAD_SINGLE;
     int rc = CHECK_MPI(MPI_Query_thread(&provided));
     *available = rc == DISTFFT_SUCCESS && provided >= MPI_THREAD_MULTIPLE;

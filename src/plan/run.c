@@ -36,7 +36,7 @@
 #include <string.h>
 
 #include "../error.h"
-#include "../simulation.h"
+#include "../platform.h"
 #include "../types.h"
 #include "plan.h"
 
@@ -58,24 +58,39 @@ static int execute_step(const void *context, const void *in, void *out)
     return current->ops->execute(current, in, out);
 }
 
-/* Run one step: exchanges as they are; local steps through the simulator,
- * which may sample them (an SMPI build, src/simulation.h), named by their
- * description, local shape and byte counts. */
-int plan_run_step(const step *current, const void *in, void *out)
+/* Bytes a step reads and writes. */
+static size_t step_in_bytes(const step *current)
 {
-    if (current->spec.kind == STEP_EXCHANGE || !simulation_sampling())
-        return current->ops->execute(current, in, out);
-    size_t in_bytes = (size_t)current->spec.in_count * distfft_type_size(current->spec.in_type);
-    size_t out_bytes = (size_t)current->spec.out_count * distfft_type_size(current->spec.out_type);
-    char key[1024];
-    text name = text_on(key, sizeof key);
-    current->ops->describe(current, &name);
-    text_append(&name, " %zu>%zu b%lld", in_bytes, out_bytes, (long long)current->spec.batch);
-    for (int i = 0; i < current->spec.ndims; i++) text_append(&name, ",%lld", (long long)current->spec.in_shape[i]);
-    return simulation_run(key, execute_step, current, in, out, in_bytes, out_bytes);
+    return (size_t)current->spec.in_count * distfft_type_size(current->spec.in_type);
 }
 
-/* The final scaling of a direction's output, for the simulator. */
+static size_t step_out_bytes(const step *current)
+{
+    return (size_t)current->spec.out_count * distfft_type_size(current->spec.out_type);
+}
+
+/* A local step's name as the platform asks for it: its description, byte
+ * counts, batch and local shape. */
+static void name_step(const void *context, char *key, size_t size)
+{
+    const step *current = context;
+    text name = text_on(key, size);
+    current->ops->describe(current, &name);
+    text_append(&name, " %zu>%zu b%lld", step_in_bytes(current), step_out_bytes(current),
+                (long long)current->spec.batch);
+    for (int i = 0; i < current->spec.ndims; i++) text_append(&name, ",%lld", (long long)current->spec.in_shape[i]);
+}
+
+/* Run one step: exchanges as they are; local steps as the platform runs
+ * local work (platform_run_local_work: a simulator may charge them). */
+int plan_run_step(const step *current, const void *in, void *out)
+{
+    if (current->spec.kind == STEP_EXCHANGE) return current->ops->execute(current, in, out);
+    platform_work work = {execute_step, name_step, current, step_in_bytes(current), step_out_bytes(current)};
+    return platform_run_local_work(&work, in, out);
+}
+
+/* The final scaling of a direction's output, as local work. */
 typedef struct {
     distfft_precision precision;
     int64_t count;
@@ -91,21 +106,21 @@ static int run_scaling(const void *context, const void *in, void *out)
     return DISTFFT_SUCCESS;
 }
 
-/* Scale `out` in place: directly, or through the simulator where it samples
- * local work (an SMPI build, src/simulation.h), as the steps are -- else its
- * host time would be charged as measured, unsampled, and two runs of one
- * plan would differ by it. */
+static void name_scaling(const void *context, char *key, size_t size)
+{
+    const scaling *scale = context;
+    snprintf(key, size, "scale %s %lld", distfft_precision_name(scale->precision), (long long)scale->count);
+}
+
+/* Scale `out` in place, as local work like the steps (a simulator that
+ * charges the steps charges it too, or two runs of one plan would differ
+ * by its measured host time). */
 static void scale_output(const struct distfft_plan_s *plan, void *out, int64_t count, double factor)
 {
     scaling scale = {plan->request.precision, count, factor, plan->request.options.threads};
-    if (!simulation_sampling()) {
-        run_scaling(&scale, out, out);
-        return;
-    }
     size_t bytes = (size_t)count * (plan->request.precision == DISTFFT_DOUBLE ? sizeof(double) : sizeof(float));
-    char key[96];
-    snprintf(key, sizeof key, "scale %s %lld", distfft_precision_name(plan->request.precision), (long long)count);
-    simulation_run(key, run_scaling, &scale, out, out, bytes, bytes);
+    platform_work work = {run_scaling, name_scaling, &scale, bytes, bytes};
+    platform_run_local_work(&work, out, out);
 }
 
 /* Run the steps of one direction, timing each: the exchanges count as

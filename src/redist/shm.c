@@ -44,7 +44,7 @@
 
 #include "../error.h"
 #include "../lifetime.h"
-#include "../simulation.h"
+#include "../platform.h"
 #include "chunks.h"
 #include "nodes.h"
 #include "redist.h"
@@ -210,9 +210,9 @@ static int shm_create(MPI_Comm comm, const redist_geometry *g, const void *param
 {
     (void)parameters;
     *opaque = NULL;
-    if (simulation_build()) /* the same answer on every rank, before any collective */
-        return error_fail(DISTFFT_ERR_UNSUPPORTED, "method shm: SimGrid's SMPI does not emulate shared-memory "
-                          "windows (MPI_Win_allocate_shared, MPI_Win_sync); use another method");
+    if (!platform_shares_windows()) /* the same answer on every rank, before any collective */
+        return error_fail(DISTFFT_ERR_UNSUPPORTED, "method shm: this platform (%s) has no shared-memory "
+                          "windows (MPI_Win_allocate_shared, MPI_Win_sync); use another method", platform_name());
     int rc = DISTFFT_SUCCESS, parts = g->parts;
     shm_state *state = calloc(1, sizeof *state);
     /* every rank reaches the collectives below, or none does */

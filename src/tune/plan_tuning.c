@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "../error.h"
-#include "predict.h"
+#include "../model/predict.h"
 #include "timer.h"
 #include "tune.h"
 

@@ -44,10 +44,3 @@ int tuning_time(MPI_Comm comm, tuning_run run, void *context, double bound, doub
     if (runs) *runs = r;
     return rc;
 }
-
-double tuning_slowest(MPI_Comm comm, double seconds, int *rc)
-{
-    double all = seconds;
-    keep_mpi(rc, MPI_Allreduce(&seconds, &all, 1, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce");
-    return all;
-}

@@ -1,7 +1,6 @@
 /*
  * timer.h -- how plan-time measurement times one candidate (a method on
- * one exchange, or a whole plan's forward+backward pair), and the slowest
- * rank's time that the cost model's calibration keeps.
+ * one exchange, or a whole plan's forward+backward pair).
  */
 #ifndef DISTFFT_TUNE_TIMER_H
 #define DISTFFT_TUNE_TIMER_H
@@ -45,11 +44,5 @@ int tuning_time(MPI_Comm comm, tuning_run run, void *context, double bound, doub
  * is simulated and the FFTs are sampled, those runs would be most of a
  * tuned plan's simulation. */
 bool tuning_enough(const double *times, int runs, double bound);
-
-/* The slowest rank's `seconds` (MPI_MAX over comm), as every measurement
- * of the cost model's calibration keeps it; an MPI failure is kept in *rc
- * (keep_mpi), so every rank makes the same calls whatever fails.
- * Collective on comm. */
-double tuning_slowest(MPI_Comm comm, double seconds, int *rc);
 
 #endif

@@ -1,8 +1,9 @@
 /*
  * tune.h -- the one room that owns measured choices (paper 001's run-time
  * tuning): the method of each exchange ("auto"), the process grid, and
- * wisdom, which remembers both. Everything here sits above the plan and
- * the redistribution objects and builds them; nothing below calls up.
+ * wisdom, which remembers both. Everything here sits above the plan, the
+ * redistribution objects and the cost model (model/), and builds or asks
+ * them; nothing below calls up.
  *
  *   exchange.c      the method of one exchange: fixed, wisdom's, or timed;
  *                   the method of one reshape between layouts
@@ -12,11 +13,9 @@
  *   timer.c         how one candidate is timed (timer.h)
  *   progress.c      what is being measured, on stderr when verbose (progress.h)
  *   wisdom.c        the table of choices, as text and files (wisdom.h)
- *   model.c         the cost model: its file and arithmetic (model.h)
- *   calibrate.c     the cost model measured on the running machine
- *   predict.c       the cost model applied to plans and candidates
- *                   (predict.h); with options.tune_budget, plan_tuning.c
- *                   times only the candidates it ranks best
+ *
+ * With options.tune_budget, plan_tuning.c times only the candidates the
+ * cost model (model/predict.h) ranks best.
  */
 #ifndef DISTFFT_TUNE_H
 #define DISTFFT_TUNE_H

@@ -5,10 +5,10 @@
  *   DISTFFT_MAX_MESSAGE      big_count_limit (src/big_count.c)
  *   DISTFFT_NODE_SIZE        node_label_is_shared (src/redist/nodes.c)
  *   DISTFFT_VERBOSE          progress_init (src/tune/progress.c)
- *   DISTFFT_CALIBRATE_QUICK  calibrate_quick (src/tune/calibrate.c)
- *   DISTFFT_MODEL,           model_environment (src/tune/predict.c): what
+ *   DISTFFT_CALIBRATE_QUICK  calibrate_quick (src/model/calibrate.c)
+ *   DISTFFT_MODEL,           model_environment (src/model/predict.c): what
  *   DISTFFT_MODEL_FORCE      model_for_tuning's rank 0 imports
- *   DISTFFT_MODEL_PLATFORM   model_machine_describe (src/tune/calibrate.c):
+ *   DISTFFT_MODEL_PLATFORM   model_machine_describe (src/model/calibrate.c):
  *                            the `machine` line of a calibrated model
  * None of these needs MPI: the collective callers read them on rank 0 and
  * broadcast what they read. DISTFFT_MODEL is fuzzed as the path string it
@@ -48,8 +48,8 @@
 #include "big_count.h"
 #include "fuzz_check.h"
 #include "redist/nodes.h"
-#include "tune/model.h"
-#include "tune/predict.h"
+#include "model/model.h"
+#include "model/predict.h"
 #include "tune/progress.h"
 
 /* The value as a whole-string decimal integer, saturated to +-2^62; 0 if

@@ -1,6 +1,6 @@
 /*
  * fuzz_model.c -- libFuzzer harness of the cost-model text parser,
- * model_parse (src/tune/model.c): the file distfft_model_import_file and
+ * model_parse (src/model/model.c): the file distfft_model_import_file and
  * DISTFFT_MODEL read, often edited by hand (a bisection bandwidth is
  * written from the network's specification).
  *
@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "tune/model.h"
+#include "model/model.h"
 
 static void check_rate(const model_rate *rate, const char *what)
 {

@@ -1,6 +1,6 @@
 /*
  * test_topology.c -- the cost model's view of where each rank's exchange
- * partners sit (model_topology_create, src/tune/predict.c: gathered and
+ * partners sit (model_topology_create, src/model/predict.c: gathered and
  * worked out on rank 0, scattered back) against a reference computed here
  * the plain way, every rank from an allgather of every rank's grid index
  * and node label. Pretended nodes of 1-3 ranks, 1-D to 3-D grids, ranks
@@ -14,7 +14,7 @@
 
 #include <mpi.h>
 
-#include "tune/predict.h"
+#include "model/predict.h"
 
 static int me, P, failures, cases;
 

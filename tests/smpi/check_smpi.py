@@ -47,8 +47,8 @@ IDENTICAL = [
 ]
 # What an SMPI build refuses, and the words its message must contain.
 REFUSED = [
-    ("--shape 32x32x32 --grid pencil --method shm", "SMPI does not emulate shared-memory windows"),
-    ("--shape 32x32x32 --grid pencil --threads 2 --method alltoallw", "SMPI simulates one thread per rank"),
+    ("--shape 32x32x32 --grid pencil --method shm", "this platform (SimGrid's SMPI) has no shared-memory windows"),
+    ("--shape 32x32x32 --grid pencil --threads 2 --method alltoallw", "this platform (SimGrid's SMPI) runs one thread per rank"),
 ]
 COMMON = ["--rigor", "estimate", "--inner", "1", "--outer", "1"]
 
@@ -142,7 +142,7 @@ def main():
             verdict(f"refused by distfft-bench under smpirun: {variable}={value} {argument.split('=')[0]}",
                     status == 2 and output.count(words) == 1, wall, output)
 
-    # A shared sample file (DISTFFT_SMPI_SAMPLES, src/simulation.h): the first
+    # A shared sample file (DISTFFT_SMPI_SAMPLES, src/platform_smpi.c): the first
     # run writes its sampled steps (3 FFTs and the backward output's scaling);
     # a second run is charged what the file says (here 10 ms per local step,
     # set by hand) and samples nothing anew.
@@ -198,7 +198,7 @@ def main():
 
     # The calibration's sampled FFTs run on buffers of the transform's own size
     # (as a plan's steps do), not on the whole calibration array: each sample's
-    # key names its shape and bytes (src/tune/calibrate_fft.c).
+    # key names its shape and bytes (src/model/calibrate_fft.c).
     with tempfile.TemporaryDirectory(prefix="distfft-calibrate-") as directory:
         path, model = os.path.join(directory, "samples.txt"), os.path.join(directory, "model.txt")
         status, output, wall = run(SMPI + ["nodes", "--ranks", "2", "--cores-per-node", "2", "--", bench,
@@ -226,7 +226,7 @@ def main():
                 status == 0 and seen > 20 and not wrong, wall, output + "\n".join(wrong[:5]))
 
     # The calibration's buffers are one set for all simulated ranks
-    # (simulation_scratch, and the sampled runs' pair in src/simulation.c):
+    # (platform_scratch, and the sampled runs' pair in src/platform_smpi.c):
     # what grows with the ranks is SMPI's packing of the datatype
     # measurement's messages, all pairs' at once, about 17 MB per rank. The
     # quick calibration's peak resident size (the kernel's count; nothing is
@@ -257,7 +257,7 @@ def main():
         status, output, wall = run(SMPI + ["nodes", "--ranks", "513", "--cores-per-node", "16", "--", bench,
                                            "--calibrate", model], 120)
         verdict("calibration on 513 simulated ranks refused", status not in (0, None) and not os.path.exists(model)
-                and "513 simulated ranks: under SMPI a calibration takes at most 512" in output
+                and "513 ranks in one process: on this platform (SimGrid's SMPI) a calibration takes at most 512" in output
                 and "calibrate on two simulated nodes" in output, wall, output)
 
     # A malformed platform file: refused with a message naming it, nothing run.

@@ -5,7 +5,10 @@
     own group or of lower layers (public API -> tuning -> plan -> steps ->
     redistribution methods / serial FFT / grids -> base);
   * no include circle between files;
-  * no source file longer than 600 lines, no function longer than 70.
+  * no source file longer than 600 lines, no function longer than 70;
+  * the simulator only behind the platform door: no file but
+    platform_smpi.c tests DISTFFT_SMPI or includes SMPI's headers (the
+    core asks platform.h what the platform can do).
 
 Usage: check_structure.py SRC_DIR. Exits 1 naming every violation.
 """
@@ -15,9 +18,10 @@ import sys
 
 # (group, layer) by path relative to src/; the first matching pattern wins.
 LAYERS = [
-    (r"^api/", ("api", 5)),
-    (r"^fortran/", ("api", 5)),
-    (r"^tune/", ("tune", 4)),
+    (r"^api/", ("api", 6)),
+    (r"^fortran/", ("api", 6)),
+    (r"^tune/", ("tune", 5)),
+    (r"^model/", ("model", 4)),
     (r"^plan/", ("plan", 3)),
     (r"^(step\.h|serial/fft_step\.c|serial/weights_step\.c|redist/exchange_step\.c)$", ("steps", 2)),
     (r"^serial/", ("serial", 1)),
@@ -28,9 +32,13 @@ LAYERS = [
     # the layout value is vocabulary: gather, array files and halos take one
     (r"^layouts/layout_value\.[ch]$", ("base", 0)),
     (r"^layouts/", ("layouts", 1)),
-    (r"^(error|types|vocabulary|decomp|big_count|text|layout|node|parallel|simulation|lifetime|environment)\.[ch]$", ("base", 0)),
+    (r"^(error|types|vocabulary|decomp|big_count|text|layout|node|parallel|platform|platform_native|platform_smpi|lifetime|environment)\.[ch]$", ("base", 0)),
     (r"^kinds\.(c|h|def)$", ("base", 0)),  # the kind table: names for vocabulary, FFTW kinds for serial/
 ]
+# The one file that may know the simulator (CMake compiles it instead of
+# platform_native.c in an SMPI build).
+SIMULATOR_DOOR = "platform_smpi.c"
+SIMULATOR_WORDS = re.compile(r"^\s*#.*(DISTFFT_SMPI\b|[<\"]smpi/)", re.M)  # preprocessor lines
 MAX_FILE_LINES = 600
 MAX_FUNCTION_LINES = 70
 
@@ -88,6 +96,9 @@ def main(src):
             problems.append(f"{path}: in no layer (add it to LAYERS in {__file__})")
         with open(os.path.join(src, path)) as f:
             text = f.read()
+        if path != SIMULATOR_DOOR and SIMULATOR_WORDS.search(text):
+            problems.append(f"{path}: knows the simulator (#if DISTFFT_SMPI, smpi/): only {SIMULATOR_DOOR} may; "
+                            "ask platform.h what the platform can do")
         if text.count("\n") > MAX_FILE_LINES:
             problems.append(f"{path}: {text.count(chr(10))} lines (at most {MAX_FILE_LINES})")
         for head, length in long_functions(text):

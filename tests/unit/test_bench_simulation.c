@@ -4,7 +4,7 @@
  * benchmarks/distfft-bench/options.h): folded or sampled results are garbage,
  * and a folded 256-rank --check had reported "check FAILED" (serial error
  * 1.0) instead of a refusal. The switches are read by the library's rule
- * (src/simulation.c: atoi, a number above 0 is on), so "0" and "yes" leave
+ * (src/platform_smpi.c: atoi, a number above 0 is on), so "0" and "yes" leave
  * them off. Pure: the values are passed in, no MPI at run time.
  */
 #include <stdio.h>

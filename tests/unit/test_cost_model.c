@@ -1,6 +1,6 @@
 /*
  * test_cost_model.c -- the cost model's text file and arithmetic
- * (src/tune/model.c) on their own, without MPI: parse and format round
+ * (src/model/model.c) on their own, without MPI: parse and format round
  * trip, refusals naming the line, FFT rates interpolated and their
  * fallbacks, and each exchange formula against numbers worked by hand;
  * the network's levels above the node counted for real placements
@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tune/model.h"
-#include "tune/predict.h"
+#include "model/model.h"
+#include "model/predict.h"
 
 static int failures;
 

@@ -4,10 +4,12 @@
  *
  *   model.c       the numbers and their text file  } pure: no MPI, no FFTW;
  *   model_cost.c  the arithmetic                   } tests/unit/test_cost_model.c
+ *   topology.c    which peers of a plan's exchanges share a node, and the
+ *                 messages crossing the network's levels (predict.h)
+ *   predict.c     predictions of a plan's steps, the process's model
+ *                 (predict.h)
  *   calibrate.c   measuring the numbers on the machine it runs on (its
- *                 FFT rates: calibrate_fft.c)
- *   predict.c     the topology of a plan's exchanges (which peers share a
- *                 node), predictions of a plan's steps, the process model
+ *                 FFT rates: calibrate_fft.c; calibrate.h)
  *
  * An FFT step costs units * rate, units = elements * sum(log2 n) over its
  * transformed axes and rate the measured seconds per unit of its family
@@ -32,8 +34,8 @@
  * link between two of its units, for the actual placement of every
  * group's members, at the link's bandwidth.
  */
-#ifndef DISTFFT_TUNE_MODEL_H
-#define DISTFFT_TUNE_MODEL_H
+#ifndef DISTFFT_MODEL_MODEL_H
+#define DISTFFT_MODEL_MODEL_H
 
 #include <stdbool.h>
 #include <stddef.h>

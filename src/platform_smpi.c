@@ -1,6 +1,47 @@
 /*
- * simulation.c -- memory folding and sampled computation for runs on
- * SimGrid's SMPI (simulation.h; docs/guide/scale.md).
+ * platform_smpi.c -- the platform of SimGrid's SMPI simulator (platform.h;
+ * docs/guide/scale.md), compiled instead of platform_native.c in a build
+ * configured with -DDISTFFT_SMPI=ON (C compiler smpicc): memory folding
+ * and sampled local work, and what SMPI lacks (shared-memory windows,
+ * threads beside a rank's own) answered as such.
+ *
+ * SMPI runs every simulated rank inside one host process: the computation
+ * runs for real on the host and is charged to the simulated clock, the
+ * network is simulated. Two of SMPI's own tools keep thousands of ranks
+ * within one machine's memory and time, both switched on at run time by
+ * environment variables (all ranks see the same environment):
+ *
+ *   DISTFFT_SMPI_FOLD=1      memory folding: buffers of distfft_malloc of
+ *                            1 MiB and more come from SMPI_SHARED_MALLOC
+ *                            (run with --cfg=smpi/shared-malloc:global), so
+ *                            every rank's array maps the same few physical
+ *                            pages. The data are garbage: timing only.
+ *   DISTFFT_SMPI_SAMPLE=K    sampled computation: each distinct local step
+ *                            (same key: the plan names a step by its
+ *                            description, shapes and byte counts)
+ *                            runs for real 1 + K times over all ranks
+ *                            (more where ranks reach it before those runs
+ *                            finished: each run yields to the others; only
+ *                            the first 1 + K to finish count), then
+ *                            the mean host time of the last K is charged to
+ *                            the simulated clock (smpi_execute_benched)
+ *                            without running the step. The sampled runs
+ *                            read and write private buffers touched
+ *                            before, so they see warm pages but real memory
+ *                            traffic (not folded pages' cache hits); the
+ *                            results are garbage: timing only. Charged
+ *                            seconds are host seconds: the platform's core
+ *                            speed must equal smpi/host-speed (our
+ *                            platforms do).
+ *   DISTFFT_SMPI_SAMPLES=FILE with sampling: every finished sample is
+ *                            appended to FILE, and a later run with the
+ *                            same FILE charges those means for the same keys
+ *                            without running them: runs that share FILE are
+ *                            charged the same local work, so they differ in
+ *                            their exchanges only (benchmarks/scale/
+ *                            auto_rounds.py shares one file per round).
+ *
+ * A checking run (distfft-bench --check, the SMPI tests) uses neither.
  *
  * The one thing to know: SMPI runs all simulated ranks as cooperative
  * contexts of one process, one at a time, so the tables here are shared by
@@ -8,8 +49,6 @@
  * rank whose step has the same key (same description, shapes and counts).
  * Uneven blocks give different keys, so each is measured for itself.
  */
-#include "simulation.h"
-
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,10 +56,19 @@
 #include <time.h>
 
 #include <fftw3.h>
-
-
-#ifdef DISTFFT_SMPI
 #include <smpi/smpi.h>
+
+#include "platform.h"
+
+const char *platform_name(void) { return "SimGrid's SMPI"; }
+
+/* SMPI 3.32 emulates no MPI-3 shared-memory window. */
+bool platform_shares_windows(void) { return false; }
+
+/* SMPI simulates one thread per rank. */
+bool platform_runs_threads(void) { return false; }
+
+bool platform_ranks_share_process(void) { return true; }
 
 /* Folded buffers start at this size; smaller ones (tables, headers) stay
  * private, so whatever the library keeps in them stays right. */
@@ -68,11 +116,9 @@ static bool folded_remove(void *pointer)
     return false;
 }
 
-bool simulation_build(void) { return true; }
-
 /* SimGrid maps a folded buffer's blocks at once (MAP_POPULATE): host time
  * a real allocation does not take, so it is kept off the simulated clock. */
-void *simulation_malloc(size_t bytes)
+void *platform_malloc(size_t bytes)
 {
     if (bytes >= FOLD_THRESHOLD && folded_count < FOLDED_MOST && environment_integer("DISTFFT_SMPI_FOLD") > 0) {
         smpi_bench_end();
@@ -84,7 +130,7 @@ void *simulation_malloc(size_t bytes)
     return fftw_malloc(bytes);
 }
 
-void simulation_free(void *pointer)
+void platform_free(void *pointer)
 {
     if (pointer && folded_remove(pointer)) {
         smpi_bench_end();
@@ -95,7 +141,7 @@ void simulation_free(void *pointer)
     fftw_free(pointer);
 }
 
-/* The shared scratch buffers (simulation_scratch), by name: the
+/* The shared scratch buffers (platform_scratch), by name: the
  * calibration asks for four. A full table, or a name longer than a slot
  * holds, falls back to private allocations. */
 #define SCRATCH_SLOTS 8
@@ -106,7 +152,7 @@ static struct {
     int users; /* 0: a free slot */
 } scratch[SCRATCH_SLOTS];
 
-void *simulation_scratch(const char *name, size_t bytes)
+void *platform_scratch(const char *name, size_t bytes)
 {
     int unused = -1;
     for (int i = 0; i < SCRATCH_SLOTS; i++) {
@@ -127,7 +173,7 @@ void *simulation_scratch(const char *name, size_t bytes)
     return pointer;
 }
 
-void simulation_scratch_free(void *pointer)
+void platform_scratch_free(void *pointer)
 {
     if (!pointer) return;
     for (int i = 0; i < SCRATCH_SLOTS; i++)
@@ -187,18 +233,18 @@ static double host_seconds(void)
  * folded arrays would hit the same few cached pages). Preparing them is
  * not charged to the simulated clock. Sampled runs are for timing: the
  * caller's arrays are left as they were. */
-static int run_private(simulation_work work, const void *context, const void *in, void *out,
-                       size_t in_bytes, size_t out_bytes, double *seconds)
+static int run_private(const platform_work *work, const void *in, void *out, double *seconds)
 {
     smpi_bench_end();
     bool in_place = in == (const void *)out;
-    void *private_in = fftw_malloc(in_bytes ? in_bytes : 1);
-    void *private_out = in_place ? private_in : fftw_malloc(out_bytes ? out_bytes : 1);
-    if (private_in) memset(private_in, 0, in_bytes);
-    if (private_out && !in_place) memset(private_out, 0, out_bytes);
+    void *private_in = fftw_malloc(work->in_bytes ? work->in_bytes : 1);
+    void *private_out = in_place ? private_in : fftw_malloc(work->out_bytes ? work->out_bytes : 1);
+    if (private_in) memset(private_in, 0, work->in_bytes);
+    if (private_out && !in_place) memset(private_out, 0, work->out_bytes);
     smpi_bench_begin();
     double start = host_seconds();
-    int status = private_in && private_out ? work(context, private_in, private_out) : work(context, in, out);
+    int status = private_in && private_out ? work->run(work->context, private_in, private_out)
+                                           : work->run(work->context, in, out);
     *seconds = host_seconds() - start;
     smpi_bench_end();
     if (!in_place) fftw_free(private_out);
@@ -206,8 +252,6 @@ static int run_private(simulation_work work, const void *context, const void *in
     smpi_bench_begin();
     return status;
 }
-
-bool simulation_sampling(void) { return environment_integer("DISTFFT_SMPI_SAMPLE") > 0; }
 
 /* The sample file (DISTFFT_SMPI_SAMPLES): one line per finished sample,
  * "HASH MEAN_SECONDS KEY", appended when a sample is first charged and read back at
@@ -260,52 +304,25 @@ static void samples_save(sample *record, const char *key)
     smpi_bench_begin();
 }
 
-int simulation_run(const char *key, simulation_work work, const void *context, const void *in, void *out,
-                   size_t in_bytes, size_t out_bytes)
+int platform_run_local_work(const platform_work *work, const void *in, void *out)
 {
     int wanted = environment_integer("DISTFFT_SMPI_SAMPLE");
-    if (wanted > 0) samples_load(wanted);
-    sample *record = wanted > 0 ? sample_of(key_hash(key)) : NULL;
-    if (!record) return work(context, in, out);
+    if (wanted <= 0) return work->run(work->context, in, out);
+    samples_load(wanted);
+    char key[1024];
+    work->name(work->context, key, sizeof key);
+    sample *record = sample_of(key_hash(key));
+    if (!record) return work->run(work->context, in, out);
     if (record->runs > wanted) { /* measured enough: charge the mean, run nothing */
         samples_save(record, key);
         smpi_execute_benched(record->seconds / (double)(record->runs - 1));
         return 0;
     }
     double seconds;
-    int status = run_private(work, context, in, out, in_bytes, out_bytes, &seconds);
+    int status = run_private(work, in, out, &seconds);
     /* Runs that finish after the sample is complete (ranks that entered
      * while the first ones ran) are not added: the mean stays the one
      * charged and saved from then on. */
     if (record->runs <= wanted && record->runs++ > 0) record->seconds += seconds;
     return status;
 }
-
-#else /* not an SMPI build */
-
-bool simulation_build(void) { return false; }
-
-void *simulation_malloc(size_t bytes) { return fftw_malloc(bytes); }
-
-void simulation_free(void *pointer) { fftw_free(pointer); }
-
-void *simulation_scratch(const char *name, size_t bytes)
-{
-    (void)name;
-    return fftw_malloc(bytes);
-}
-
-void simulation_scratch_free(void *pointer) { fftw_free(pointer); }
-
-bool simulation_sampling(void) { return false; }
-
-int simulation_run(const char *key, simulation_work work, const void *context, const void *in, void *out,
-                   size_t in_bytes, size_t out_bytes)
-{
-    (void)key;
-    (void)in_bytes;
-    (void)out_bytes;
-    return work(context, in, out);
-}
-
-#endif

@@ -47,10 +47,10 @@
 #include "../environment.h"
 #include "../error.h"
 #include "../node.h"
+#include "../platform.h"
 #include "../redist/nodes.h"
-#include "../simulation.h"
+#include "calibrate.h"
 #include "predict.h"
-#include "timer.h"
 
 /* Runs per measurement, the fastest kept: on a shared machine noise only
  * ever slows a run down (timer.c), so the fastest of many is the machine's
@@ -85,7 +85,7 @@ static double measure_memcpy(MPI_Comm comm, char *from, char *to, int *rc)
         keep_mpi(rc, MPI_Barrier(comm), "MPI_Barrier");
         double start = MPI_Wtime();
         memcpy(to, from, COPY_BYTES);
-        double seconds = tuning_slowest(comm, MPI_Wtime() - start, rc);
+        double seconds = calibration_slowest(comm, MPI_Wtime() - start, rc);
         if (run > 0 && seconds < best) best = seconds;
     }
     return best > 0 ? COPY_BYTES / best : 1e15; /* SMPI without simulated computation: free */
@@ -93,8 +93,9 @@ static double measure_memcpy(MPI_Comm comm, char *from, char *to, int *rc)
 
 /* Evicting the caches before a timed exchange, as a plan's exchange finds
  * them: the FFT step before it streamed its whole block, and wrote the
- * exchange's input last. Not under SMPI (every simulated rank's memory is
- * the host's; the network is simulated). */
+ * exchange's input last. Not where ranks share one process (every rank's
+ * memory is the host's, and a simulated network's time is not the
+ * host's). */
 typedef struct {
     char *buffer;
     size_t bytes;
@@ -106,7 +107,8 @@ typedef struct {
 static cache_flush cache_flush_create(int members)
 {
     cache_flush flush = {NULL, 0};
-#if !defined(DISTFFT_SMPI) && defined(_SC_LEVEL3_CACHE_SIZE)
+    if (platform_ranks_share_process()) return flush;
+#if defined(_SC_LEVEL3_CACHE_SIZE)
     long cache = sysconf(_SC_LEVEL3_CACHE_SIZE);
     double bytes = 2.0 * (cache > 0 ? (double)cache : 64.0 * (1 << 20)) / (members > 0 ? members : 1);
     bytes = fmin(fmax(bytes, 32.0 * (1 << 20)), 1024.0 * (1 << 20));
@@ -140,7 +142,7 @@ static double pair_time(MPI_Comm comm, MPI_Comm pair, const cache_flush *flush, 
         if (pair != MPI_COMM_NULL)
             keep_mpi(rc, MPI_Alltoallw(from, counts, displacements, send_types, to, counts, displacements,
                                        receive_types, pair), "MPI_Alltoallw");
-        double seconds = tuning_slowest(comm, pair != MPI_COMM_NULL ? MPI_Wtime() - start : 0.0, rc);
+        double seconds = calibration_slowest(comm, pair != MPI_COMM_NULL ? MPI_Wtime() - start : 0.0, rc);
         if (run > 0 && seconds < best) best = seconds;
     }
     return best;
@@ -201,7 +203,7 @@ static void exchange_with(MPI_Comm comm, int partner, char *send, char *receive,
             double start = MPI_Wtime();
             keep_mpi(rc, MPI_Sendrecv(send, bytes, MPI_BYTE, partner, 1, receive, bytes, MPI_BYTE, partner, 1,
                                       comm, MPI_STATUS_IGNORE), "MPI_Sendrecv");
-            double seconds = tuning_slowest(comm, partner == MPI_PROC_NULL ? 0.0 : MPI_Wtime() - start, rc);
+            double seconds = calibration_slowest(comm, partner == MPI_PROC_NULL ? 0.0 : MPI_Wtime() - start, rc);
             if (run > 0) best = fmin(best, seconds);
         }
         /* Never faster than a smaller message (noise): keeps the table monotone. */
@@ -329,7 +331,7 @@ static int measure_more(MPI_Comm comm, MPI_Comm group, cost_model *model, int le
             KEEP_MPI(MPI_Barrier(comm));
             double start = MPI_Wtime();
             if (group != MPI_COMM_NULL) KEEP_MPI(MPI_Alltoall(send, bytes, MPI_BYTE, receive, bytes, MPI_BYTE, group));
-            double seconds = tuning_slowest(comm, group != MPI_COMM_NULL ? MPI_Wtime() - start : 0.0, &rc);
+            double seconds = calibration_slowest(comm, group != MPI_COMM_NULL ? MPI_Wtime() - start : 0.0, &rc);
             if (run > 0) best = fmin(best, seconds);
         }
         double extra = (best - model_message_seconds(model, level, bytes)) / (fewest - 2);
@@ -387,14 +389,14 @@ static int measure_datatype(MPI_Comm comm, const node_layout *layout, int partne
     TRY_MPI(MPI_Comm_rank(comm, &rank));
     TRY_MPI(MPI_Comm_split(comm, partner == MPI_PROC_NULL ? MPI_UNDEFINED : (rank < partner ? rank : partner),
                            rank, &pair));
-#ifndef DISTFFT_SMPI
-    size_t big_bytes = (size_t)128 * 256 * 256 * 16;
-    big_from = malloc(big_bytes);
-    big_to = malloc(big_bytes);
-    int mine = big_from && big_to, all = 0;
-    TRY_MPI(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm)); /* all or none */
-    if (all) count = 6;
-#endif
+    if (!platform_ranks_share_process()) { /* the same answer on every rank */
+        size_t big_bytes = (size_t)128 * 256 * 256 * 16;
+        big_from = malloc(big_bytes);
+        big_to = malloc(big_bytes);
+        int mine = big_from && big_to, all = 0;
+        TRY_MPI(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm)); /* all or none */
+        if (all) count = 6;
+    }
     for (int s = 0; s < count; s++) {
         int n = sizes[s], h = n / 2;
         MPI_Datatype send[2], receive[2];
@@ -472,26 +474,27 @@ static int write_model(MPI_Comm comm, const cost_model *model, const char *path,
     return error_agree(comm, local);
 }
 
-/* Simulated ranks a calibration takes under SMPI. Its buffers are one set
- * for all of them (simulation_scratch), but SMPI packs every message of a
- * derived datatype into buffers of its own, and the datatype measurement
- * has all pairs in flight at once: about 16 MB per simulated rank at its
- * largest chunks (0.63 GB at 32 ranks of 16 per node), 8 GB at this count
- * -- and hours of simulation. Two simulated nodes measure every figure
- * but the inter-node level's messages in flight (which needs 3 nodes). */
-#define SIMULATED_RANKS_MOST 512
+/* Ranks a calibration takes where they share one process. Its buffers
+ * are one set for all of them (platform_scratch), but MPI packs every
+ * message of a derived datatype into buffers of its own, and the datatype
+ * measurement has all pairs in flight at once: about 16 MB per rank at
+ * its largest chunks (0.63 GB at 32 ranks of 16 per node), 8 GB at this
+ * count -- and, simulated, hours. Two nodes measure every figure but the
+ * inter-node level's messages in flight (which needs 3 nodes). */
+#define SHARED_PROCESS_RANKS_MOST 512
 
 /* Refuse, on every rank (each knows the size), a calibration of more
- * simulated ranks than SIMULATED_RANKS_MOST in an SMPI build. Local. */
-static int check_simulated_ranks(MPI_Comm comm)
+ * ranks than SHARED_PROCESS_RANKS_MOST where ranks share one process.
+ * Local. */
+static int check_shared_process_ranks(MPI_Comm comm)
 {
     int size = 0, rc = mpi_rank_size(comm, NULL, &size);
-    if (rc != DISTFFT_SUCCESS || !simulation_build() || size <= SIMULATED_RANKS_MOST) return rc;
-    return error_fail(DISTFFT_ERR_UNSUPPORTED, "distfft_model_calibrate: %d simulated ranks: under SMPI a "
-                      "calibration takes at most %d (about 16 MB of memory per simulated rank, and hours); "
+    if (rc != DISTFFT_SUCCESS || !platform_ranks_share_process() || size <= SHARED_PROCESS_RANKS_MOST) return rc;
+    return error_fail(DISTFFT_ERR_UNSUPPORTED, "distfft_model_calibrate: %d ranks in one process: on this "
+                      "platform (%s) a calibration takes at most %d (about 16 MB of memory per rank, and hours); "
                       "calibrate on two simulated nodes, e.g. smpi.py run KIND --ranks 32 --cores-per-node 16 "
                       "-- distfft-bench --calibrate FILE --node-size 16",
-                      size, SIMULATED_RANKS_MOST);
+                      size, platform_name(), SHARED_PROCESS_RANKS_MOST);
 }
 
 int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor, const char *path)
@@ -512,7 +515,7 @@ int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor, c
                                              "must be >= 0 (0: find the nodes)", node_size)
                 : rigor < DISTFFT_ESTIMATE || rigor > DISTFFT_EXHAUSTIVE
                     ? error_fail(DISTFFT_ERR_ARGUMENT, "distfft_model_calibrate: unknown rigor %d", (int)rigor)
-                    : check_simulated_ranks(work);
+                    : check_shared_process_ranks(work);
     TRY(error_agree(work, local));
     cost_model model;
     memset(&model, 0, sizeof model);
@@ -524,10 +527,10 @@ int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor, c
     int length = 0;
     if (MPI_Get_processor_name(host, &length) != MPI_SUCCESS) snprintf(host, sizeof host, "(unknown)");
     model_machine_describe(model.machine, sizeof model.machine, model.mpi_library, model.node_size, host);
-    /* Under SMPI one pair for all simulated ranks (simulation_scratch):
-     * private pairs grew the calibration's memory with the ranks. */
-    from = simulation_scratch("calibration copy from", COPY_BYTES);
-    to = simulation_scratch("calibration copy to", COPY_BYTES);
+    /* Scratch (platform_scratch): where ranks share a process, one pair for
+     * all of them, so the calibration's memory does not grow with the ranks. */
+    from = platform_scratch("calibration copy from", COPY_BYTES);
+    to = platform_scratch("calibration copy to", COPY_BYTES);
     TRY(error_agree(work, from && to ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "calibration buffers")));
     model.memcpy_bandwidth = measure_memcpy(work, from, to, &measured);
     TRY(error_agree(work, measured));
@@ -545,8 +548,8 @@ int distfft_model_calibrate(MPI_Comm comm, int node_size, distfft_rigor rigor, c
              inter ? "" : "# one node: inter-node values are the intra-node ones, injection and bisection unknown\n");
     TRY(write_model(work, &model, path, note));
 fail:
-    simulation_scratch_free(from);
-    simulation_scratch_free(to);
+    platform_scratch_free(from);
+    platform_scratch_free(to);
     free(layout.first_rank_of);
     KEEP_MPI(MPI_Comm_free(&work));
     return rc;

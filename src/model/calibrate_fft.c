@@ -33,9 +33,8 @@
 
 #include "../error.h"
 #include "../serial/serial_fft.h"
-#include "../simulation.h"
-#include "predict.h"
-#include "timer.h"
+#include "../platform.h"
+#include "calibrate.h"
 
 static int RUNS = 6; /* per measurement, the fastest kept (calibrate.c) */
 static const int fft_sizes[] = {16, 32, 64, 128};
@@ -43,10 +42,35 @@ static int FFT_SIZES = (int)(sizeof fft_sizes / sizeof fft_sizes[0]);
 static const int fft_lengths[] = {16, 32, 64, 128, 256, 512, 1024, 2048};
 static int FFT_LENGTHS = (int)(sizeof fft_lengths / sizeof fft_lengths[0]);
 
-static int execute_fft(const void *fft, const void *in, void *out)
+double calibration_slowest(MPI_Comm comm, double seconds, int *rc)
 {
-    serial_fft_execute(fft, (void *)in, out);
+    double all = seconds;
+    keep_mpi(rc, MPI_Allreduce(&seconds, &all, 1, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce");
+    return all;
+}
+
+/* One transform as local work (platform.h), named by its shape, axes and
+ * bytes. */
+typedef struct {
+    const serial_spec *spec;
+    serial_fft *fft;
+    size_t used;
+} fft_work;
+
+static int execute_fft(const void *context, const void *in, void *out)
+{
+    serial_fft_execute(((const fft_work *)context)->fft, (void *)in, out);
     return DISTFFT_SUCCESS;
+}
+
+static void name_fft(const void *context, char *key, size_t size)
+{
+    const fft_work *work = context;
+    const serial_spec *spec = work->spec;
+    snprintf(key, size, "calibrate fft family %d precision %d %lldx%lldx%lld axes %d,%d bytes %zu",
+             (int)spec->family, (int)spec->precision, (long long)spec->shape[0], (long long)spec->shape[1],
+             (long long)(spec->ndims > 2 ? spec->shape[2] : 1), spec->axes[0], spec->naxes > 1 ? spec->axes[1] : -1,
+             work->used);
 }
 
 /* Bytes of the larger side of `spec`'s transform (the complex side of
@@ -63,43 +87,38 @@ static size_t transform_bytes(const serial_spec *spec)
 }
 
 /* Seconds of one transform of `spec` (best of RUNS, slowest rank; ranks
- * not `active` only take part in the collectives), or -1
- * if it cannot be planned on some rank. Collective; a failure kept in *rc.
- * Under SMPI with sampled computation the transform is charged as a plan's
- * steps are (simulation_run), so the rates describe what the simulation
- * charges; its sampled runs get private buffers of the transform's own size,
- * as a plan's steps do (buffers of the whole calibration array would leave
- * the transform's data out of the cache and price the simulated rates
- * above a native calibration's). */
+ * not `active` only take part in the collectives), or -1 if it cannot be
+ * planned on some rank. Collective; a failure kept in *rc. The transform
+ * runs as a plan's steps do (platform_run_local_work), so on a simulator
+ * that charges local work the rates describe what the simulation charges;
+ * there its sampled runs get private buffers of the transform's own size,
+ * as a plan's steps do (buffers of the whole calibration array would
+ * leave the transform's data out of the cache and price the simulated
+ * rates above a native calibration's). */
 static double time_fft_runs(MPI_Comm comm, const serial_spec *spec, int active, void *in, void *out,
                             size_t bytes, int runs, int *rc)
 {
-    size_t used = transform_bytes(spec);
-    if (used > bytes) used = bytes;
-    char key[200];
-    snprintf(key, sizeof key, "calibrate fft family %d precision %d %lldx%lldx%lld axes %d,%d bytes %zu",
-             (int)spec->family, (int)spec->precision, (long long)spec->shape[0], (long long)spec->shape[1],
-             (long long)(spec->ndims > 2 ? spec->shape[2] : 1), spec->axes[0], spec->naxes > 1 ? spec->axes[1] : -1,
-             used);
-    serial_fft *fft = NULL;
+    fft_work run = {spec, NULL, transform_bytes(spec)};
+    if (run.used > bytes) run.used = bytes;
+    platform_work work = {execute_fft, name_fft, &run, run.used, run.used};
     memset(in, 0, bytes);
     memset(out, 0, bytes);
-    int ok = serial_fft_create(spec, in, out, &fft) == DISTFFT_SUCCESS, all = 0;
+    int ok = serial_fft_create(spec, in, out, &run.fft) == DISTFFT_SUCCESS, all = 0;
     error_clear(); /* cannot plan it: not an error here */
     keep_mpi(rc, MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
     double best = INFINITY;
     if (all) {
         memset(in, 0, bytes);
-        if (active) simulation_run(key, execute_fft, fft, in, out, used, used); /* warm-up */
-        for (int run = 0; run < runs; run++) {
+        if (active) platform_run_local_work(&work, in, out); /* warm-up */
+        for (int r = 0; r < runs; r++) {
             keep_mpi(rc, MPI_Barrier(comm), "MPI_Barrier");
             double start = MPI_Wtime();
-            if (active) simulation_run(key, execute_fft, fft, in, out, used, used);
-            double seconds = tuning_slowest(comm, MPI_Wtime() - start, rc);
+            if (active) platform_run_local_work(&work, in, out);
+            double seconds = calibration_slowest(comm, MPI_Wtime() - start, rc);
             if (seconds < best) best = seconds;
         }
     }
-    if (fft) serial_fft_destroy(fft);
+    if (run.fft) serial_fft_destroy(run.fft);
     return all ? best : -1.0;
 }
 
@@ -180,8 +199,8 @@ static double fft_length_rate(MPI_Comm comm, model_family family, distfft_precis
  * on BLOCK_FACTOR_BLOCK elements over the rate on MODEL_LENGTH_BLOCK, the
  * geometric mean over two lengths (64 and 512 points: short and long
  * lines); then the same on BIG_BLOCK elements, on arrays of their own
- * (2 x 128 MiB, freed at once), where they can be had and not under SMPI
- * (every simulated rank's arrays are the host's): past 2 M elements the
+ * (2 x 128 MiB, freed at once), where they can be had and ranks do not
+ * share one process (big_arrays_create): past 2 M elements the
  * rate goes on growing with the block. Nothing where the arrays cannot hold
  * the block (the quick calibration) or a rate cannot be measured. */
 #define BLOCK_FACTOR_BLOCK (8 * (int64_t)MODEL_LENGTH_BLOCK)
@@ -203,13 +222,14 @@ static double block_factor(MPI_Comm comm, model_family family, int64_t block, di
 
 /* The arrays of BIG_BLOCK complex elements (2 x 128 MiB) the block and
  * multi-axis factors are measured on beyond 2 M elements, on every rank or
- * none (NULL): not under SMPI, nor where the calibration's own arrays
- * cannot hold BLOCK_FACTOR_BLOCK (the quick calibration). */
+ * none (NULL): not where ranks share one process (every rank's arrays
+ * would be the host's), nor where the calibration's own arrays cannot
+ * hold BLOCK_FACTOR_BLOCK (the quick calibration). */
 #define BIG_BYTES ((size_t)BIG_BLOCK * 16)
 static void big_arrays_create(MPI_Comm comm, size_t bytes, void **big_in, void **big_out, int *rc)
 {
     *big_in = *big_out = NULL;
-#ifndef DISTFFT_SMPI
+    if (platform_ranks_share_process()) return; /* the same answer on every rank */
     if ((size_t)BLOCK_FACTOR_BLOCK * 16 <= bytes) {
         *big_in = distfft_malloc(BIG_BYTES);
         *big_out = distfft_malloc(BIG_BYTES);
@@ -221,9 +241,6 @@ static void big_arrays_create(MPI_Comm comm, size_t bytes, void **big_in, void *
         distfft_free(*big_out);
         *big_in = *big_out = NULL;
     }
-#else
-    (void)comm, (void)bytes, (void)rc;
-#endif
 }
 
 static void calibrate_block(MPI_Comm comm, distfft_rigor rigor, void *in, void *out, size_t bytes, void *big_in,
@@ -256,9 +273,9 @@ static void calibrate_block(MPI_Comm comm, distfft_rigor rigor, void *in, void *
  * transform) against the per-axis rates (by length where measured, as
  * steps are predicted): double precision at n^3, axes 1,2 -- c2c, or r2c
  * forward and c2r backward (their mean). 1 where it cannot be measured.
- * The fastest of 4 x RUNS: one factor scales every such step, and with
- * RUNS of a millisecond's transform on a 2-core host it came out 0.60 to
- * 1.12 in five calibrations of one hour. */
+ * The fastest of 4 x RUNS: one factor scales every such step, and the
+ * fastest of RUNS runs of a millisecond's transform is too noisy for that
+ * on a shared host (it can move the factor by half). */
 static double multi_axis_factor(MPI_Comm comm, model_family family, int n0, int n, distfft_rigor rigor, void *in,
                                 void *out, size_t bytes, int *rc, const cost_model *model)
 {
@@ -285,7 +302,8 @@ static double multi_axis_factor(MPI_Comm comm, model_family family, int n0, int 
  * against the per-axis rates with their block factors (measured first):
  * 64^3 (the scalars'), 128^3 (2 M elements, in the calibration's arrays)
  * and 128 x 256 x 256 (8 M, on the big arrays); nothing without the big
- * arrays (SMPI, the quick calibration): the scalars then. */
+ * arrays (ranks sharing a process, the quick calibration): the scalars
+ * then. */
 static void calibrate_multi_axis(MPI_Comm comm, distfft_rigor rigor, void *in, void *out, size_t bytes,
                                  void *big_in, void *big_out, int *rc, cost_model *model)
 {
@@ -321,8 +339,8 @@ static void calibrate_active(MPI_Comm comm, distfft_rigor rigor, int member, int
     table->count = 0;
     if (how_many < 2) return;
     /* 1,024 points (or the longest calibrated, if shorter): the length the
-     * factors were validated at on a 16-core node; 2,048 points' strided
-     * lines (4 KiB apart) gave a factor of 1.8 alone on this 2-core host. */
+     * factors hold at on a 16-core node; at 2,048 points the strided lines
+     * (4 KiB apart) add a cache effect of their own to the factor. */
     int n = fft_lengths[FFT_LENGTHS - 1] < 1024 ? fft_lengths[FFT_LENGTHS - 1] : 1024;
     double all = fft_length_rate(comm, MODEL_C2C, DISTFFT_DOUBLE, n, rigor, 1, in, out, bytes, rc);
     for (int i = 0; all > 0 && i < how_many; i++) {
@@ -346,10 +364,11 @@ int calibrate_ffts(MPI_Comm comm, distfft_rigor rigor, int quick, int runs, int 
     int largest = fft_sizes[FFT_SIZES - 1];
     size_t bytes = (size_t)largest * largest * (largest + 2) * 16; /* complex double, r2c padding */
     if (bytes < (size_t)MODEL_LENGTH_BLOCK * 32) bytes = (size_t)MODEL_LENGTH_BLOCK * 32; /* and the length blocks */
-    /* Under SMPI one pair for all simulated ranks (simulation_scratch), not
-     * folded: distinct pages, and memory that does not grow with the ranks. */
-    void *in = simulation_scratch("calibration fft in", bytes);
-    void *out = simulation_scratch("calibration fft out", bytes);
+    /* Scratch (platform_scratch): where ranks share a process, one pair for
+     * all of them, of distinct pages, and memory that does not grow with the
+     * ranks. */
+    void *in = platform_scratch("calibration fft in", bytes);
+    void *out = platform_scratch("calibration fft out", bytes);
     int rc = error_agree(comm, in && out ? DISTFFT_SUCCESS
                                          : error_fail(DISTFFT_ERR_MEMORY, "calibration arrays"));
     int measured = DISTFFT_SUCCESS; /* MPI failures while timing: agreed at the end */
@@ -392,8 +411,8 @@ int calibrate_ffts(MPI_Comm comm, distfft_rigor rigor, int quick, int runs, int 
     distfft_free(big_in);
     distfft_free(big_out);
     if (rc == DISTFFT_SUCCESS) calibrate_active(comm, rigor, member, node_size, in, out, bytes, &measured, model);
-    simulation_scratch_free(in);
-    simulation_scratch_free(out);
+    platform_scratch_free(in);
+    platform_scratch_free(out);
     if (rc == DISTFFT_SUCCESS) rc = error_agree(comm, measured);
     if (rc == DISTFFT_SUCCESS && !model->fft[MODEL_C2C][0].count && !model->fft[MODEL_C2C][1].count)
         rc = error_agree(comm, error_fail(DISTFFT_ERR_FFTW, "calibration: no c2c transform could be planned"));

@@ -1,9 +1,10 @@
 /*
- * predict.h -- the cost model (model.h) applied to plans and candidates
- * (predict.c), and measured on the machine (calibrate.c).
+ * predict.h -- the cost model (model.h) applied to plans and candidates:
+ * the peers of their exchanges (topology.c), the predicted seconds of
+ * their steps and the process's model (predict.c).
  */
-#ifndef DISTFFT_TUNE_PREDICT_H
-#define DISTFFT_TUNE_PREDICT_H
+#ifndef DISTFFT_MODEL_PREDICT_H
+#define DISTFFT_MODEL_PREDICT_H
 
 #include <mpi.h>
 
@@ -74,15 +75,6 @@ int model_environment(char *path, size_t size, int *force);
 /* Read, parse and check a model file (rank 0 reads): the same verdict on
  * every rank. force: accept another MPI library. Collective on comm. */
 int model_import_file(MPI_Comm comm, const char *path, int force, cost_model *model);
-
-/* calibrate_fft.c: the model's FFT rates, by block size and by axis
- * length, measured on every rank of comm at once (`runs` runs each, the
- * fastest kept; quick: fewer and smaller), into model->fft,
- * model->fft_length and model->fft_multi_axis_factor; and with fewer
- * ranks of each node computing (member: this rank's index on its node of
- * node_size ranks) into model->fft_active. Collective; an agreed error. */
-int calibrate_ffts(MPI_Comm comm, distfft_rigor rigor, int quick, int runs, int member, int node_size,
-                   cost_model *model);
 
 /* First line of this process's MPI library banner. */
 void model_mpi_library(char *buffer, size_t size);
