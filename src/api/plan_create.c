@@ -273,7 +273,9 @@ static int create_on(MPI_Comm *work_comm, int ndims, const int64_t *shape, distf
 
     /* From here on the arguments are valid and identical on every rank. */
     memcpy(request.shape, shape, ndims * sizeof *shape);
-    TRY(tune_plan(&comms, &request, plan_out));
+    tuning_report tuning;
+    TRY(tune_plan(&comms, &request, plan_out, &tuning));
+    (*plan_out)->tuning = tuning;
     (*plan_out)->owns_comm = true; /* nothing fails after this */
     (*plan_out)->node = comms.node;
     *work_comm = MPI_COMM_NULL;

@@ -267,7 +267,7 @@ int distfft_plan_predict(const struct distfft_plan_s *plan, int direction, doubl
     for (int s = 0; s < steps; s++) {
         distfft_step info;
         distfft_plan_step(plan, direction, s, &info);
-        seconds[s] = (double)plan->fields *
+        seconds[s] = (double)plan->pipeline.fields *
                      model_step_seconds(model_current(), &topology, &plan->steps[list][s]->spec, info.method);
     }
     TRY_MPI(MPI_Allreduce(MPI_IN_PLACE, seconds, steps, MPI_DOUBLE, MPI_MAX, plan->comm));

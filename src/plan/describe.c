@@ -27,10 +27,7 @@ static void describe_header(const struct distfft_plan_s *plan, text *out)
     text_append(out, " %s %s", shape, distfft_precision_name(request->precision));
     if (request->options.batch > 1) text_append(out, " batch=%lld", (long long)request->options.batch);
     if (request->options.threads > 1) text_append(out, " threads=%d", request->options.threads);
-    if (plan->fields > 1)
-        text_append(out, plan->one_by_one      ? " overlap=fields"
-                         : plan->with_progress ? " overlap=progress"
-                                               : " overlap=on");
+    if (plan->pipeline.fields > 1) text_append(out, " overlap=%s", distfft_overlap_name(plan->pipeline.mode));
     text_append(out, " grid=");
     for (int i = 0; i < plan->grid->ndims; i++) text_append(out, i ? "x%d" : "%d", plan->grid->dims[i]);
     if (plan->grid->placement != DISTFFT_PLACEMENT_ROW)
@@ -66,6 +63,25 @@ static void describe_steps(const struct distfft_plan_s *plan, int list, int verb
     }
 }
 
+/* "(wisdom)" or "(tuning 1.2 s, 5 grids)": how tuning chose the plan;
+ * nothing when it measured nothing. */
+static void describe_tuning(const tuning_report *tuning, int depth, text *out)
+{
+    if (tuning->strategy == TUNING_NONE) return;
+    if (tuning->strategy == TUNING_WISDOM) {
+        text_node(out, depth, "wisdom");
+        return;
+    }
+    text_open(out, depth);
+    text_append(out, "tuning %.3g s", tuning->seconds);
+    bool ranked = tuning->strategy == TUNING_MODEL;
+    if (tuning->timed)
+        text_append(out, ranked ? ", %d model-ranked candidates" : ", %d grids", tuning->timed);
+    else if (ranked)
+        text_append(out, ", the model's choice untimed");
+    text_append(out, ")");
+}
+
 int distfft_plan_describe_verbose(const struct distfft_plan_s *plan, int verbosity, char *buf, size_t size)
 {
     if (!plan || verbosity < 0) return -1;
@@ -85,18 +101,7 @@ int distfft_plan_describe_verbose(const struct distfft_plan_s *plan, int verbosi
     } else if (options->method == DISTFFT_METHOD_AUTO) {
         describe_backward_methods(plan, &out);
     }
-    if (plan->from_wisdom) {
-        text_node(&out, depth, "wisdom");
-    } else if (options->method == DISTFFT_METHOD_AUTO && options->rigor != DISTFFT_ESTIMATE) {
-        text_open(&out, depth);
-        text_append(&out, "tuning %.3g s", plan->tuning_seconds);
-        if (plan->grids_measured)
-            text_append(&out, plan->model_ranked ? ", %d model-ranked candidates" : ", %d grids",
-                        plan->grids_measured);
-        else if (plan->model_ranked)
-            text_append(&out, ", the model's choice untimed");
-        text_append(&out, ")");
-    }
+    describe_tuning(&plan->tuning, depth, &out);
     text_append(&out, ")");
     return (int)out.used;
 }

@@ -53,8 +53,8 @@ static algebra_input algebra_input_of(const struct distfft_plan_s *plan)
 static int allocate_work(struct distfft_plan_s *plan)
 {
     for (int b = 0; b < 2; b++) {
-        size_t bytes = plan->fields > 1 && !plan->one_by_one
-                           ? plan->field_stride[0][SLOT_WORK0 + b] * (size_t)plan->fields
+        size_t bytes = plan->pipeline.fields > 1 && plan->pipeline.mode != DISTFFT_OVERLAP_FIELDS
+                           ? plan->pipeline.field_stride[0][SLOT_WORK0 + b] * (size_t)plan->pipeline.fields
                            : plan->algebra.work_bytes[b];
         plan->work_size[b] = bytes;
         if (!bytes) continue;
@@ -124,7 +124,7 @@ static int make_exchange_steps(struct distfft_plan_s *plan, plan_comms *comms, c
              * pipelined: there each field's exchange has its own place in
              * the slot. Alike on every rank: the slots, the fields. */
             bool work_target = spec->dst == SLOT_WORK0 || spec->dst == SLOT_WORK1;
-            geometry.shared_output = work_target && spec->src != spec->dst && plan->fields == 1;
+            geometry.shared_output = work_target && spec->src != spec->dst && plan->pipeline.fields == 1;
             if (geometry.shared_output) geometry.shared_output_bytes = (int64_t)plan->work_size[spec->dst - SLOT_WORK0];
             memcpy(geometry.in_shape, spec->in_shape, sizeof geometry.in_shape);
             memcpy(geometry.out_shape, spec->out_shape, sizeof geometry.out_shape);
@@ -247,7 +247,7 @@ int plan_build(plan_comms *comms, const plan_request *request, const exchange_ma
                        algebra_busy_direction(options->grid_ndims, options->grid_dims, untransformed),
                        &plan->grid));
     algebra_input input = algebra_input_of(plan);
-    plan->fields = 1;
+    plan->pipeline.fields = 1;
     bool by_field = options->overlap == DISTFFT_OVERLAP_ON || options->overlap == DISTFFT_OVERLAP_FIELDS ||
                     options->overlap == DISTFFT_OVERLAP_PROGRESS;
     if (by_field && options->batch > 1 && !options->in_place) {
@@ -256,24 +256,23 @@ int plan_build(plan_comms *comms, const plan_request *request, const exchange_ma
         int possible = pipeline_possible(&plan->algebra), everywhere = 0; /* every rank alike */
         TRY_MPI(MPI_Allreduce(&possible, &everywhere, 1, MPI_INT, MPI_MIN, plan->comm));
         if (everywhere) {
-            plan->fields = options->batch;
-            plan->one_by_one = options->overlap == DISTFFT_OVERLAP_FIELDS;
+            plan->pipeline.fields = options->batch;
+            plan->pipeline.mode = options->overlap;
             pipeline_strides(plan);
         }
         input.batch = options->batch;
     }
-    if (plan->fields == 1) algebra_build(&input, &plan->algebra);
+    if (plan->pipeline.fields == 1) algebra_build(&input, &plan->algebra);
     int local = allocate_work(plan);
     if (local == DISTFFT_SUCCESS) local = make_local_steps(plan);
     /* The helper only where something can be in flight to test: a
      * pipelined plan with exchanges (the request was checked against the
      * thread level before). */
-    plan->with_progress = plan->fields > 1 && options->overlap == DISTFFT_OVERLAP_PROGRESS;
     bool exchanges = false;
     for (int s = 0; s < plan->algebra.forward_count; s++)
         exchanges = exchanges || plan->algebra.forward[s].kind == STEP_EXCHANGE;
-    if (local == DISTFFT_SUCCESS && plan->with_progress && exchanges)
-        local = plan_progress_create(&plan->progress);
+    if (local == DISTFFT_SUCCESS && plan->pipeline.mode == DISTFFT_OVERLAP_PROGRESS && exchanges)
+        local = plan_progress_create(&plan->pipeline.progress);
     TRY(error_agree(plan->comm, local));
     TRY(make_exchange_steps(plan, comms, maker));
     drop_unused_work(plan);
@@ -291,7 +290,7 @@ int plan_free(struct distfft_plan_s *plan)
     int rc = DISTFFT_SUCCESS;
     if (!plan) return rc;
     KEEP(plan_ends_free(plan));
-    plan_progress_free(plan->progress); /* joined before the requests' exchanges go */
+    plan_progress_free(plan->pipeline.progress); /* joined before the requests' exchanges go */
     for (int l = 0; l < 2; l++)
         for (int s = 0; s < ALGEBRA_MAX_STEPS; s++) KEEP(step_destroy(plan->steps[l][s]));
     for (int b = 0; b < 2; b++) distfft_free(plan->work[b]);

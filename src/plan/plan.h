@@ -52,6 +52,23 @@ typedef struct {
     void *context;
 } exchange_maker;
 
+/* How tuning chose a plan (tune/ returns it; the plan keeps it as one
+ * value, for describe). Tuning tries its strategies in this order and
+ * reports the first that applies. */
+typedef enum {
+    TUNING_NONE = 0,      /* nothing measured: method and grid as asked, or rigor estimate */
+    TUNING_WISDOM,        /* wisdom's choice, nothing measured */
+    TUNING_MODEL,         /* the cost model's ranking; its `timed` best candidates measured
+                           * (0: its first choice, untimed) */
+    TUNING_MEASURED,      /* every candidate measured (`timed` grids; 0: one grid, its methods) */
+} tuning_strategy;
+
+typedef struct {
+    tuning_strategy strategy;
+    int timed;            /* candidates whose pair was timed */
+    double seconds;       /* spent choosing, wall time */
+} tuning_report;
+
 /* The agreed arguments of distfft_plan_create. */
 typedef struct {
     int ndims;
@@ -64,6 +81,20 @@ enum { PLAN_FORWARD = 0, PLAN_BACKWARD = 1 };
 
 /* progress_thread.c: overlap PROGRESS's helper thread. */
 typedef struct plan_progress plan_progress;
+
+/* A batched plan run field by field (overlap ON, FIELDS, PROGRESS; run.c):
+ * the steps are one field's, run `fields` times; field k of a slot's array
+ * starts k strides in. Otherwise fields = 1, mode OFF, and the steps move
+ * the whole batch. */
+typedef struct {
+    int64_t fields;
+    distfft_overlap mode;             /* ON: pipelined; FIELDS: each field through every
+                                       * step in turn, one field's work buffers;
+                                       * PROGRESS: pipelined with a helper thread */
+    plan_progress *progress;          /* that helper, testing the exchanges in flight
+                                       * (NULL without exchanges: one rank) */
+    size_t field_stride[2][4];        /* [list][slot] bytes */
+} plan_pipeline;
 
 struct distfft_plan_s {
     MPI_Comm comm;                    /* its creation's duplicate of the caller's (plan_comms) */
@@ -83,25 +114,13 @@ struct distfft_plan_s {
     double sweep_scale[2];            /* normalisation left to a final sweep (1: none) */
     int folded_step[2];               /* the step the normalisation went into, if any */
     int comm_size;
-    /* Pipelined (overlap ON, run.c): the steps are one field's, run
-     * `fields` times; field k of a slot's array starts k strides in.
-     * Otherwise fields = 1 and the steps move the whole batch. */
-    int64_t fields;
-    bool one_by_one;                  /* overlap FIELDS: each field through every
-                                       * step in turn, one field's work buffers */
-    bool with_progress;               /* overlap PROGRESS: pipelined with a helper */
-    plan_progress *progress;          /* that helper thread, testing the exchanges in
-                                       * flight (NULL without exchanges: one rank) */
-    size_t field_stride[2][4];        /* [list][slot] bytes */
+    plan_pipeline pipeline;           /* a batch run field by field (run.c) */
     size_t work_size[2];              /* bytes allocated per work buffer */
     void *scratch;                    /* padded transforms' (algebra.scratch_bytes) */
     distfft_timings timings;
     double step_seconds[2][ALGEBRA_MAX_STEPS];
     int64_t executions[2];
-    double tuning_seconds;            /* set by tune/: grids and methods measured */
-    int grids_measured;               /* candidates timed (0: none) */
-    bool model_ranked;                /* the candidates were (grid, method) pairs ranked by the cost model */
-    bool from_wisdom;                 /* choices taken from wisdom */
+    tuning_report tuning;             /* how its choices were made (tune/'s report) */
     struct plan_ends *ends;           /* the caller's layouts at the ends (ends.c), or NULL */
     lifetime_tag lifetime;            /* its number on the caller's communicator (lifetime.h) */
 };

@@ -85,7 +85,7 @@ int64_t distfft_plan_local_size(const struct distfft_plan_s *plan)
 {
     if (!plan) return -1;
     size_t element = distfft_type_size(plan->algebra.output_type);
-    size_t bytes = plan->algebra.local_bytes * (size_t)plan->fields; /* pipelined: one field's algebra */
+    size_t bytes = plan->algebra.local_bytes * (size_t)plan->pipeline.fields; /* pipelined: one field's algebra */
     if (plan->ends) { /* not in place: the larger of the caller's two blocks */
         size_t in = plan_caller_bytes(plan, PLAN_FORWARD, false), out = plan_caller_bytes(plan, PLAN_FORWARD, true);
         bytes = in > out ? in : out;
@@ -146,8 +146,8 @@ int distfft_plan_step(const struct distfft_plan_s *plan, int direction, int inde
     info->group_size = 1;
     info->method = DISTFFT_METHOD_AUTO;
     if (current->ops->report) current->ops->report(current, info);
-    info->global_bytes = current->spec.global_bytes * plan->fields; /* pipelined: per field */
-    info->bytes_sent *= plan->fields;
+    info->global_bytes = current->spec.global_bytes * plan->pipeline.fields; /* pipelined: per field */
+    info->bytes_sent *= plan->pipeline.fields;
     info->seconds = plan->step_seconds[list][index];
     info->executions = plan->executions[list];
     return DISTFFT_SUCCESS;

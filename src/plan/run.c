@@ -43,13 +43,13 @@
 size_t plan_in_bytes(const struct distfft_plan_s *plan, int list)
 {
     const step_spec *first = plan_list_spec(plan, list, 0);
-    return (size_t)plan->fields * (size_t)first->in_count * distfft_type_size(first->in_type);
+    return (size_t)plan->pipeline.fields * (size_t)first->in_count * distfft_type_size(first->in_type);
 }
 
 size_t plan_out_bytes(const struct distfft_plan_s *plan, int list)
 {
     const step_spec *last = plan_list_spec(plan, list, plan_list_length(plan, list) - 1);
-    return (size_t)plan->fields * (size_t)last->out_count * distfft_type_size(last->out_type);
+    return (size_t)plan->pipeline.fields * (size_t)last->out_count * distfft_type_size(last->out_type);
 }
 
 static int execute_step(const void *context, const void *in, void *out)
@@ -131,7 +131,7 @@ int plan_run(struct distfft_plan_s *plan, int list, void *in, void *out)
                       [SLOT_WORK0] = plan->work[0], [SLOT_WORK1] = plan->work[1]};
     int count = plan_list_length(plan, list);
     plan->executions[list]++;
-    if (plan->fields > 1) {
+    if (plan->pipeline.fields > 1) {
         int rc = pipeline_run(plan, list, slots);
         if (rc != DISTFFT_SUCCESS) return rc;
         count = 0; /* done; the scaling below */
@@ -150,13 +150,14 @@ int plan_run(struct distfft_plan_s *plan, int list, void *in, void *out)
     }
     const step_spec *last = plan_list_spec(plan, list, plan_list_length(plan, list) - 1);
     size_t out_bytes = plan_out_bytes(plan, list); /* 0 on a rank with an empty block: no work buffer */
-    if (plan->fields == 1 && slots[last->dst] != out && out && out_bytes) /* in place, ended in a work buffer */
+    bool in_work = slots[last->dst] != out; /* in place, ended in a work buffer */
+    if (plan->pipeline.fields == 1 && in_work && out && out_bytes)
         memcpy(out, slots[last->dst], out_bytes);
     double factor = plan->sweep_scale[list]; /* 1 when folded into a step */
     if (factor != 1.0) {
         int components = type_is_complex(last->out_type) ? 2 : 1;
         double start = MPI_Wtime();
-        scale_output(plan, out, components * last->out_count * plan->fields, factor);
+        scale_output(plan, out, components * last->out_count * plan->pipeline.fields, factor);
         plan->timings.fft_seconds += MPI_Wtime() - start;
     }
     return DISTFFT_SUCCESS;
@@ -182,15 +183,17 @@ void pipeline_strides(struct distfft_plan_s *plan)
 {
     const algebra_steps *a = &plan->algebra;
     const step_spec *first = &a->forward[0], *last = &a->forward[a->forward_count - 1];
+    size_t (*stride)[4] = plan->pipeline.field_stride;
     /* Forward: INPUT holds the input, OUTPUT the output; backward swaps
      * them, and run_step picks the list's own. */
-    plan->field_stride[PLAN_FORWARD][SLOT_INPUT] = (size_t)first->in_count * distfft_type_size(first->in_type);
-    plan->field_stride[PLAN_FORWARD][SLOT_OUTPUT] = (size_t)last->out_count * distfft_type_size(last->out_type);
-    plan->field_stride[PLAN_BACKWARD][SLOT_INPUT] = plan->field_stride[PLAN_FORWARD][SLOT_OUTPUT];
-    plan->field_stride[PLAN_BACKWARD][SLOT_OUTPUT] = plan->field_stride[PLAN_FORWARD][SLOT_INPUT];
+    stride[PLAN_FORWARD][SLOT_INPUT] = (size_t)first->in_count * distfft_type_size(first->in_type);
+    stride[PLAN_FORWARD][SLOT_OUTPUT] = (size_t)last->out_count * distfft_type_size(last->out_type);
+    stride[PLAN_BACKWARD][SLOT_INPUT] = stride[PLAN_FORWARD][SLOT_OUTPUT];
+    stride[PLAN_BACKWARD][SLOT_OUTPUT] = stride[PLAN_FORWARD][SLOT_INPUT];
+    bool one_by_one = plan->pipeline.mode == DISTFFT_OVERLAP_FIELDS; /* one field's work buffers */
     for (int l = 0; l < 2; l++) {
-        plan->field_stride[l][SLOT_WORK0] = plan->one_by_one ? 0 : round_up(a->work_bytes[0]);
-        plan->field_stride[l][SLOT_WORK1] = plan->one_by_one ? 0 : round_up(a->work_bytes[1]);
+        stride[l][SLOT_WORK0] = one_by_one ? 0 : round_up(a->work_bytes[0]);
+        stride[l][SLOT_WORK1] = one_by_one ? 0 : round_up(a->work_bytes[1]);
     }
 }
 
@@ -198,7 +201,7 @@ static void *field_of(const struct distfft_plan_s *plan, int list, void *const *
                       int64_t field)
 {
     char *base = slots[slot];
-    return base ? base + (size_t)field * plan->field_stride[list][slot] : NULL;
+    return base ? base + (size_t)field * plan->pipeline.field_stride[list][slot] : NULL;
 }
 
 /* Run step s (local, or an exchange started and left in flight) on field k. */
@@ -246,10 +249,10 @@ static int run_segment_beside(struct distfft_plan_s *plan, int list, void *const
                               int end, int64_t k, MPI_Request *pending)
 {
     bool in_flight = pending[0] != MPI_REQUEST_NULL || pending[1] != MPI_REQUEST_NULL;
-    if (!plan->progress || !in_flight || first == end) return run_segment(plan, list, slots, first, end, k);
-    plan_progress_begin(plan->progress, pending, 2);
+    if (!plan->pipeline.progress || !in_flight || first == end) return run_segment(plan, list, slots, first, end, k);
+    plan_progress_begin(plan->pipeline.progress, pending, 2);
     int rc = run_segment(plan, list, slots, first, end, k);
-    int tested = plan_progress_end(plan->progress);
+    int tested = plan_progress_end(plan->pipeline.progress);
     return rc != DISTFFT_SUCCESS ? rc : tested;
 }
 
@@ -259,7 +262,7 @@ static int run_level(struct distfft_plan_s *plan, int list, void *const *slots, 
                      int m, int count)
 {
     int rc = DISTFFT_SUCCESS;
-    int64_t fields = plan->fields;
+    int64_t fields = plan->pipeline.fields;
     int after = e[j] + 1, end = j + 1 < m ? e[j + 1] : count;
     MPI_Request pending[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
     for (int64_t k = 0; k < fields; k++) {
@@ -283,8 +286,8 @@ int pipeline_run(struct distfft_plan_s *plan, int list, void *const *slots)
     int e[ALGEBRA_MAX_STEPS], m = 0;
     for (int s = 0; s < count; s++)
         if (plan->steps[list][s]->spec.kind == STEP_EXCHANGE) e[m++] = s;
-    if (m == 0 || plan->one_by_one) {
-        for (int64_t k = 0; k < plan->fields; k++) {
+    if (m == 0 || plan->pipeline.mode == DISTFFT_OVERLAP_FIELDS) {
+        for (int64_t k = 0; k < plan->pipeline.fields; k++) {
             int rc = run_segment(plan, list, slots, 0, count, k);
             if (rc != DISTFFT_SUCCESS) return rc;
         }

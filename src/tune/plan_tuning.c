@@ -76,10 +76,7 @@ static void plan_choice(const struct distfft_plan_s *plan, wisdom_choice *choice
             distfft_plan_step(plan, direction, s, &info);
             if (info.is_redistribution) choice->methods[choice->exchanges++] = info.method;
         }
-    choice->overlap = plan->fields == 1 ? DISTFFT_OVERLAP_OFF
-                      : plan->one_by_one ? DISTFFT_OVERLAP_FIELDS
-                      : plan->with_progress ? DISTFFT_OVERLAP_PROGRESS
-                                         : DISTFFT_OVERLAP_ON;
+    choice->overlap = plan->pipeline.mode;
 }
 
 /* The number of exchanges (both directions) a plan on a grid makes. */
@@ -419,16 +416,13 @@ static int choose_overlap(plan_comms *comms, const plan_request *request, const 
         struct distfft_plan_s *candidate = NULL;
         double seconds;
         if (build_on(comms, &by_field, &grid, policy, &candidate) != DISTFFT_SUCCESS ||
-            candidate->fields == 1) { /* not run field by field: keep what we have */
+            candidate->pipeline.fields == 1) { /* not run field by field: keep what we have */
             error_clear();
             return error_agree(comm, plan_free(candidate));
         }
         rc = time_pair(candidate, best_seconds, &seconds, NULL);
         if (rc == DISTFFT_SUCCESS && seconds < best_seconds) { /* reduced times: alike everywhere */
             best_seconds = seconds;
-            candidate->tuning_seconds = (*plan)->tuning_seconds;
-            candidate->grids_measured = (*plan)->grids_measured;
-            candidate->model_ranked = (*plan)->model_ranked;
             struct distfft_plan_s *slower = *plan;
             *plan = candidate;
             candidate = slower;
@@ -444,16 +438,16 @@ fail:
  * measured (the model's choice alone, tune_budget 1): wisdom holds
  * measured choices only, so a later plan that measures is not skipped.
  * Collective on comm. */
-static int remember(MPI_Comm comm, struct distfft_plan_s *plan, const char *key, int count,
-                    tune_progress *progress)
+static int remember(MPI_Comm comm, const struct distfft_plan_s *plan, const tuning_report *report,
+                    const char *key, int count, tune_progress *progress)
 {
     wisdom_choice choice;
     plan_choice(plan, &choice);
     char grid[64];
     progress_grid_name(grid, sizeof grid, choice.grid_ndims, choice.grid_dims);
     progress->grids = 0;
-    bool untimed = plan->model_ranked && plan->grids_measured == 0;
-    progress_say(progress, "done in %.3g s: grid %s of %d candidate(s)%s", plan->tuning_seconds, grid, count,
+    bool untimed = report->strategy == TUNING_MODEL && report->timed == 0;
+    progress_say(progress, "done in %.3g s: grid %s of %d candidate(s)%s", report->seconds, grid, count,
                  untimed ? ", the model's choice (not stored as wisdom)" : "");
     return untimed ? DISTFFT_SUCCESS : error_agree(comm, wisdom_store(key, &choice));
 }
@@ -473,7 +467,8 @@ static int model_ranked_plan(plan_comms *comms, const plan_request *request, gri
     return DISTFFT_SUCCESS;
 }
 
-int tune_plan(plan_comms *comms, const plan_request *request_in, struct distfft_plan_s **plan_out)
+int tune_plan(plan_comms *comms, const plan_request *request_in, struct distfft_plan_s **plan_out,
+              tuning_report *report)
 {
     MPI_Comm comm = comms->comm;
     /* overlap AUTO is measured at the end (choose_overlap) or means OFF. */
@@ -483,6 +478,7 @@ int tune_plan(plan_comms *comms, const plan_request *request_in, struct distfft_
     int rc = DISTFFT_SUCCESS, size, wise = 0;
     struct distfft_plan_s *plan = NULL;
     size = comms->size;
+    *report = (tuning_report){.strategy = TUNING_NONE};
     double start = MPI_Wtime();
     const distfft_options *options = &request->options;
     tune_progress progress;
@@ -503,7 +499,7 @@ int tune_plan(plan_comms *comms, const plan_request *request_in, struct distfft_
         policy.forced = &choice;
         if (request_in->options.overlap == DISTFFT_OVERLAP_AUTO) resolved.options.overlap = choice.overlap;
         TRY(build_on(comms, request, &grids[0], &policy, &plan));
-        plan->from_wisdom = true;
+        *report = (tuning_report){.strategy = TUNING_WISDOM};
         progress_say(&progress, "wisdom holds this configuration: nothing measured");
         *plan_out = plan;
         return DISTFFT_SUCCESS;
@@ -532,10 +528,9 @@ int tune_plan(plan_comms *comms, const plan_request *request_in, struct distfft_
         !options->in_place) /* in-place plans are never pipelined */
         TRY(choose_overlap(comms, request, &policy, &plan));
     if (measuring) {
-        plan->grids_measured = timed;
-        plan->model_ranked = ranked;
-        plan->tuning_seconds = MPI_Wtime() - start;
-        TRY(remember(comm, plan, key, count, &progress));
+        *report = (tuning_report){.strategy = ranked ? TUNING_MODEL : TUNING_MEASURED, .timed = timed,
+                                  .seconds = MPI_Wtime() - start};
+        TRY(remember(comm, plan, report, key, count, &progress));
     }
     *plan_out = plan;
     return DISTFFT_SUCCESS;

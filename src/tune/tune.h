@@ -81,11 +81,15 @@ int grid_default(int size, int ndims, const int64_t *shape, const distfft_option
 
 /* ---- plan_tuning.c ---- */
 
-/* The plan of an agreed request (options.grid_ndims 0 or a grid):
- * wisdom's choice when every rank holds it, else measured when method is
- * AUTO and rigor measures, else built as asked. Every candidate borrows
+/* The plan of an agreed request (options.grid_ndims 0 or a grid), by the
+ * first strategy that applies: wisdom's choice when every rank holds it;
+ * when method is AUTO and rigor measures, the cost model's ranking
+ * (options.tune_budget, with a model) or else every candidate grid
+ * measured; otherwise built as asked. *report says which and how long it
+ * took (the plan's creator keeps it in the plan). Every candidate borrows
  * comms->comm and shares comms->node; the plan returned borrows it too
  * (its creator hands it over: owns_comm). Collective on comms->comm. */
-int tune_plan(plan_comms *comms, const plan_request *request, struct distfft_plan_s **plan);
+int tune_plan(plan_comms *comms, const plan_request *request, struct distfft_plan_s **plan,
+              tuning_report *report);
 
 #endif
