@@ -331,6 +331,7 @@ _WHAT = {"type": "element type", "precision": "precision", "kind": "transform ki
          "norm": "norm", "rigor": "rigor", "placement": "placement", "method": "method",
          "overlap": "overlap"}
 
+
 def _values(enum):
     if enum == "method":
         return list(range(lib.distfft_method_count())) + [METHOD_AUTO]

@@ -38,8 +38,6 @@ SIGNATURES = {
     "distfft_halo_execute": ("int", "distfft_halo", "void *"),
     "distfft_halo_padded_block": ("int64_t", "const struct distfft_halo_s *", "int64_t *",
         "int64_t *"),
-    "distfft_halo_variant_name": ("const char *", "distfft_halo_variant"),
-    "distfft_halo_variant_from_name": ("int", "const char *", "distfft_halo_variant *"),
     "distfft_kind_logical_length": ("double", "distfft_kind", "int64_t"),
     "distfft_last_error": ("const char *",),
     "distfft_layout_box": ("int", "const struct distfft_layout_s *", "int", "int64_t *",
@@ -125,23 +123,12 @@ SIGNATURES = {
     "distfft_wisdom_forget": ("void",),
     "distfft_wisdom_import": ("int", "const char *"),
     "distfft_wisdom_import_file": ("int", "MPI_Comm", "const char *"),
-    "distfft_type_name": ("const char *", "distfft_type"),
-    "distfft_type_from_name": ("int", "const char *", "distfft_type *"),
-    "distfft_precision_name": ("const char *", "distfft_precision"),
-    "distfft_precision_from_name": ("int", "const char *", "distfft_precision *"),
-    "distfft_kind_name": ("const char *", "distfft_kind"),
-    "distfft_kind_from_name": ("int", "const char *", "distfft_kind *"),
-    "distfft_norm_name": ("const char *", "distfft_norm"),
-    "distfft_norm_from_name": ("int", "const char *", "distfft_norm *"),
-    "distfft_rigor_name": ("const char *", "distfft_rigor"),
-    "distfft_rigor_from_name": ("int", "const char *", "distfft_rigor *"),
-    "distfft_placement_name": ("const char *", "distfft_placement"),
-    "distfft_placement_from_name": ("int", "const char *", "distfft_placement *"),
-    "distfft_method_name": ("const char *", "distfft_method"),
-    "distfft_method_from_name": ("int", "const char *", "distfft_method *"),
-    "distfft_overlap_name": ("const char *", "distfft_overlap"),
-    "distfft_overlap_from_name": ("int", "const char *", "distfft_overlap *"),
 }
+
+# Every enum's words (src/vocabulary.c): distfft_<enum>_name, _from_name.
+for _enum in ENUMS:
+    SIGNATURES[f"{_enum}_name"] = ("const char *", _enum)
+    SIGNATURES[f"{_enum}_from_name"] = ("int", "const char *", f"{_enum} *")
 
 
 def check_source(signatures=SIGNATURES, handles=HANDLES, enums=ENUMS):
