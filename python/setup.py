@@ -18,12 +18,19 @@ few constants, and the header's SHA-256). distfft/_lib.py builds its ctypes
 structures from that file. A field the probe cannot measure, or fields
 that do not cover their struct, fail the build.
 
+The C functions the package calls are one table, distfft/_signatures.py,
+in the header's C types. After the library, the build compiles the table's
+check_source() against include/distfft.h with the same compiler and flags:
+one _Static_assert per function that its type is the table's, so a row that
+disagrees with the header fails the build (with the row named).
+
 Environment: DISTFFT_MPICC (the MPI C compiler), DISTFFT_SOURCE_DIR (the
 repository root, default: this file's parent directory), DISTFFT_CMAKE_ARGS
 (extra CMake arguments, e.g. "-DFFTW_ROOT=/opt/fftw"), DISTFFT_BUILD_TYPE
 (default RelWithDebInfo, the repository's default).
 """
 import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -224,6 +231,32 @@ def measure_layout(build_dir, include_dir):
     return layout
 
 
+# ---- the functions' signatures -------------------------------------------------
+
+
+def load_signatures():
+    """distfft/_signatures.py as a module, loaded on its own: the package
+    cannot be imported before its library is built."""
+    spec = importlib.util.spec_from_file_location(
+        "distfft_signatures", os.path.join(HERE, "distfft", "_signatures.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def check_signatures(build_dir, include_dir):
+    """Compile the table's check against the header: a row that is not the
+    header's declaration fails the build, naming the function."""
+    source = os.path.join(build_dir, "signature_check.c")
+    with open(source, "w") as f:
+        f.write(load_signatures().check_source())
+    result = subprocess.run(probe_compile_command(build_dir, include_dir) + ["-fsyntax-only", source],
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError("distfft: python/distfft/_signatures.py disagrees with "
+                           f"include/distfft.h:\n{result.stderr}")
+
+
 class CMakeBuild(build_ext):
     """Builds the `distfft` shared library target with CMake."""
 
@@ -260,6 +293,7 @@ class CMakeBuild(build_ext):
         with open(os.path.join(package, "_build_config.json"), "w") as f:
             json.dump({"mpi_compiler": compiler, "mpi_vendor": vendor}, f)
             f.write("\n")
+        check_signatures(build_dir, os.path.join(source_dir(), "include"))
         layout = measure_layout(build_dir, os.path.join(source_dir(), "include"))
         with open(os.path.join(package, "_layout.json"), "w") as f:
             json.dump(layout, f, indent=1)

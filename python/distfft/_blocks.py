@@ -21,14 +21,6 @@ from mpi4py import MPI
 
 from . import _lib
 
-_h, _i64, _int = _lib.c_handle, _lib.c_int64_p, ctypes.c_int
-_lib._declare("distfft_layout_from_box", _int, _lib.MPI_Comm, _int, _i64, _i64, _i64, _lib.c_handle_p)
-_lib._declare("distfft_layout_destroy", _int, _lib.c_handle_p)
-_lib._declare("distfft_layout_gather", _int, _h, _int, ctypes.c_int64, ctypes.c_void_p, _int,
-              ctypes.c_void_p)
-_lib._declare("distfft_layout_scatter", _int, _h, _int, ctypes.c_int64, ctypes.c_void_p, _int,
-              ctypes.c_void_p)
-
 
 @contextlib.contextmanager
 def layout_of_boxes(comm, global_shape, start, shape):

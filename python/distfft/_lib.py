@@ -1,11 +1,13 @@
 """
 _lib.py -- ctypes bindings to libdistfft.so, the C library underneath.
 
-Everything that knows the C API lives here; the rest of the package calls
-`lib.distfft_*` and `check(rc)`. What the C API defines, this module asks
-for rather than copies: the structs' layout was measured when the package
-was built (_layout.json, see python/setup.py), the names of every enum come
-from the library's distfft_<enum>_name functions.
+Everything that knows the C API lives here and in _signatures.py; the rest
+of the package calls `lib.distfft_*` and `check(rc)`. What the C API
+defines, the package asks for or checks rather than copies: the functions'
+types are _signatures.py's table, checked against include/distfft.h when
+the package was built; the structs' layout was measured then (_layout.json,
+see python/setup.py); the names of every enum come from the library's
+distfft_<enum>_name functions.
 
 ctypes.CDLL releases the GIL around every foreign call, so transforms and
 redistributions run without holding it.
@@ -17,10 +19,12 @@ against the MPI that mpi4py uses (checked at import, see _check_mpi_vendor).
 import ctypes
 import json
 import os
+import types
 
 import numpy
 from mpi4py import MPI  # initialises MPI before the library is loaded
 
+from . import _signatures
 from .errors import DistfftError
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -54,7 +58,7 @@ def _check_mpi_vendor():
 
 
 _check_mpi_vendor()
-lib = ctypes.CDLL(_library_path())
+_library = ctypes.CDLL(_library_path())
 
 
 # FFTW 3.3.10's fftw_plan_with_nthreads calls fftw_cleanup() when the
@@ -73,7 +77,7 @@ else:
 
 c_int64_p = ctypes.POINTER(ctypes.c_int64)
 c_int_p = ctypes.POINTER(ctypes.c_int)
-c_handle = ctypes.c_void_p           # distfft_plan, distfft_redist
+c_handle = ctypes.c_void_p           # every handle of _signatures.HANDLES
 c_handle_p = ctypes.POINTER(c_handle)
 
 # ---- the structs, as measured when the package was built ----------------------
@@ -185,60 +189,55 @@ def filled(struct_type, call):
     return struct_type.from_buffer_copy(buffer), result
 
 
-def _declare(name, restype, *argtypes):
-    function = getattr(lib, name)
-    function.restype = restype
-    function.argtypes = list(argtypes)
+# ---- the functions, from _signatures.py ----------------------------------------
+#
+# Every C function the package calls is one row of _signatures.SIGNATURES,
+# in the header's C types; the build checked each row against
+# include/distfft.h (python/setup.py). The rows become ctypes declarations
+# here, and `lib` holds only those: calling a function the table lacks is
+# an AttributeError, not an unchecked call with ctypes' guessed types.
+
+_SCALARS = {"int": ctypes.c_int, "int64_t": ctypes.c_int64, "size_t": ctypes.c_size_t,
+            "double": ctypes.c_double, "MPI_Comm": MPI_Comm}
+_POINTERS = {"char": ctypes.c_char_p, "int": c_int_p, "int64_t": c_int64_p,
+             "void": ctypes.c_void_p}
 
 
-_int, _void_p, _char_p = ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p
-_declare("distfft_error_string", _char_p, _int)
-_declare("distfft_last_error", _char_p)
-_declare("distfft_type_size", ctypes.c_size_t, _int)
-_declare("distfft_decompose", None, ctypes.c_int64, _int, _int, c_int64_p, c_int64_p)
-_declare("distfft_method_count", _int)
-_declare("distfft_options_init", None, _void_p)
-_declare("distfft_plan_create", _int, MPI_Comm, _int, c_int64_p, _int, _void_p, c_handle_p)
-_declare("distfft_plan_forward", _int, c_handle, _void_p, _void_p)
-_declare("distfft_plan_backward", _int, c_handle, _void_p, _void_p)
-_declare("distfft_plan_input_block", _int, c_handle, c_int64_p, c_int64_p)
-_declare("distfft_plan_output_block", _int, c_handle, c_int64_p, c_int64_p)
-_declare("distfft_plan_types", _int, c_handle, c_int_p, c_int_p)
-_declare("distfft_plan_output_shape", _int, c_handle, c_int64_p)
-_declare("distfft_plan_input_shape", _int, c_handle, c_int64_p)
-_declare("distfft_plan_local_size", ctypes.c_int64, c_handle)
-_declare("distfft_plan_ndims", _int, c_handle)
-_declare("distfft_plan_grid", _int, c_handle, c_int_p, c_int_p)
-_declare("distfft_plan_work_bytes", ctypes.c_size_t, c_handle)
-_declare("distfft_plan_describe", _int, c_handle, _char_p, ctypes.c_size_t)
-_declare("distfft_plan_describe_verbose", _int, c_handle, _int, _char_p, ctypes.c_size_t)
-_declare("distfft_kind_logical_length", ctypes.c_double, _int, ctypes.c_int64)
-_declare("distfft_plan_timings", _int, c_handle, _void_p)
-_declare("distfft_plan_reset_timings", _int, c_handle)
-_declare("distfft_plan_step_count", _int, c_handle, _int)
-_declare("distfft_plan_step", _int, c_handle, _int, _int, _void_p)
-_declare("distfft_plan_destroy", _int, c_handle_p)
-_declare("distfft_wisdom_export", _void_p)   # malloc'ed text: freed with libc free
-_declare("distfft_wisdom_import", _int, _char_p)
-_declare("distfft_wisdom_export_file", _int, MPI_Comm, _char_p)
-_declare("distfft_wisdom_import_file", _int, MPI_Comm, _char_p)
-_declare("distfft_wisdom_forget", None)
-_declare("distfft_model_calibrate", _int, MPI_Comm, _int, _int, _char_p)
-_declare("distfft_model_import_file", _int, MPI_Comm, _char_p, _int)
-_declare("distfft_model_forget", None)
-_declare("distfft_redist_create", _int, MPI_Comm, _int, _int, c_int64_p, _int,
-         c_int64_p, _int, ctypes.c_int64, _int, c_handle_p)
-_declare("distfft_redist_execute", _int, c_handle, _void_p, _void_p)
-_declare("distfft_redist_destroy", _int, c_handle_p)
-_declare("distfft_serial_plan_create", _int, _int, c_int64_p, _int, c_int_p, c_int_p, _int, _int,
-         _void_p, c_int64_p, _void_p, c_int64_p, _int, _int, _int, c_handle_p)
-_declare("distfft_serial_execute", _int, c_handle, _void_p, _void_p)
-_declare("distfft_serial_plan_describe", _int, c_handle, _char_p, ctypes.c_size_t)
-_declare("distfft_serial_plan_destroy", _int, c_handle_p)
-_declare("distfft_serial_wisdom_export_file", _int, _int, _char_p)
-_declare("distfft_serial_wisdom_import_file", _int, _int, _char_p)
-_declare("distfft_serial_wisdom_forget", _int, _int)
-_declare("distfft_serial_set_timelimit", _int, _int, ctypes.c_double)
+def ctype_of(c_type, result=False):
+    """The ctypes type that passes (or, as a result, returns) C type
+    `c_type` of a _signatures row; LayoutError for a type it cannot."""
+    base = c_type.replace("const ", "").strip()
+    pointer = base.endswith("*")
+    base = base.rstrip("* ")
+    if base == "void" and not pointer:
+        return None
+    if result and c_type == "char *":
+        return ctypes.c_void_p            # text the caller frees: keep the pointer
+    if base.startswith("struct distfft_") and base[len("struct "):-2] in _signatures.HANDLES:
+        base = base[len("struct "):-2]    # const struct distfft_plan_s *: a handle
+        pointer = False
+    if base in _signatures.HANDLES:
+        return c_handle_p if pointer else c_handle
+    if base in _signatures.ENUMS:
+        return c_int_p if pointer else ctypes.c_int
+    if base in _signatures.STRUCTS and pointer:
+        return ctypes.c_void_p            # a buffer of the measured size (filled)
+    known = _POINTERS if pointer else _SCALARS
+    if base not in known:
+        raise LayoutError(f"distfft: _signatures.py uses the C type {c_type!r}, which _lib.py "
+                          "cannot pass through ctypes")
+    return known[base]
+
+
+def _declared(name, result, *parameters):
+    function = getattr(_library, name)
+    function.restype = ctype_of(result, result=True)
+    function.argtypes = [ctype_of(p) for p in parameters]
+    return function
+
+
+lib = types.SimpleNamespace(**{name: _declared(name, *row)
+                               for name, row in _signatures.SIGNATURES.items()})
 
 # ---- helpers ------------------------------------------------------------------
 
@@ -331,9 +330,6 @@ _check_options()
 _WHAT = {"type": "element type", "precision": "precision", "kind": "transform kind",
          "norm": "norm", "rigor": "rigor", "placement": "placement", "method": "method",
          "overlap": "overlap"}
-for _enum in _WHAT:
-    _declare(f"distfft_{_enum}_name", _char_p, _int)
-    _declare(f"distfft_{_enum}_from_name", _int, _char_p, c_int_p)
 
 
 def _values(enum):

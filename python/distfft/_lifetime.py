@@ -27,6 +27,23 @@ in comm.Barrier() deadlocks the job. Hence:
     last-registered first, and this module is imported after mpi4py) every
     object still alive or pending is freed in reverse creation order, the
     same order on every rank.
+
+Why this module keeps its own deferral instead of calling the C library's
+local release (distfft_plan_release, distfft_redist_release, with
+distfft_collect as the drain) from __del__: __del__ runs on whichever
+thread happens to trigger garbage collection, possibly while another thread
+is inside a distfft call (ctypes lets go of the GIL around each one). The
+C release calls share their queues with creation, destruction and
+distfft_collect, one thread at a time per process, and without
+MPI_THREAD_MULTIPLE every distfft call must come from the thread that calls
+MPI (include/distfft.h, "Threads"); the release also frees FFTW plans,
+which FFTW's planner does not allow from a second thread. So __del__ must
+not enter the library at all. Besides, layouts, reshapes and halos have no
+C release, and each object's communicator here is the package's own
+duplicate, whose MPI_Comm_free is collective. At a drain, every rank is at
+the same point of its program on the calling thread, so plain destroy calls
+do what release and collect would (test_lifetime.py,
+test_garbage_collection_never_enters_the_library).
 """
 import atexit
 import ctypes

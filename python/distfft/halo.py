@@ -12,8 +12,6 @@ corners -- and leaves entries beyond an open boundary alone.
     p = halo.padded_array(distarray)          # a copy of the block, padded
     halo.exchange(p)                          # ghosts filled
     laplacian = p[2:, 1:-1] + p[:-2, 1:-1] + ... - 4 * halo.interior(p)
-
-The ctypes declarations of these C functions live here (not in _lib.py).
 """
 import ctypes
 
@@ -23,19 +21,6 @@ from . import _blocks, _lib, _lifetime
 from ._arrays import check_array, zeros_aligned
 from ._collective import Agreement
 
-
-_int, _i64p = ctypes.c_int, _lib.c_int64_p
-
-
-_declare = _lib._declare
-
-
-_declare("distfft_halo_variant_from_name", _int, ctypes.c_char_p, _lib.c_int_p)
-_declare("distfft_layout_halo_create", _int, _lib.c_handle, _int, _i64p, _i64p, _lib.c_int_p,
-         ctypes.c_int64, _int, _lib.c_handle_p)
-_declare("distfft_halo_execute", _int, _lib.c_handle, ctypes.c_void_p)
-_declare("distfft_halo_padded_block", ctypes.c_int64, _lib.c_handle, _i64p, _i64p)
-_declare("distfft_halo_destroy", _int, _lib.c_handle_p)
 
 VARIANTS = ("datatypes", "pack")
 

@@ -24,32 +24,10 @@ import ctypes
 
 import numpy
 
-from . import _blocks, _lib, _lifetime  # _blocks declares the C calls it shares
+from . import _blocks, _lib, _lifetime
 from ._arrays import check_array, empty_aligned, pointer, zeros_aligned
 from ._collective import Agreement
 from .distarray import DistArray
-
-_h, _i64, _int = _lib.c_handle, _lib.c_int64_p, ctypes.c_int
-_lib._declare("distfft_layout_from_grid", _int, _lib.MPI_Comm, _int, _i64, _int, _lib.c_int_p,
-              _lib.c_int_p, _lib.c_handle_p)
-_lib._declare("distfft_plan_input_layout", _int, _h, _lib.c_handle_p)
-_lib._declare("distfft_plan_output_layout", _int, _h, _lib.c_handle_p)
-_lib._declare("distfft_layout_ndims", _int, _h)
-_lib._declare("distfft_layout_size", _int, _h)
-_lib._declare("distfft_layout_rank", _int, _h)
-_lib._declare("distfft_layout_global_shape", _int, _h, _i64)
-_lib._declare("distfft_layout_box", _int, _h, _int, _i64, _i64)
-_lib._declare("distfft_layout_equal", _int, _h, _h)
-_lib._declare("distfft_layout_describe", _int, _h, ctypes.c_char_p, ctypes.c_size_t)
-_lib._declare("distfft_reshape_create", _int, _h, _h, _int, ctypes.c_int64, ctypes.c_void_p,
-              _lib.c_handle_p)
-_lib._declare("distfft_reshape_forward", _int, _h, ctypes.c_void_p, ctypes.c_void_p)
-_lib._declare("distfft_reshape_backward", _int, _h, ctypes.c_void_p, ctypes.c_void_p)
-_lib._declare("distfft_reshape_describe", _int, _h, ctypes.c_char_p, ctypes.c_size_t)
-_lib._declare("distfft_reshape_method", _int, _h)
-_lib._declare("distfft_reshape_destroy", _int, _lib.c_handle_p)
-_lib._declare("distfft_plan_create_layouts", _int, _lib.MPI_Comm, _int, _i64, _int, ctypes.c_void_p,
-              _h, _h, _lib.c_handle_p)
 
 
 def _ints(values, what, ndim=None):

@@ -478,21 +478,28 @@ class Plan(_lifetime.Handle):
     def forward(self, a, out=None):
         """Forward transform of this rank's input block `a` into `out` (a new
         output_array() if None); returns the output. Collective."""
-        return self._execute(_lib.lib.distfft_plan_forward, a, out, True)
+        return self.execute(a, out, True)
 
     def backward(self, a, out=None):
         """Backward transform of this rank's output block `a` into `out` (a
         new input_array() if None); returns it. Collective."""
-        return self._execute(_lib.lib.distfft_plan_backward, a, out, False)
+        return self.execute(a, out, False)
 
-    def _execute(self, function, a, out, forward, error=None):
+    def execute(self, a, out=None, forward=True, error=None):
+        """forward(a, out) or backward(a, out), by `forward`; for layers over
+        the plan that check arguments of their own first. `error`: the
+        exception those checks raised on this rank (None if they passed).
+        The transform's own agreement carries it: if any rank has one,
+        no rank transforms and every rank raises it (the message of the
+        failing rank) -- with no collective beyond the transform's own.
+        Collective."""
         self._require_live()   # destroy() is collective: the same on every rank
         # The arrays are checked here, locally; the C call's own agreement
         # then carries the verdict: a rank whose arrays are bad passes a
         # pointer no buffer can have (misaligned), which the library
         # rejects on every rank. Only then do the ranks exchange the Python
-        # message. The successful path costs no extra collective. A caller
-        # with checks of its own passes their failure as `error`.
+        # message. The successful path costs no extra collective.
+        function = _lib.lib.distfft_plan_forward if forward else _lib.lib.distfft_plan_backward
         pin = pout = _REJECTED_POINTER
         if error is None:
             try:

@@ -64,9 +64,7 @@ def test_every_constant_is_in_its_table():
             continue
         enum = VOCABULARY[name]
         name_of = getattr(_lib.lib, f"distfft_{enum}_name")
-        name_of.restype, name_of.argtypes = ctypes.c_char_p, [ctypes.c_int]
         from_name = getattr(_lib.lib, f"distfft_{enum}_from_name")
-        from_name.restype, from_name.argtypes = ctypes.c_int, [ctypes.c_char_p, _lib.c_int_p]
         for constant, value in values.items():
             word = name_of(value)
             assert word is not None, f"{constant} = {value} has no name in {enum}'s table"

@@ -169,7 +169,7 @@ def test_transforms_run_without_the_gil(comm):
     Shown deterministically: rank 0 enters forward (it waits inside the C
     call for rank 1), and only a second Python thread of rank 0 -- which
     needs the GIL to run -- tells rank 1 to enter too."""
-    assert type(_lib.lib) is ctypes.CDLL
+    assert type(_lib._library) is ctypes.CDLL
     if comm.Get_size() < 2:
         return
     side = comm.Dup()

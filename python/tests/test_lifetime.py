@@ -163,3 +163,50 @@ def test_collect_checks_its_communicator():
         distfft.collect(None)
     with pytest.raises(ValueError, match="intracommunicator"):
         distfft.collect(MPI.COMM_NULL)
+
+
+def test_garbage_collection_never_enters_the_library(comm, monkeypatch):
+    """Why the package defers frees itself rather than calling the C
+    library's local release (distfft_plan_release, _redist_release) from
+    __del__: a collector runs on whichever thread happens to allocate,
+    possibly while another thread is inside a distfft call (ctypes lets go
+    of the GIL there), and the C release calls share their queues with
+    creation and distfft_collect -- one thread at a time per process, and
+    without MPI_THREAD_MULTIPLE every distfft call from the thread that
+    calls MPI (include/distfft.h, "Threads"). Layouts, reshapes and halos,
+    and the package's own duplicate of each object's communicator, have no
+    release at all. So __del__ calls nothing of the library, for every
+    kind of object: shown by recording each library call with its thread
+    while a second thread drops them all and collects garbage."""
+    import threading
+    import types
+    from distfft import _lib
+
+    calls = []
+
+    def recorded(name, function):
+        def call(*args):
+            calls.append((threading.get_ident(), name))
+            return function(*args)
+        return call
+
+    plan = make(comm, "plan", "shm")
+    objects = [plan, make(comm, "redistribution", "shm"), make(comm, "halo", None),
+               plan.input_layout, plan.output_layout,
+               distfft.Reshape(plan.input_layout, plan.output_layout)]
+    kinds, count = sorted({type(obj).__name__ for obj in objects}), len(objects)
+    del plan
+    monkeypatch.setattr(_lib, "lib", types.SimpleNamespace(
+        **{name: recorded(name, function) for name, function in vars(_lib.lib).items()}))
+    before = _lifetime.pending_count(comm)
+    collector = threading.Thread(target=lambda: (objects.clear(), gc.collect()))
+    collector.start()
+    collector.join(WATCHDOG / 2)
+    assert not collector.is_alive()
+    assert kinds == ["Halo", "Layout", "Plan", "Redistribution", "Reshape"]
+    assert [name for thread, name in calls if thread == collector.ident] == []
+    assert _lifetime.pending_count(comm) == before + count
+    assert distfft.collect(comm) == before + count
+    assert {name for thread, name in calls if thread == threading.get_ident()} >= {
+        "distfft_plan_destroy", "distfft_redist_destroy", "distfft_halo_destroy",
+        "distfft_layout_destroy", "distfft_reshape_destroy"}

@@ -30,7 +30,6 @@ from ..plan import Plan
 from ..redistribution import Redistribution
 from .._arrays import empty_aligned, is_aligned, pointer, zeros_aligned
 from .._collective import Agreement
-from .. import _lib
 from . import layout
 from .padding import check_padded_groups, padding_lengths, plan_padding
 from .transforms import Kinds
@@ -88,7 +87,7 @@ class Engine:
         if not isinstance(comm, MPI.Intracomm):   # the same on every rank: no agreement
             raise TypeError(f"distfft.mpi4py_fft: comm must be an mpi4py intracommunicator, "
                             f"not {type(comm).__name__} (mpi4py-fft's Subcomm is not taken)")
-        agree = Agreement(comm)
+        agree = self._agree = Agreement(comm)
         self._plan = self._plan_comm = self._line_comm = self._redist = None
         setup = agree(self._arguments, comm, shape, axes, dtype, grid, padding, collapse,
                       backend, transforms, darray, slab, kw)
@@ -244,11 +243,10 @@ class Engine:
         except Exception as e:   # raised on every rank by the first collective below
             error = e
         if self._redist is not None:
-            self._plan._agree.raise_if_any(error)
+            self._agree.raise_if_any(error)
             self._run_redistributed(forward, source, target)
         else:
-            function = _lib.lib.distfft_plan_forward if forward else _lib.lib.distfft_plan_backward
-            self._plan._execute(function, source, target, forward, error)
+            self._plan.execute(source, target, forward, error)
         scale = (self._kinds.forward_scale if forward else self._kinds.backward_scale)[normalize]
         if scale != 1.0 and target.size:
             target *= scale
