@@ -336,7 +336,8 @@ typedef struct distfft_redist_s *distfft_redist;
  * plan step (aligned pencils of one grid direction), with every method of
  * the table -- vector, shm, hierarchical and the rest, which need that
  * structure and which a reshape between boxes does not take -- and "auto"
- * timing all of them; a reshape times three. */
+ * timing all that apply; a reshape takes and times those that apply to
+ * boxes. */
 int distfft_redist_create(MPI_Comm subcomm, distfft_type type, int ndims,
                           const int64_t *in_shape, int axis_in,
                           const int64_t *out_shape, int axis_out,
@@ -936,10 +937,11 @@ typedef struct distfft_reshape_s *distfft_reshape;
  * datatypes through MPI_Pack into one buffer, one MPI_Alltoallv,
  * MPI_Unpack; its two buffers allocated here), DISTFFT_METHOD_ISEND_WAITALL
  * (the same datatypes, one MPI_Isend/MPI_Irecv per overlapping rank only),
- * or AUTO (the default): the three timed as an exchange's methods are and
- * the fastest kept -- with rigor DISTFFT_ESTIMATE, alltoallw. The other methods
- * exchange aligned pencils of a grid and do not apply to boxes:
- * DISTFFT_ERR_UNSUPPORTED. Other fields of options are ignored.
+ * or AUTO (the default): the methods that apply to boxes timed as an
+ * exchange's methods are and the fastest kept -- with rigor
+ * DISTFFT_ESTIMATE, alltoallw. The other methods exchange aligned pencils
+ * of a grid and do not apply to boxes: DISTFFT_ERR_UNSUPPORTED on every
+ * rank, naming the method and why. Other fields of options are ignored.
  *
  * Errors, on every rank alike (nothing made): DISTFFT_ERR_ARGUMENT for a
  * NULL layout on some rank -- then on that rank only, as it cannot reach

@@ -11,9 +11,9 @@
  * contiguous buffer, one MPI_Alltoallv of MPI_PACKED, MPI_Unpack; the
  * buffers are allocated when the method is prepared, at create time) and
  * ISEND_WAITALL (the same datatypes, one MPI_Isend/MPI_Irecv per
- * overlapping peer only, then MPI_Waitall). The other methods of the table
- * describe exchanges between aligned pencils of a process grid, not
- * arbitrary boxes, and do not apply here.
+ * overlapping peer only, then MPI_Waitall): the rows of the method table
+ * whose applicable() accepts boxes (redist_box_problem). The others
+ * exchange aligned pencils of a process grid, not arbitrary boxes.
  */
 #ifndef DISTFFT_LAYOUTS_RESHAPE_H
 #define DISTFFT_LAYOUTS_RESHAPE_H

@@ -201,6 +201,7 @@ static void alltoallv_describe(const void *opaque, int depth, text *out)
 
 const redist_method redist_alltoallv = {
     .name = "alltoallv",
+    .applicable = redist_applies_everywhere,
     .create = alltoallv_create,
     .execute = alltoallv_execute,
     .destroy = alltoallv_destroy,

@@ -242,6 +242,7 @@ static void alltoallw_describe(const void *opaque, int depth, text *out)
 
 const redist_method redist_alltoallw = {
     .name = "alltoallw",
+    .applicable = redist_applies_everywhere,
     .create = alltoallw_create,
     .execute = alltoallw_execute,
     .destroy = alltoallw_destroy,

@@ -217,6 +217,28 @@ fail:
     return rc;
 }
 
+int chunk_post(const chunk_exchange *x, MPI_Comm comm, const void *in, int first, int count,
+               MPI_Request *receives, MPI_Request *sends)
+{
+    int rc = DISTFFT_SUCCESS;
+    for (int i = 0; i < count; i++) receives[i] = sends[i] = MPI_REQUEST_NULL;
+    for (int i = 0; i < count; i++) {
+        int source = (x->part - (first + i) % x->parts + x->parts) % x->parts;
+        if (x->receive_counts[source] > 0)
+            TRY_MPI(MPI_Irecv(chunk_receive_region(x, source), x->receive_messages[source].count,
+                              x->receive_messages[source].type, source, CHUNK_TAG, comm, &receives[i]));
+    }
+    for (int i = 0; i < count; i++) {
+        int target = (x->part + first + i) % x->parts;
+        if (x->send_counts[target] == 0) continue;
+        chunk_pack(x, target, in);
+        TRY_MPI(MPI_Isend(chunk_send_region(x, target), x->send_messages[target].count,
+                          x->send_messages[target].type, target, CHUNK_TAG, comm, &sends[i]));
+    }
+fail:
+    return rc;
+}
+
 /* Region of an empty chunk: any valid address will do. */
 static char empty_region;
 

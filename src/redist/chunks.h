@@ -85,6 +85,16 @@ int chunk_exchange_free(chunk_exchange *exchange);
 void *chunk_send_region(const chunk_exchange *exchange, int peer);
 void *chunk_receive_region(const chunk_exchange *exchange, int peer);
 
+/* The one peer-posting loop of the methods that send a message per peer:
+ * for each offset k of first .. first + count - 1, the receive from rank
+ * (part - k) mod parts into its region and the send, packed from `in`, to
+ * rank (part + k) mod parts -- every receive posted before any send.
+ * receives[i] and sends[i] are offset first + i's (MPI_REQUEST_NULL for an
+ * empty chunk, this rank's own among them). Completing them is the
+ * caller's. */
+int chunk_post(const chunk_exchange *exchange, MPI_Comm comm, const void *in, int first, int count,
+               MPI_Request *receives, MPI_Request *sends);
+
 /* Copy peer's chunk of `in` into its send region; its receive region into
  * peer's chunk of `out`; this rank's own chunk from `in` to `out`. */
 void chunk_pack(const chunk_exchange *exchange, int peer, const void *in);

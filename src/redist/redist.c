@@ -8,6 +8,7 @@
 
 #include "../error.h"
 #include "../lifetime.h"
+#include "../simulation.h"
 #include "../types.h"
 #include "../vocabulary.h"
 #include "redist.h"
@@ -60,16 +61,57 @@ int distfft_method_from_name(const char *name, distfft_method *method)
     return rc;
 }
 
+redist_problem redist_pencil_problem(const redist_geometry *geometry)
+{
+    return (redist_problem){.pencils = geometry, .type = geometry->type, .memory = REDIST_MEMORY_HOST,
+                            .shared_windows = !simulation_build()};
+}
+
+redist_problem redist_box_problem(distfft_type type)
+{
+    return (redist_problem){.pencils = NULL, .type = type, .memory = REDIST_MEMORY_HOST,
+                            .shared_windows = !simulation_build()};
+}
+
+bool redist_applies_everywhere(const redist_problem *problem, text *why)
+{
+    if (problem->memory == REDIST_MEMORY_HOST) return true;
+    if (why) text_append(why, "it moves host memory only");
+    return false;
+}
+
+bool redist_applies_to_pencils(const redist_problem *problem, text *why)
+{
+    if (!redist_applies_everywhere(problem, why)) return false;
+    if (problem->pencils) return true;
+    if (why) text_append(why, "it exchanges aligned pencils of a grid, not the boxes of arbitrary layouts "
+                         "(those take a method that applies everywhere, e.g. alltoallw, or auto)");
+    return false;
+}
+
+int redist_check_applicable(distfft_method method, const redist_problem *problem, const char *where)
+{
+    const redist_method *row = redist_method_row(method);
+    if (!row) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown method %d", where, (int)method);
+    char reason[512] = "";
+    text why = text_on(reason, sizeof reason);
+    if (row->applicable(problem, &why)) return DISTFFT_SUCCESS;
+    return error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: method %s does not apply here: %s", where, row->name, reason);
+}
+
 int redist_create(MPI_Comm comm, const redist_geometry *geometry, distfft_method method,
                   distfft_redist *redist_out)
 {
     *redist_out = NULL;
+    redist_problem problem = redist_pencil_problem(geometry);
+    /* alike on every rank: refused before any collective */
+    int rc = redist_check_applicable(method, &problem, "redistribution");
+    if (rc != DISTFFT_SUCCESS) return rc;
     const redist_method *row = redist_method_row(method);
-    if (!row) return error_fail(DISTFFT_ERR_ARGUMENT, "unknown method %d", (int)method);
     struct distfft_redist_s *redist = calloc(1, sizeof *redist);
     /* agreed: the methods with collectives inside their create (shm,
      * hierarchical) must be entered by every rank of the group or none */
-    int rc = error_agree(comm, redist ? DISTFFT_SUCCESS
+    rc = error_agree(comm, redist ? DISTFFT_SUCCESS
                                       : error_fail(DISTFFT_ERR_MEMORY, "redistribution object"));
     if (rc != DISTFFT_SUCCESS) {
         free(redist);

@@ -1,7 +1,8 @@
 /*
  * exchange.c -- the method of one exchange (paper 001: run-time tuning of
- * the communication method), and of one reshape between layouts. "auto" plans every method of the table, times
- * each on scratch arrays, and keeps the fastest. The times are maxima over
+ * the communication method), and of one reshape between layouts. "auto"
+ * plans every row of the method table whose applicable() accepts the
+ * exchange, times each on scratch arrays, and keeps the fastest. The times are maxima over
  * the ranks of a tuning communicator (the exchange's own group, or a
  * plan's whole communicator, whose sub-groups all run the same exchange at
  * once), so every rank sees the same numbers and picks the same method, as
@@ -34,9 +35,10 @@ static int run_exchange(void *context)
     return redist_run(run->redist, run->in, shared ? shared : run->out);
 }
 
-/* Plan method m and time it; *seconds is INFINITY when it cannot be
- * planned somewhere (then *candidate is NULL on every rank) or a run of it
- * fails somewhere. Fails (agreed) only when freeing the leftovers of a
+/* Plan method m (which applies) and time it; *seconds is INFINITY when it
+ * cannot be planned somewhere -- a resource limit on some rank: memory, an
+ * extent past a datatype's int -- (then *candidate is NULL on every rank)
+ * or a run of it fails somewhere. Fails (agreed) only when freeing the leftovers of a
  * method that cannot be planned fails. */
 static int time_method(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *geometry,
                         distfft_method m, const void *in, void *out, distfft_redist *candidate,
@@ -67,7 +69,9 @@ int tune_exchange(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *ge
                                                 : error_fail(DISTFFT_ERR_MEMORY, "tuning buffers"));
     struct distfft_redist_s *best = NULL;
     double best_seconds = INFINITY;
+    redist_problem problem = redist_pencil_problem(geometry);
     for (int m = 0; rc == DISTFFT_SUCCESS && m < redist_method_count(); m++) {
+        if (!redist_method_row((distfft_method)m)->applicable(&problem, NULL)) continue; /* alike on every rank */
         distfft_redist candidate = NULL;
         double seconds;
         rc = time_method(comm, tuning_comm, geometry, (distfft_method)m, in, out, &candidate, best_seconds,
@@ -157,10 +161,6 @@ static int run_trial(void *context)
     return reshape_run(trial->reshape, true, trial->in, trial->out);
 }
 
-/* The methods that apply to boxes (layouts/reshape.h). */
-static const distfft_method reshape_candidates[] = {DISTFFT_METHOD_ALLTOALLW, DISTFFT_METHOD_ALLTOALLV,
-                                                    DISTFFT_METHOD_ISEND_WAITALL};
-
 int tune_reshape(const struct distfft_layout_s *in, const struct distfft_layout_s *out, distfft_type type,
                  int64_t batch, distfft_method method, distfft_rigor rigor, struct distfft_reshape_s **reshape)
 {
@@ -175,17 +175,18 @@ int tune_reshape(const struct distfft_layout_s *in, const struct distfft_layout_
                                                         : error_fail(DISTFFT_ERR_MEMORY, "reshape tuning buffers"));
     double best = INFINITY;
     distfft_method chosen = DISTFFT_METHOD_ALLTOALLW;
-    size_t count = sizeof reshape_candidates / sizeof reshape_candidates[0];
-    for (size_t c = 0; rc == DISTFFT_SUCCESS && c < count; c++) {
+    redist_problem boxes = redist_box_problem(type);
+    for (int m = 0; rc == DISTFFT_SUCCESS && m < redist_method_count(); m++) {
+        if (!redist_method_row((distfft_method)m)->applicable(&boxes, NULL)) continue; /* alike on every rank */
         /* the same datatypes; only the calls differ (alltoallv: its packed buffers) */
-        if (error_agree((*reshape)->comm, reshape_prepare(*reshape, reshape_candidates[c])) != DISTFFT_SUCCESS)
+        if (error_agree((*reshape)->comm, reshape_prepare(*reshape, (distfft_method)m)) != DISTFFT_SUCCESS)
             continue;
         reshape_trial trial = {*reshape, scratch_in, scratch_out};
         double seconds = INFINITY;
         rc = tuning_time((*reshape)->comm, run_trial, &trial, best, &seconds, NULL);
         if (seconds < best) {
             best = seconds;
-            chosen = reshape_candidates[c];
+            chosen = (distfft_method)m;
         }
     }
     free(scratch_in);
