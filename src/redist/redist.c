@@ -73,22 +73,6 @@ redist_problem redist_box_problem(distfft_type type)
                             .shared_windows = !simulation_build()};
 }
 
-bool redist_applies_everywhere(const redist_problem *problem, text *why)
-{
-    if (problem->memory == REDIST_MEMORY_HOST) return true;
-    if (why) text_append(why, "it moves host memory only");
-    return false;
-}
-
-bool redist_applies_to_pencils(const redist_problem *problem, text *why)
-{
-    if (!redist_applies_everywhere(problem, why)) return false;
-    if (problem->pencils) return true;
-    if (why) text_append(why, "it exchanges aligned pencils of a grid, not the boxes of arbitrary layouts "
-                         "(those take a method that applies everywhere, e.g. alltoallw, or auto)");
-    return false;
-}
-
 int redist_check_applicable(distfft_method method, const redist_problem *problem, const char *where)
 {
     const redist_method *row = redist_method_row(method);
