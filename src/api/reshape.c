@@ -1,11 +1,11 @@
 /*
- * reshape.c -- the public reshape API (box-to-box, layouts/reshape.h):
+ * reshape.c -- the public reshape API (box-to-box, redist/reshape.h):
  * argument checks and their agreement, the method (tune_reshape: "auto"
  * times the rows of the method table that apply to boxes; an explicit
  * method must apply), execution, and the description.
  */
 #include "../error.h"
-#include "../layouts/reshape.h"
+#include "../redist/reshape.h"
 #include "../redist/redist.h"
 #include "../text.h"
 #include "../tune/tune.h"

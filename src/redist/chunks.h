@@ -12,6 +12,12 @@
  * axis_in) and the receiver's chunk (output partitioned along axis_out) are
  * the same sub-block of the global array in the same C order, so a packed
  * chunk is unpacked element for element without any index arithmetic.
+ *
+ * A reshape between the boxes of two layouts (redist_geometry.boxes_in)
+ * has chunks of the same kind: peer p's chunk is the intersection of this
+ * rank's box with p's box of the other layout, a sub-box of both in the
+ * same C order. The copies find it from the boxes (the layouts hold every
+ * rank's) when they run, so no per-peer geometry is stored.
  */
 #ifndef DISTFFT_REDIST_CHUNKS_H
 #define DISTFFT_REDIST_CHUNKS_H
@@ -60,6 +66,11 @@ typedef struct {
     bool single;                    /* float elements (else double) */
     double scale;                   /* unpack and own copy multiply by it */
     int threads;                    /* OpenMP threads of the copies */
+    /* A reshape's layouts (NULL: pencils); send_chunks and receive_chunks
+     * are NULL then. */
+    const struct distfft_layout_s *boxes_in, *boxes_out;
+    int ndims;
+    int64_t batch;
 } chunk_exchange;
 
 /* Fill *exchange for geometry g and allocate its buffers. Chunks of any

@@ -167,10 +167,10 @@ static void isend_describe(const void *opaque, int depth, text *out)
 
 /* ---- the four rows ------------------------------------------------------- */
 
-#define ISEND_ROW(row, method_name, wait_mode, peers, applies)                 \
+#define ISEND_ROW(row, method_name, wait_mode, peers)                          \
     static const isend_variant row##_variant = {method_name, wait_mode, peers}; \
     const redist_method row = {.name = method_name,                            \
-                               .applicable = applies,                          \
+                               .applicable = redist_applies_everywhere,        \
                                .parameters = &row##_variant,                   \
                                .create = isend_create,                         \
                                .execute = isend_execute,                       \
@@ -178,9 +178,7 @@ static void isend_describe(const void *opaque, int depth, text *out)
                                .scale = chunk_state_scale,                     \
                                .describe = isend_describe};
 
-ISEND_ROW(redist_isend_waitall, "isend-waitall", ISEND_WAITALL, ISEND_ALL_PEERS, redist_applies_everywhere)
-ISEND_ROW(redist_isend_waitsome, "isend-waitsome", ISEND_WAITSOME, ISEND_ALL_PEERS, redist_applies_to_pencils)
-ISEND_ROW(redist_isend_waitall_blocked, "isend-waitall-blocked", ISEND_WAITALL, ISEND_BLOCK_SIZE,
-          redist_applies_to_pencils)
-ISEND_ROW(redist_isend_waitsome_blocked, "isend-waitsome-blocked", ISEND_WAITSOME, ISEND_BLOCK_SIZE,
-          redist_applies_to_pencils)
+ISEND_ROW(redist_isend_waitall, "isend-waitall", ISEND_WAITALL, ISEND_ALL_PEERS)
+ISEND_ROW(redist_isend_waitsome, "isend-waitsome", ISEND_WAITSOME, ISEND_ALL_PEERS)
+ISEND_ROW(redist_isend_waitall_blocked, "isend-waitall-blocked", ISEND_WAITALL, ISEND_BLOCK_SIZE)
+ISEND_ROW(redist_isend_waitsome_blocked, "isend-waitsome-blocked", ISEND_WAITSOME, ISEND_BLOCK_SIZE)

@@ -61,10 +61,10 @@ int distfft_method_from_name(const char *name, distfft_method *method)
     return rc;
 }
 
-redist_problem redist_pencil_problem(const redist_geometry *geometry)
+redist_problem redist_problem_of(const redist_geometry *geometry)
 {
-    return (redist_problem){.pencils = geometry, .type = geometry->type, .memory = REDIST_MEMORY_HOST,
-                            .shared_windows = !simulation_build()};
+    return (redist_problem){.pencils = geometry->boxes_in ? NULL : geometry, .type = geometry->type,
+                            .memory = REDIST_MEMORY_HOST, .shared_windows = !simulation_build()};
 }
 
 redist_problem redist_box_problem(distfft_type type)
@@ -87,7 +87,7 @@ int redist_create(MPI_Comm comm, const redist_geometry *geometry, distfft_method
                   distfft_redist *redist_out)
 {
     *redist_out = NULL;
-    redist_problem problem = redist_pencil_problem(geometry);
+    redist_problem problem = redist_problem_of(geometry);
     /* alike on every rank: refused before any collective */
     int rc = redist_check_applicable(method, &problem, "redistribution");
     if (rc != DISTFFT_SUCCESS) return rc;
@@ -145,10 +145,20 @@ void *redist_shared_output(const struct distfft_redist_s *redist)
 int64_t redist_bytes_sent(const struct distfft_redist_s *redist)
 {
     const redist_geometry *g = &redist->geometry;
+    int64_t element = (int64_t)distfft_type_size(g->type);
+    if (g->boxes_in) {
+        int64_t sent = 0, start[DISTFFT_MAX_DIMS], shape[DISTFFT_MAX_DIMS];
+        for (int p = 0; p < g->parts; p++)
+            if (p != g->part)
+                sent += layout_intersect(g->ndims, layout_start(g->boxes_in, g->part),
+                                         layout_shape(g->boxes_in, g->part), layout_start(g->boxes_out, p),
+                                         layout_shape(g->boxes_out, p), start, shape);
+        return sent * g->batch * element;
+    }
     int64_t n = g->in_shape[g->axis_in], kept;
     if (n == 0) return 0;
     distfft_decompose(n, g->parts, g->part, &kept, NULL);
-    return redist->in_count / n * (n - kept) * (int64_t)distfft_type_size(g->type);
+    return redist->in_count / n * (n - kept) * element;
 }
 
 void redist_describe(const struct distfft_redist_s *redist, int depth, text *out)

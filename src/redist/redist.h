@@ -15,12 +15,14 @@
 #include <stdint.h>
 
 #include "distfft.h"
+#include "../layouts/layout_value.h"
 #include "../lifetime.h"
 #include "../text.h"
 
 /* What to move: a local array of in_shape aligned in axis_in becomes one of
  * out_shape aligned in axis_out, within a group of `parts` ranks (this one
- * is `part`), with a leading batch dimension. */
+ * is `part`), with a leading batch dimension. Or, where boxes_in is set,
+ * a reshape between the boxes of two layouts of the same ranks. */
 typedef struct {
     distfft_type type;
     int ndims;
@@ -49,6 +51,12 @@ typedef struct {
      * none; other methods ignore it. */
     bool shared_output;
     int64_t shared_output_bytes;
+    /* A reshape (NULL: pencils, as above): this rank's box of boxes_in
+     * becomes its box of boxes_out; parts and part are the layouts' size
+     * and rank, in_shape and out_shape this rank's two boxes, axis_in and
+     * axis_out -1. Borrowed: the layouts outlive the redistribution. Only
+     * the rows that apply everywhere serve it. */
+    const struct distfft_layout_s *boxes_in, *boxes_out;
 } redist_geometry;
 
 /* Where an exchange's arrays live. */
@@ -117,9 +125,9 @@ struct distfft_redist_s {
     lifetime_tag lifetime;         /* a public one's number on its creation's communicator */
 };
 
-/* The problem of a pencil exchange, and of a reshape between boxes, on
- * this platform in host memory. Local. */
-redist_problem redist_pencil_problem(const redist_geometry *geometry);
+/* The problem of an exchange (pencils or boxes), and of a reshape between
+ * boxes of elements of `type`, on this platform in host memory. Local. */
+redist_problem redist_problem_of(const redist_geometry *geometry);
 redist_problem redist_box_problem(distfft_type type);
 
 /* Whether `method` (a row of the table) applies to `problem`; if not, a

@@ -49,14 +49,17 @@ int main(void)
     int count = redist_method_count();
     expect(count == DISTFFT_METHOD_HIERARCHICAL + 1, "the table has the header's rows", "table");
     redist_geometry even = pencils(12, 4), uneven = pencils(10, 4);
-    redist_problem even_pencils = redist_pencil_problem(&even), uneven_pencils = redist_pencil_problem(&uneven);
+    redist_problem even_pencils = redist_problem_of(&even), uneven_pencils = redist_problem_of(&uneven);
     redist_problem boxes = redist_box_problem(DISTFFT_REAL_FLOAT);
     even_pencils.shared_windows = uneven_pencils.shared_windows = boxes.shared_windows = true;
     redist_problem no_windows = even_pencils;
     no_windows.shared_windows = false;
-    /* the rows that serve the boxes of arbitrary layouts */
+    /* the rows that serve the boxes of arbitrary layouts: all but those that
+     * need aligned pencils of a grid (vector, shm, hierarchical) */
     const distfft_method everywhere[] = {DISTFFT_METHOD_ALLTOALLW, DISTFFT_METHOD_ALLTOALLV,
-                                         DISTFFT_METHOD_ISEND_WAITALL};
+                                         DISTFFT_METHOD_ISEND_WAITALL, DISTFFT_METHOD_ISEND_WAITSOME,
+                                         DISTFFT_METHOD_ISEND_WAITALL_BLOCKED,
+                                         DISTFFT_METHOD_ISEND_WAITSOME_BLOCKED, DISTFFT_METHOD_SENDRECV};
     for (int m = 0; m < count; m++) {
         const char *name = redist_method_row((distfft_method)m)->name;
         expect(redist_method_row((distfft_method)m)->applicable != NULL, "has applicable()", name);
