@@ -86,7 +86,10 @@ int chunk_exchange_init_some(const redist_geometry *g, const char *method,
                              const unsigned char *buffered,
                              chunk_exchange *exchange);
 
-/* Elements of the chunk that rank `source` sends to rank `target` of a
+/* The functions from here to chunk_put serve pencils only (the node-aware
+ * methods, which do not apply to boxes).
+ *
+ * Elements of the chunk that rank `source` sends to rank `target` of a
  * group of geometry g (any rank of the group can tell). Local. */
 int64_t chunk_count_between(const redist_geometry *g, int source, int target);
 int chunk_exchange_free(chunk_exchange *exchange);
