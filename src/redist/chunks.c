@@ -137,7 +137,6 @@ static void copy_box(const chunk_exchange *x, const int64_t *start, const int64_
         to_size *= a && to.start ? to.shape[a - 1] : sub[a];
         if (a && from.start) from_at += (start[a - 1] - from.start[a - 1]) * from_stride[a];
         if (a && to.start) to_at += (start[a - 1] - to.start[a - 1]) * to_stride[a];
-        index[a] = 0;
     }
     int k = axes - 1; /* the outermost axis of a run */
     int64_t run = sub[k];
