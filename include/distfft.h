@@ -336,7 +336,8 @@ typedef struct distfft_redist_s *distfft_redist;
  * plan step (aligned pencils of one grid direction), with every method of
  * the table -- vector, shm, hierarchical and the rest, which need that
  * structure and which a reshape between boxes does not take -- and "auto"
- * timing all of them; a reshape times three. */
+ * timing all that apply; a reshape takes and times those that apply to
+ * boxes. */
 int distfft_redist_create(MPI_Comm subcomm, distfft_type type, int ndims,
                           const int64_t *in_shape, int axis_in,
                           const int64_t *out_shape, int axis_out,
@@ -927,26 +928,29 @@ typedef struct distfft_reshape_s *distfft_reshape;
  * and ndims, communicators of the same ranks in the same order), elements
  * of `type`, with a leading batch of `batch` >= 1 fields (each a box, one
  * after the other). Each rank's piece of another rank's box is a subarray
- * of both boxes: the datatypes are built here, once, and a reshape is ONE
- * MPI_Alltoallw over them (paper 000's exchange, box to box); ranks whose
- * boxes do not overlap exchange nothing. Any number of axes (1..16).
+ * of both boxes, moved by the methods of the table that plans and
+ * redistributions use, built here, once; ranks whose boxes do not overlap
+ * exchange nothing. Any number of axes (1..16).
  *
  * options (may be NULL: defaults) gives the method: DISTFFT_METHOD_
- * ALLTOALLW (the paper's exchange), DISTFFT_METHOD_ALLTOALLV (the same
- * datatypes through MPI_Pack into one buffer, one MPI_Alltoallv,
- * MPI_Unpack; its two buffers allocated here), DISTFFT_METHOD_ISEND_WAITALL
- * (the same datatypes, one MPI_Isend/MPI_Irecv per overlapping rank only),
- * or AUTO (the default): the three timed as an exchange's methods are and
- * the fastest kept -- with rigor DISTFFT_ESTIMATE, alltoallw. The other methods
- * exchange aligned pencils of a grid and do not apply to boxes:
- * DISTFFT_ERR_UNSUPPORTED. Other fields of options are ignored.
+ * ALLTOALLW (the paper's exchange: ONE MPI_Alltoallw over subarray
+ * datatypes, one per distinct piece shape), DISTFFT_METHOD_ALLTOALLV (the
+ * pieces packed into one buffer, one MPI_Alltoallv, unpacked; its buffers
+ * allocated here), the ISEND_* family and SENDRECV (one message per
+ * overlapping rank only), or AUTO (the default): the methods that apply to
+ * boxes timed as an exchange's methods are and the fastest kept -- with
+ * rigor DISTFFT_ESTIMATE, alltoallw. VECTOR, SHM and HIERARCHICAL exchange
+ * aligned pencils of a grid and do not apply to boxes:
+ * DISTFFT_ERR_UNSUPPORTED on every rank, naming the method and why. Other
+ * fields of options are ignored.
  *
  * Errors, on every rank alike (nothing made): DISTFFT_ERR_ARGUMENT for a
  * NULL layout on some rank -- then on that rank only, as it cannot reach
  * the others -- a bad type, batch or method; DISTFFT_ERR_MISMATCH for
  * layouts on different communicators or of different global shapes or
- * ndims; DISTFFT_ERR_UNSUPPORTED for a local box extent or batch beyond
- * INT_MAX. Collective on the layouts' communicator. */
+ * ndims; DISTFFT_ERR_UNSUPPORTED for a method that does not apply, and for
+ * alltoallw a local box extent or batch beyond INT_MAX. Collective on the
+ * layouts' communicator. */
 int distfft_reshape_create(const struct distfft_layout_s *layout_in,
                            const struct distfft_layout_s *layout_out, distfft_type type,
                            int64_t batch, const distfft_options *options,

@@ -12,6 +12,7 @@
 #include "../layouts/layout_value.h"
 #include "../plan/algebra.h"
 #include "../platform.h"
+#include "../redist/redist.h"
 #include "../tune/tune.h"
 #include "../types.h"
 #include "layout_grid.h"
@@ -387,11 +388,10 @@ static int attach_layouts(struct distfft_plan_s *plan, const struct distfft_layo
         const struct distfft_layout_s *from = e == PLAN_END_INPUT ? given[e] : own[e];
         const struct distfft_layout_s *to = e == PLAN_END_INPUT ? own[e] : given[e];
         /* The plan's method where it applies to boxes; alltoallw for the pencil-only methods. */
-        distfft_method method = options->method == DISTFFT_METHOD_AUTO ||
-                                        options->method == DISTFFT_METHOD_ALLTOALLV ||
-                                        options->method == DISTFFT_METHOD_ISEND_WAITALL
-                                    ? options->method
-                                    : DISTFFT_METHOD_ALLTOALLW;
+        redist_problem boxes = redist_box_problem(types[e]);
+        distfft_method method = options->method;
+        if (method != DISTFFT_METHOD_AUTO && !redist_method_row(method)->applicable(&boxes, NULL))
+            method = DISTFFT_METHOD_ALLTOALLW;
         TRY(tune_reshape(from, to, types[e], options->batch, method, options->rigor, &reshapes[e]));
     }
     local = plan_attach_ends(plan, kept, reshapes); /* owns them from here */

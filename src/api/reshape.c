@@ -1,10 +1,12 @@
 /*
- * reshape.c -- the public reshape API (box-to-box, layouts/reshape.h):
+ * reshape.c -- the public reshape API (box-to-box, redist/reshape.h):
  * argument checks and their agreement, the method (tune_reshape: "auto"
- * times those that apply to boxes), execution, and the description.
+ * times the rows of the method table that apply to boxes; an explicit
+ * method must apply), execution, and the description.
  */
 #include "../error.h"
-#include "../layouts/reshape.h"
+#include "../redist/reshape.h"
+#include "../redist/redist.h"
 #include "../text.h"
 #include "../tune/tune.h"
 #include "../types.h"
@@ -36,12 +38,10 @@ static int check_create(const struct distfft_layout_s *in, const struct distfft_
     if (!reshape) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: reshape (out-handle) is NULL", where);
     if (!type_is_valid(type)) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown element type %d", where, (int)type);
     if (batch < 1) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: batch = %lld must be >= 1", where, (long long)batch);
-    if (method != DISTFFT_METHOD_AUTO && method != DISTFFT_METHOD_ALLTOALLW &&
-        method != DISTFFT_METHOD_ALLTOALLV && method != DISTFFT_METHOD_ISEND_WAITALL) {
-        const char *name = distfft_method_name(method);
-        if (!name) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown method %d", where, (int)method);
-        return error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: method %s exchanges aligned pencils of a grid; a "
-                          "reshape between boxes takes auto, alltoallw, alltoallv or isend-waitall", where, name);
+    redist_problem boxes = redist_box_problem(type);
+    if (method != DISTFFT_METHOD_AUTO) {
+        int rc = redist_check_applicable(method, &boxes, where);
+        if (rc != DISTFFT_SUCCESS) return rc;
     }
     replicated_add(args, type, "element type");
     replicated_add(args, batch, "batch");

@@ -1,7 +1,7 @@
 /*
  * ends.c -- a plan whose input and output are in the caller's layouts
  * (distfft_plan_create_layouts): where a caller's layout differs from the
- * plan's own blocks, a reshape (layouts/reshape.h) at that end moves the
+ * plan's own blocks, a reshape (redist/reshape.h) at that end moves the
  * data between the caller's boxes and a buffer of the plan's own block,
  * and the plan's steps run on that buffer. Forward: reshape in, steps,
  * reshape out; backward the reverse. The reshapes are steps of the plan

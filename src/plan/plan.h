@@ -11,7 +11,7 @@
 #include <mpi.h>
 
 #include "../grid.h"
-#include "../layouts/reshape.h"
+#include "../redist/reshape.h"
 #include "../redist/redist.h"
 #include "algebra.h"
 

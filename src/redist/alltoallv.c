@@ -60,13 +60,15 @@ static int alltoallv_destroy(void *opaque)
  * count and displacement of every rank fits an int. Every rank of the group
  * computes the same answer from the geometry (the axes other than axis_in
  * and axis_out are alike on all of them, axis_in and axis_out are complete
- * on one side each), so all call the same collective. */
+ * on one side each; a reshape's layouts hold the global shape), so all
+ * call the same collective. */
 static int group_fits(const redist_geometry *g, int64_t limit)
 {
     int64_t factors[DISTFFT_MAX_DIMS + 1];
     factors[0] = g->batch;
     for (int i = 0; i < g->ndims; i++)
-        factors[i + 1] = i == g->axis_out ? g->out_shape[i] : g->in_shape[i];
+        factors[i + 1] = g->boxes_in ? g->boxes_in->global_shape[i]
+                         : i == g->axis_out ? g->out_shape[i] : g->in_shape[i];
     return big_count_product_fits(g->ndims + 1, factors, limit);
 }
 
@@ -201,6 +203,7 @@ static void alltoallv_describe(const void *opaque, int depth, text *out)
 
 const redist_method redist_alltoallv = {
     .name = "alltoallv",
+    .applicable = redist_applies_everywhere,
     .create = alltoallv_create,
     .execute = alltoallv_execute,
     .destroy = alltoallv_destroy,

@@ -29,10 +29,15 @@
  * (and the batch) must stay below 2^31; the chunk as a whole may hold more
  * than INT_MAX elements and bytes (count 1 of a type whose size MPI keeps
  * as an MPI_Count).
+ *
+ * Between the boxes of two layouts (a reshape) the chunks are the boxes'
+ * intersections, subarrays of both boxes; chunks of one shape share a
+ * datatype in the same way (make_box_subarrays).
  */
 #include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../big_count.h"
 #include "../error.h"
@@ -65,23 +70,20 @@ static int alltoallw_destroy(void *opaque)
     return rc;
 }
 
-/* The subarray of a chunk of `length` points along `axis`, from `start`,
- * committed and recorded in state->owned. */
-static int make_subarray(alltoallw_state *state, distfft_type type, int ndims,
-                         const int64_t *shape, int64_t batch, int axis, int64_t length,
-                         int64_t start, MPI_Datatype *made)
+/* The subarray (subshape at `start`) of a local array of `shape`, with the
+ * leading batch dimension, committed and recorded in state->owned. */
+static int make_box(alltoallw_state *state, distfft_type type, int ndims, const int64_t *shape, int64_t batch,
+                    const int64_t *subshape, const int64_t *start, MPI_Datatype *made)
 {
     int rc = DISTFFT_SUCCESS;
-    int sizes[DISTFFT_MAX_DIMS + 1], subsizes[DISTFFT_MAX_DIMS + 1],
-        starts[DISTFFT_MAX_DIMS + 1];
+    int sizes[DISTFFT_MAX_DIMS + 1], subsizes[DISTFFT_MAX_DIMS + 1], starts[DISTFFT_MAX_DIMS + 1];
     sizes[0] = subsizes[0] = (int)batch;
     starts[0] = 0;
     for (int i = 0; i < ndims; i++) {
-        sizes[i + 1] = subsizes[i + 1] = (int)shape[i];
-        starts[i + 1] = 0;
+        sizes[i + 1] = (int)shape[i];
+        subsizes[i + 1] = (int)subshape[i];
+        starts[i + 1] = (int)start[i];
     }
-    subsizes[axis + 1] = (int)length;
-    starts[axis + 1] = (int)start;
     MPI_Datatype chunk;
     TRY_MPI(MPI_Type_create_subarray(ndims + 1, sizes, subsizes, starts, MPI_ORDER_C,
                                      type_mpi(type), &chunk));
@@ -91,6 +93,18 @@ static int make_subarray(alltoallw_state *state, distfft_type type, int ndims,
     return DISTFFT_SUCCESS;
 fail:
     return rc;
+}
+
+/* The subarray of a chunk of `length` points along `axis`, from `start`. */
+static int make_subarray(alltoallw_state *state, distfft_type type, int ndims,
+                         const int64_t *shape, int64_t batch, int axis, int64_t length,
+                         int64_t start, MPI_Datatype *made)
+{
+    int64_t subshape[DISTFFT_MAX_DIMS], starts[DISTFFT_MAX_DIMS] = {0};
+    for (int i = 0; i < ndims; i++) subshape[i] = shape[i];
+    subshape[axis] = length;
+    starts[axis] = start;
+    return make_box(state, type, ndims, shape, batch, subshape, starts, made);
 }
 
 /* Alg. 2: the datatypes and byte displacements of the `parts` chunks of a
@@ -146,6 +160,50 @@ static int make_subarrays(alltoallw_state *state, distfft_type type, int ndims,
     return DISTFFT_SUCCESS;
 }
 
+/* A reshape's side: peer p's chunk is this rank's box of `own` met with
+ * p's box of `other` (`shapes`: room for a shape per peer). Peers whose
+ * chunks have the same shape share one
+ * subarray starting at 0, the chunk's place in the byte displacement --
+ * O(1) datatypes where the boxes are pencils of a grid -- unless that
+ * place is past the message limit: then the chunk gets its own subarray
+ * with its start inside. */
+static int make_box_subarrays(alltoallw_state *state, const redist_geometry *g,
+                              const struct distfft_layout_s *own, const struct distfft_layout_s *other,
+                              int64_t *shapes, int *counts, int *displacements, MPI_Datatype *types)
+{
+    int ndims = g->ndims, me = g->part, known = 0, first = state->owned_count;
+    const int64_t *own_start = layout_start(own, me), *own_shape = layout_shape(own, me);
+    int64_t element = (int64_t)distfft_type_size(g->type), limit = big_count_limit();
+    for (int p = 0; p < state->parts; p++) {
+        int64_t start[DISTFFT_MAX_DIMS], shape[DISTFFT_MAX_DIMS], at = 0;
+        counts[p] = 0;
+        displacements[p] = 0;
+        types[p] = MPI_BYTE; /* a count-0 entry still needs a valid handle */
+        if (layout_intersect(ndims, own_start, own_shape, layout_start(other, p), layout_shape(other, p), start,
+                             shape) == 0)
+            continue;
+        counts[p] = 1;
+        for (int i = 0; i < ndims; i++) {
+            start[i] -= own_start[i];
+            at = at * own_shape[i] + start[i];
+        }
+        bool shifted = at * element <= limit;
+        int k = 0; /* the subarrays made by this side that start at 0 are state->owned[first ..] */
+        while (shifted && k < known && memcmp(shapes + (size_t)k * ndims, shape, ndims * sizeof *shape)) k++;
+        if (shifted) displacements[p] = (int)(at * element);
+        if (shifted && k < known) {
+            types[p] = state->owned[first + k];
+            continue;
+        }
+        int64_t origin[DISTFFT_MAX_DIMS] = {0};
+        int rc = make_box(state, g->type, ndims, own_shape, g->batch, shape, shifted ? origin : start, &types[p]);
+        if (rc != DISTFFT_SUCCESS) return rc;
+        if (shifted && known == state->owned_count - 1 - first)
+            memcpy(shapes + (size_t)known++ * ndims, shape, ndims * sizeof *shape);
+    }
+    return DISTFFT_SUCCESS;
+}
+
 static int fits_int(int ndims, const int64_t *shape, int64_t batch)
 {
     if (batch > INT_MAX) return 0;
@@ -181,6 +239,19 @@ static int alltoallw_create(MPI_Comm comm, const redist_geometry *g,
         !state->owned) {
         rc = error_fail(DISTFFT_ERR_MEMORY, "alltoallw datatype tables");
         goto fail;
+    }
+    if (g->boxes_in) {
+        int64_t *shapes = malloc((size_t)parts * g->ndims * sizeof *shapes + 1);
+        rc = shapes ? make_box_subarrays(state, g, g->boxes_in, g->boxes_out, shapes, state->send_counts,
+                                         state->send_displacements, state->send_types)
+                    : error_fail(DISTFFT_ERR_MEMORY, "alltoallw datatype shapes");
+        if (rc == DISTFFT_SUCCESS)
+            rc = make_box_subarrays(state, g, g->boxes_out, g->boxes_in, shapes, state->receive_counts,
+                                    state->receive_displacements, state->receive_types);
+        free(shapes);
+        if (rc != DISTFFT_SUCCESS) goto fail;
+        *opaque = state;
+        return DISTFFT_SUCCESS;
     }
     TRY(make_subarrays(state, g->type, g->ndims, g->in_shape, g->batch, g->axis_in,
                        state->send_counts, state->send_displacements, state->send_types));
@@ -242,6 +313,7 @@ static void alltoallw_describe(const void *opaque, int depth, text *out)
 
 const redist_method redist_alltoallw = {
     .name = "alltoallw",
+    .applicable = redist_applies_everywhere,
     .create = alltoallw_create,
     .execute = alltoallw_execute,
     .destroy = alltoallw_destroy,

@@ -95,6 +95,95 @@ static void copy_span(const chunk_exchange *x, const void *source, chunk_span fr
     }
 }
 
+/* The chunk of `peer` in a reshape, in global coordinates: on the send
+ * side this rank's input box met with peer's output box, on the receive
+ * side this rank's output box met with peer's input box. Also this rank's
+ * own box of that side (*own_start, *own_shape). Returns its elements per
+ * field. */
+static int64_t box_chunk(const chunk_exchange *x, bool send, int peer, int64_t *start, int64_t *shape,
+                         const int64_t **own_start, const int64_t **own_shape)
+{
+    const struct distfft_layout_s *own = send ? x->boxes_in : x->boxes_out;
+    const struct distfft_layout_s *other = send ? x->boxes_out : x->boxes_in;
+    *own_start = layout_start(own, x->part);
+    *own_shape = layout_shape(own, x->part);
+    return layout_intersect(x->ndims, *own_start, *own_shape, layout_start(other, peer), layout_shape(other, peer),
+                            start, shape);
+}
+
+/* Where a sub-box sits in an array of the batch: a local box of the
+ * global array (start, shape), or packed (start NULL: the sub-box alone). */
+typedef struct {
+    const int64_t *start, *shape;
+} box_place;
+
+/* Copy the sub-box (start, shape) of every field of the batch from
+ * `source` to `target`, placed as `from` and `to` say, in C order (scaled
+ * by x->scale when `scaled`). The innermost axes that are whole in both
+ * arrays and the next one make the contiguous runs; the outer axes are
+ * walked with an odometer. */
+static void copy_box(const chunk_exchange *x, const int64_t *start, const int64_t *shape, const void *source,
+                     box_place from, void *target, box_place to, bool scaled)
+{
+    enum { AXES = DISTFFT_MAX_DIMS + 1 };
+    int axes = x->ndims + 1;
+    int64_t sub[AXES] = {0}, from_stride[AXES] = {0}, to_stride[AXES] = {0}, index[AXES] = {0};
+    int64_t from_at = 0, to_at = 0, from_size = 1, to_size = 1;
+    for (int a = axes - 1; a >= 0; a--) {
+        sub[a] = a ? shape[a - 1] : x->batch;
+        from_stride[a] = from_size;
+        to_stride[a] = to_size;
+        from_size *= a && from.start ? from.shape[a - 1] : sub[a];
+        to_size *= a && to.start ? to.shape[a - 1] : sub[a];
+        if (a && from.start) from_at += (start[a - 1] - from.start[a - 1]) * from_stride[a];
+        if (a && to.start) to_at += (start[a - 1] - to.start[a - 1]) * to_stride[a];
+    }
+    int k = axes - 1; /* the outermost axis of a run */
+    int64_t run = sub[k];
+    while (k > 0 && sub[k] * from_stride[k] == from_stride[k - 1] && sub[k] * to_stride[k] == to_stride[k - 1])
+        run *= sub[--k];
+    int64_t rows = run == 0 ? 0 : 1, element = (int64_t)x->element;
+    for (int a = 0; a < k; a++) rows *= sub[a];
+    chunk_exchange plain = *x;
+    if (!scaled) plain.scale = 1.0;
+    for (int64_t r = 0; r < rows; r++) {
+        copy_elements(&plain, (char *)target + to_at * element, (const char *)source + from_at * element, run);
+        for (int a = k - 1; a >= 0; a--) { /* the odometer: the next run */
+            from_at += from_stride[a];
+            to_at += to_stride[a];
+            if (++index[a] < sub[a]) break;
+            from_at -= sub[a] * from_stride[a];
+            to_at -= sub[a] * to_stride[a];
+            index[a] = 0;
+        }
+    }
+}
+
+typedef enum { BOX_PACK, BOX_UNPACK, BOX_OWN } box_copy;
+
+/* A reshape's copies: peer's chunk of `in` into its send region, its
+ * receive region into peer's chunk of `out`, or this rank's own chunk
+ * from `in` to `out`. */
+static void copy_box_chunk(const chunk_exchange *x, box_copy copy, int peer, const void *in, void *out)
+{
+    int64_t start[DISTFFT_MAX_DIMS], shape[DISTFFT_MAX_DIMS];
+    const int64_t *own_start, *own_shape, *out_start, *out_shape;
+    if (copy == BOX_OWN) {
+        if (box_chunk(x, true, x->part, start, shape, &own_start, &own_shape) == 0) return;
+        box_chunk(x, false, x->part, start, shape, &out_start, &out_shape);
+        copy_box(x, start, shape, in, (box_place){own_start, own_shape}, out, (box_place){out_start, out_shape},
+                 true);
+    } else if (copy == BOX_PACK) {
+        if (box_chunk(x, true, peer, start, shape, &own_start, &own_shape) == 0) return;
+        copy_box(x, start, shape, in, (box_place){own_start, own_shape}, chunk_send_region(x, peer),
+                 (box_place){NULL, NULL}, false);
+    } else {
+        if (box_chunk(x, false, peer, start, shape, &own_start, &own_shape) == 0) return;
+        copy_box(x, start, shape, chunk_receive_region(x, peer), (box_place){NULL, NULL}, out,
+                 (box_place){own_start, own_shape}, true);
+    }
+}
+
 int chunk_exchange_free(chunk_exchange *exchange)
 {
     int rc = DISTFFT_SUCCESS;
@@ -116,17 +205,22 @@ int chunk_exchange_free(chunk_exchange *exchange)
     return rc;
 }
 
-/* Counts, buffer offsets and MPI messages of one side; own chunk: 0. */
-static int side_counts(const chunk_exchange *x, const chunk_span *chunks,
+/* Counts, buffer offsets and MPI messages of one side (send: the input's);
+ * own chunk: 0. */
+static int side_counts(const chunk_exchange *x, bool send,
                        const unsigned char *buffered, const char *method,
                        int64_t *counts, int64_t *offsets,
                        big_message *messages, int64_t *total)
 {
     int64_t limit = big_count_limit();
+    const chunk_span *chunks = send ? x->send_chunks : x->receive_chunks;
     *total = 0;
     for (int p = 0; p < x->parts; p++) {
         int through = p != x->part && (!buffered || buffered[p]);
-        int64_t count = through ? chunks[p].rows * chunks[p].run : 0;
+        int64_t count = 0, start[DISTFFT_MAX_DIMS], shape[DISTFFT_MAX_DIMS];
+        const int64_t *own_start, *own_shape;
+        if (through && x->boxes_in) count = x->batch * box_chunk(x, send, p, start, shape, &own_start, &own_shape);
+        else if (through) count = chunks[p].rows * chunks[p].run;
         counts[p] = count;
         offsets[p] = *total;
         *total += count;
@@ -174,21 +268,27 @@ int chunk_exchange_init_some(const redist_geometry *g, const char *method,
     x->single = type_precision(g->type) == DISTFFT_FLOAT;
     x->scale = 1.0;
     x->threads = g->threads > 1 ? g->threads : 1;
-    x->send_chunks = calloc(parts, sizeof *x->send_chunks);
-    x->receive_chunks = calloc(parts, sizeof *x->receive_chunks);
+    x->boxes_in = g->boxes_in;
+    x->boxes_out = g->boxes_out;
+    x->ndims = g->ndims;
+    x->batch = g->batch;
+    if (!g->boxes_in) { /* a reshape's chunks come from its boxes */
+        x->send_chunks = calloc(parts, sizeof *x->send_chunks);
+        x->receive_chunks = calloc(parts, sizeof *x->receive_chunks);
+    }
     x->send_counts = calloc(parts, sizeof *x->send_counts);
     x->receive_counts = calloc(parts, sizeof *x->receive_counts);
     x->send_offsets = calloc(parts, sizeof *x->send_offsets);
     x->receive_offsets = calloc(parts, sizeof *x->receive_offsets);
     x->send_messages = calloc(parts, sizeof *x->send_messages);
     x->receive_messages = calloc(parts, sizeof *x->receive_messages);
-    if (!x->send_chunks || !x->receive_chunks || !x->send_counts ||
+    if ((!g->boxes_in && (!x->send_chunks || !x->receive_chunks)) || !x->send_counts ||
         !x->receive_counts || !x->send_offsets || !x->receive_offsets ||
         !x->send_messages || !x->receive_messages) {
         rc = error_fail(DISTFFT_ERR_MEMORY, "%s: chunk tables", method);
         goto fail;
     }
-    for (int p = 0; p < parts; p++) {
+    for (int p = 0; p < parts && !g->boxes_in; p++) {
         x->send_chunks[p] = chunk_of(g->ndims, g->in_shape, g->batch,
                                      g->axis_in, parts, p);
         x->receive_chunks[p] = chunk_of(g->ndims, g->out_shape, g->batch,
@@ -197,9 +297,9 @@ int chunk_exchange_init_some(const redist_geometry *g, const char *method,
     for (int p = 0; p < parts; p++) /* predefined: safe to "free" */
         x->send_messages[p] = x->receive_messages[p] =
             (big_message){.count = 0, .type = MPI_BYTE, .owned = 0};
-    TRY(side_counts(x, x->send_chunks, buffered, method, x->send_counts,
+    TRY(side_counts(x, true, buffered, method, x->send_counts,
                     x->send_offsets, x->send_messages, &x->send_total));
-    TRY(side_counts(x, x->receive_chunks, buffered, method, x->receive_counts,
+    TRY(side_counts(x, false, buffered, method, x->receive_counts,
                     x->receive_offsets, x->receive_messages,
                     &x->receive_total));
     x->send_buffer = allocate(x->send_total, x->element);
@@ -214,6 +314,28 @@ int chunk_exchange_init_some(const redist_geometry *g, const char *method,
     return DISTFFT_SUCCESS;
 fail:
     KEEP(chunk_exchange_free(x));
+    return rc;
+}
+
+int chunk_post(const chunk_exchange *x, MPI_Comm comm, const void *in, int first, int count,
+               MPI_Request *receives, MPI_Request *sends)
+{
+    int rc = DISTFFT_SUCCESS;
+    for (int i = 0; i < count; i++) receives[i] = sends[i] = MPI_REQUEST_NULL;
+    for (int i = 0; i < count; i++) {
+        int source = (x->part - (first + i) % x->parts + x->parts) % x->parts;
+        if (x->receive_counts[source] > 0)
+            TRY_MPI(MPI_Irecv(chunk_receive_region(x, source), x->receive_messages[source].count,
+                              x->receive_messages[source].type, source, CHUNK_TAG, comm, &receives[i]));
+    }
+    for (int i = 0; i < count; i++) {
+        int target = (x->part + first + i) % x->parts;
+        if (x->send_counts[target] == 0) continue;
+        chunk_pack(x, target, in);
+        TRY_MPI(MPI_Isend(chunk_send_region(x, target), x->send_messages[target].count,
+                          x->send_messages[target].type, target, CHUNK_TAG, comm, &sends[i]));
+    }
+fail:
     return rc;
 }
 
@@ -236,18 +358,30 @@ void *chunk_receive_region(const chunk_exchange *x, int peer)
 
 void chunk_pack(const chunk_exchange *x, int peer, const void *in)
 {
+    if (x->boxes_in) {
+        copy_box_chunk(x, BOX_PACK, peer, in, NULL);
+        return;
+    }
     copy_span(x, in, x->send_chunks[peer], x->send_buffer,
               packed_span(x->send_offsets[peer], x->send_counts[peer]), false);
 }
 
 void chunk_unpack(const chunk_exchange *x, int peer, void *out)
 {
+    if (x->boxes_in) {
+        copy_box_chunk(x, BOX_UNPACK, peer, NULL, out);
+        return;
+    }
     copy_span(x, x->receive_buffer, packed_span(x->receive_offsets[peer], x->receive_counts[peer]), out,
               x->receive_chunks[peer], true);
 }
 
 void chunk_copy_own(const chunk_exchange *x, const void *in, void *out)
 {
+    if (x->boxes_in) {
+        copy_box_chunk(x, BOX_OWN, x->part, in, out);
+        return;
+    }
     copy_span(x, in, x->send_chunks[x->part], out, x->receive_chunks[x->part], true);
 }
 

@@ -12,6 +12,12 @@
  * axis_in) and the receiver's chunk (output partitioned along axis_out) are
  * the same sub-block of the global array in the same C order, so a packed
  * chunk is unpacked element for element without any index arithmetic.
+ *
+ * A reshape between the boxes of two layouts (redist_geometry.boxes_in)
+ * has chunks of the same kind: peer p's chunk is the intersection of this
+ * rank's box with p's box of the other layout, a sub-box of both in the
+ * same C order. The copies find it from the boxes (the layouts hold every
+ * rank's) when they run, so no per-peer geometry is stored.
  */
 #ifndef DISTFFT_REDIST_CHUNKS_H
 #define DISTFFT_REDIST_CHUNKS_H
@@ -60,6 +66,11 @@ typedef struct {
     bool single;                    /* float elements (else double) */
     double scale;                   /* unpack and own copy multiply by it */
     int threads;                    /* OpenMP threads of the copies */
+    /* A reshape's layouts (NULL: pencils); send_chunks and receive_chunks
+     * are NULL then. */
+    const struct distfft_layout_s *boxes_in, *boxes_out;
+    int ndims;
+    int64_t batch;
 } chunk_exchange;
 
 /* Fill *exchange for geometry g and allocate its buffers. Chunks of any
@@ -75,7 +86,10 @@ int chunk_exchange_init_some(const redist_geometry *g, const char *method,
                              const unsigned char *buffered,
                              chunk_exchange *exchange);
 
-/* Elements of the chunk that rank `source` sends to rank `target` of a
+/* The functions from here to chunk_put serve pencils only (the node-aware
+ * methods, which do not apply to boxes).
+ *
+ * Elements of the chunk that rank `source` sends to rank `target` of a
  * group of geometry g (any rank of the group can tell). Local. */
 int64_t chunk_count_between(const redist_geometry *g, int source, int target);
 int chunk_exchange_free(chunk_exchange *exchange);
@@ -84,6 +98,16 @@ int chunk_exchange_free(chunk_exchange *exchange);
  * even for an empty chunk, as some MPI libraries want). */
 void *chunk_send_region(const chunk_exchange *exchange, int peer);
 void *chunk_receive_region(const chunk_exchange *exchange, int peer);
+
+/* The one peer-posting loop of the methods that send a message per peer:
+ * for each offset k of first .. first + count - 1, the receive from rank
+ * (part - k) mod parts into its region and the send, packed from `in`, to
+ * rank (part + k) mod parts -- every receive posted before any send.
+ * receives[i] and sends[i] are offset first + i's (MPI_REQUEST_NULL for an
+ * empty chunk, this rank's own among them). Completing them is the
+ * caller's. */
+int chunk_post(const chunk_exchange *exchange, MPI_Comm comm, const void *in, int first, int count,
+               MPI_Request *receives, MPI_Request *sends);
 
 /* Copy peer's chunk of `in` into its send region; its receive region into
  * peer's chunk of `out`; this rank's own chunk from `in` to `out`. */

@@ -295,28 +295,6 @@ fail:
     return rc;
 }
 
-/* Direct chunks within the node: receives posted, chunks packed and sent. */
-static int post_direct(hierarchical_state *state, MPI_Comm comm, const void *in)
-{
-    const chunk_exchange *x = &state->exchange;
-    int rc = DISTFFT_SUCCESS, parts = x->parts;
-    for (int k = 0; k < parts; k++) {
-        int source = (x->part - k + parts) % parts, target = (x->part + k) % parts;
-        MPI_Request *receive = &state->requests[k], *send = &state->requests[parts + k];
-        *receive = *send = MPI_REQUEST_NULL;
-        if (x->receive_counts[source] > 0)
-            TRY_MPI(MPI_Irecv(chunk_receive_region(x, source), x->receive_messages[source].count,
-                              x->receive_messages[source].type, source, CHUNK_TAG, comm, receive));
-        if (x->send_counts[target] > 0) {
-            chunk_pack(x, target, in);
-            TRY_MPI(MPI_Isend(chunk_send_region(x, target), x->send_messages[target].count,
-                              x->send_messages[target].type, target, CHUNK_TAG, comm, send));
-        }
-    }
-fail:
-    return rc;
-}
-
 /* Pack this rank's chunks for the other nodes: node by node, rank order;
  * a leader packs straight into its gather buffer. */
 static void pack_outgoing(const hierarchical_state *state, const void *in)
@@ -384,7 +362,7 @@ static int hierarchical_execute(void *opaque, MPI_Comm comm, const void *in, voi
     TRY(post(state, comm, GATHER_RECEIVE));
     TRY(post(state, comm, BETWEEN_RECEIVE));
     TRY(post(state, comm, SCATTER_RECEIVE));
-    TRY(post_direct(state, comm, in));
+    TRY(chunk_post(x, comm, in, 0, parts, state->requests, state->requests + parts)); /* within the node */
     pack_outgoing(state, in);
     TRY(post(state, comm, GATHER_SEND));
     chunk_copy_own(x, in, out);
@@ -454,6 +432,7 @@ static void hierarchical_describe(const void *opaque, int depth, text *out)
 
 const redist_method redist_hierarchical = {
     .name = "hierarchical",
+    .applicable = redist_applies_to_pencils,
     .create = hierarchical_create,
     .execute = hierarchical_execute,
     .destroy = hierarchical_destroy,

@@ -109,38 +109,7 @@ static int source_of(const chunk_exchange *x, int offset)
     return (x->part - offset + x->parts) % x->parts;
 }
 
-/* Post the receives and sends of the `count` offsets from `first`. */
-static int post_group(isend_state *state, MPI_Comm comm, const void *in,
-                      int first, int count)
-{
-    const chunk_exchange *x = &state->exchange;
-    int rc = DISTFFT_SUCCESS;
-    for (int i = 0; i < count; i++) {
-        int source = source_of(x, first + i);
-        state->receives[i] = MPI_REQUEST_NULL;
-        if (x->receive_counts[source] > 0)
-            TRY_MPI(MPI_Irecv(chunk_receive_region(x, source),
-                              x->receive_messages[source].count,
-                              x->receive_messages[source].type, source,
-                              CHUNK_TAG, comm, &state->receives[i]));
-    }
-    for (int i = 0; i < count; i++) {
-        int target = (x->part + first + i) % x->parts;
-        state->sends[i] = MPI_REQUEST_NULL;
-        if (x->send_counts[target] > 0) {
-            chunk_pack(x, target, in);
-            TRY_MPI(MPI_Isend(chunk_send_region(x, target),
-                              x->send_messages[target].count,
-                              x->send_messages[target].type, target,
-                              CHUNK_TAG, comm, &state->sends[i]));
-        }
-    }
-    return DISTFFT_SUCCESS;
-fail:
-    return rc;
-}
-
-/* Complete the group posted by post_group, unpacking into out. */
+/* Complete the group chunk_post posted, unpacking into out. */
 static int finish_group(isend_state *state, void *out, int first, int count)
 {
     const chunk_exchange *x = &state->exchange;
@@ -172,11 +141,11 @@ static int isend_execute(void *opaque, MPI_Comm comm, const void *in, void *out)
     int rc = DISTFFT_SUCCESS;
     int group = state->group, parts = x->parts;
     int count = group < parts - 1 ? group : parts - 1;
-    TRY(post_group(state, comm, in, 1, count));
+    TRY(chunk_post(x, comm, in, 1, count, state->receives, state->sends));
     chunk_copy_own(x, in, out);
     for (int first = 1; first < parts; first += group) {
         count = group < parts - first ? group : parts - first;
-        if (first > 1) TRY(post_group(state, comm, in, first, count));
+        if (first > 1) TRY(chunk_post(x, comm, in, first, count, state->receives, state->sends));
         TRY(finish_group(state, out, first, count));
     }
     return DISTFFT_SUCCESS;
@@ -201,6 +170,7 @@ static void isend_describe(const void *opaque, int depth, text *out)
 #define ISEND_ROW(row, method_name, wait_mode, peers)                          \
     static const isend_variant row##_variant = {method_name, wait_mode, peers}; \
     const redist_method row = {.name = method_name,                            \
+                               .applicable = redist_applies_everywhere,        \
                                .parameters = &row##_variant,                   \
                                .create = isend_create,                         \
                                .execute = isend_execute,                       \

@@ -8,6 +8,7 @@
 
 #include "../error.h"
 #include "../lifetime.h"
+#include "../platform.h"
 #include "../types.h"
 #include "../vocabulary.h"
 #include "redist.h"
@@ -60,16 +61,41 @@ int distfft_method_from_name(const char *name, distfft_method *method)
     return rc;
 }
 
+redist_problem redist_problem_of(const redist_geometry *geometry)
+{
+    return (redist_problem){.pencils = geometry->boxes_in ? NULL : geometry, .type = geometry->type,
+                            .memory = REDIST_MEMORY_HOST, .shared_windows = platform_shares_windows()};
+}
+
+redist_problem redist_box_problem(distfft_type type)
+{
+    return (redist_problem){.pencils = NULL, .type = type, .memory = REDIST_MEMORY_HOST,
+                            .shared_windows = platform_shares_windows()};
+}
+
+int redist_check_applicable(distfft_method method, const redist_problem *problem, const char *where)
+{
+    const redist_method *row = redist_method_row(method);
+    if (!row) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown method %d", where, (int)method);
+    char reason[512] = "";
+    text why = text_on(reason, sizeof reason);
+    if (row->applicable(problem, &why)) return DISTFFT_SUCCESS;
+    return error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: method %s does not apply here: %s", where, row->name, reason);
+}
+
 int redist_create(MPI_Comm comm, const redist_geometry *geometry, distfft_method method,
                   distfft_redist *redist_out)
 {
     *redist_out = NULL;
+    redist_problem problem = redist_problem_of(geometry);
+    /* alike on every rank: refused before any collective */
+    int rc = redist_check_applicable(method, &problem, "redistribution");
+    if (rc != DISTFFT_SUCCESS) return rc;
     const redist_method *row = redist_method_row(method);
-    if (!row) return error_fail(DISTFFT_ERR_ARGUMENT, "unknown method %d", (int)method);
     struct distfft_redist_s *redist = calloc(1, sizeof *redist);
     /* agreed: the methods with collectives inside their create (shm,
      * hierarchical) must be entered by every rank of the group or none */
-    int rc = error_agree(comm, redist ? DISTFFT_SUCCESS
+    rc = error_agree(comm, redist ? DISTFFT_SUCCESS
                                       : error_fail(DISTFFT_ERR_MEMORY, "redistribution object"));
     if (rc != DISTFFT_SUCCESS) {
         free(redist);
@@ -119,10 +145,20 @@ void *redist_shared_output(const struct distfft_redist_s *redist)
 int64_t redist_bytes_sent(const struct distfft_redist_s *redist)
 {
     const redist_geometry *g = &redist->geometry;
+    int64_t element = (int64_t)distfft_type_size(g->type);
+    if (g->boxes_in) {
+        int64_t sent = 0, start[DISTFFT_MAX_DIMS], shape[DISTFFT_MAX_DIMS];
+        for (int p = 0; p < g->parts; p++)
+            if (p != g->part)
+                sent += layout_intersect(g->ndims, layout_start(g->boxes_in, g->part),
+                                         layout_shape(g->boxes_in, g->part), layout_start(g->boxes_out, p),
+                                         layout_shape(g->boxes_out, p), start, shape);
+        return sent * g->batch * element;
+    }
     int64_t n = g->in_shape[g->axis_in], kept;
     if (n == 0) return 0;
     distfft_decompose(n, g->parts, g->part, &kept, NULL);
-    return redist->in_count / n * (n - kept) * (int64_t)distfft_type_size(g->type);
+    return redist->in_count / n * (n - kept) * element;
 }
 
 void redist_describe(const struct distfft_redist_s *redist, int depth, text *out)

@@ -2,9 +2,10 @@
  * redist.h -- the redistribution object and the interface every
  * communication method implements.
  *
- * A method is one file exporting one `redist_method` table row: create
- * (build whatever it needs once: datatypes, buffers, requests), execute
- * (move the data), destroy. Adding a method never touches the planner.
+ * A method is one file exporting one `redist_method` table row: applicable
+ * (may it serve this exchange at all: FFTW's applicable()), create (build
+ * whatever it needs once: datatypes, buffers, requests), execute (move the
+ * data), destroy. Adding a method never touches the planner.
  * Redistribution knows nothing about FFTs.
  */
 #ifndef DISTFFT_REDIST_H
@@ -14,12 +15,14 @@
 #include <stdint.h>
 
 #include "distfft.h"
+#include "../layouts/layout_value.h"
 #include "../lifetime.h"
 #include "../text.h"
 
 /* What to move: a local array of in_shape aligned in axis_in becomes one of
  * out_shape aligned in axis_out, within a group of `parts` ranks (this one
- * is `part`), with a leading batch dimension. */
+ * is `part`), with a leading batch dimension. Or, where boxes_in is set,
+ * a reshape between the boxes of two layouts of the same ranks. */
 typedef struct {
     distfft_type type;
     int ndims;
@@ -48,10 +51,34 @@ typedef struct {
      * none; other methods ignore it. */
     bool shared_output;
     int64_t shared_output_bytes;
+    /* A reshape (NULL: pencils, as above): this rank's box of boxes_in
+     * becomes its box of boxes_out; parts and part are the layouts' size
+     * and rank, in_shape and out_shape this rank's two boxes, axis_in and
+     * axis_out -1. Borrowed: the layouts outlive the redistribution. Only
+     * the rows that apply everywhere serve it. */
+    const struct distfft_layout_s *boxes_in, *boxes_out;
 } redist_geometry;
+
+/* Where an exchange's arrays live. */
+typedef enum { REDIST_MEMORY_HOST } redist_memory;
+
+/* What applicable() is asked about. Every field is alike on every rank
+ * of the group, so every rank gets the same answer without a message. */
+typedef struct {
+    /* Both sides are pencils of one grid: their geometry. NULL: the boxes
+     * of two arbitrary layouts (a reshape). */
+    const redist_geometry *pencils;
+    distfft_type type;
+    redist_memory memory;
+    bool shared_windows;  /* the platform has MPI-3 shared-memory windows */
+} redist_problem;
 
 typedef struct {
     const char *name;
+    /* Whether the method can serve `problem` at all: cheap, local and
+     * deterministic (the same answer on every rank). When it cannot, a
+     * reason goes to *why (NULL: not wanted). Required. */
+    bool (*applicable)(const redist_problem *problem, text *why);
     /* Handed to create: what a parameterised family (isend.c) fixes per row. */
     const void *parameters;
     /* May fail on some ranks only (the caller agrees on it). Local, except
@@ -98,8 +125,25 @@ struct distfft_redist_s {
     lifetime_tag lifetime;         /* a public one's number on its creation's communicator */
 };
 
+/* The problem of an exchange (pencils or boxes), and of a reshape between
+ * boxes of elements of `type`, on this platform in host memory. Local. */
+redist_problem redist_problem_of(const redist_geometry *geometry);
+redist_problem redist_box_problem(distfft_type type);
+
+/* Whether `method` (a row of the table) applies to `problem`; if not, a
+ * DISTFFT_ERR_UNSUPPORTED naming the method and the reason, recorded as
+ * the message (`where` names the caller). The same on every rank. Local. */
+int redist_check_applicable(distfft_method method, const redist_problem *problem, const char *where);
+
+/* The applicable() of rows that serve any exchange in host memory, and of
+ * rows that serve pencils of one grid only (the node-aware methods). */
+bool redist_applies_everywhere(const redist_problem *problem, text *why);
+bool redist_applies_to_pencils(const redist_problem *problem, text *why);
+
 /* Plan a concrete method on `comm` (borrowed: the caller keeps it alive
- * and frees it) for a geometry already validated and agreed. Called by
+ * and frees it) for a geometry already validated and agreed; a method
+ * that does not apply (redist_check_applicable) fails alike on every rank
+ * before any communication. Called by
  * every rank of comm at once (the node-aware methods' create is
  * collective); it may fail on some ranks only, and the caller agrees on
  * the outcome. *redist is NULL on failure. */

@@ -80,6 +80,7 @@ static void sendrecv_describe(const void *opaque, int depth, text *out)
 
 const redist_method redist_sendrecv = {
     .name = "sendrecv",
+    .applicable = redist_applies_everywhere,
     .create = sendrecv_create,
     .execute = sendrecv_execute,
     .destroy = sendrecv_destroy,

@@ -205,14 +205,22 @@ fail:
     return rc;
 }
 
+/* Pencils of one grid, on a platform with shared windows (SimGrid's SMPI
+ * does not emulate MPI_Win_allocate_shared and MPI_Win_sync). */
+static bool shm_applicable(const redist_problem *problem, text *why)
+{
+    if (!redist_applies_to_pencils(problem, why)) return false;
+    if (problem->shared_windows) return true;
+    if (why) text_append(why, "this platform (%s) has no shared-memory windows (MPI_Win_allocate_shared, "
+                         "MPI_Win_sync); use another method", platform_name());
+    return false;
+}
+
 static int shm_create(MPI_Comm comm, const redist_geometry *g, const void *parameters,
                       void **opaque)
 {
     (void)parameters;
     *opaque = NULL;
-    if (!platform_shares_windows()) /* the same answer on every rank, before any collective */
-        return error_fail(DISTFFT_ERR_UNSUPPORTED, "method shm: this platform (%s) has no shared-memory "
-                          "windows (MPI_Win_allocate_shared, MPI_Win_sync); use another method", platform_name());
     int rc = DISTFFT_SUCCESS, parts = g->parts;
     shm_state *state = calloc(1, sizeof *state);
     /* every rank reaches the collectives below, or none does */
@@ -257,28 +265,6 @@ fail:
     return rc;
 }
 
-/* Post the messages to and from the peers outside the domain. */
-static int post_messages(shm_state *state, MPI_Comm comm, const void *in)
-{
-    const chunk_exchange *x = &state->exchange;
-    int rc = DISTFFT_SUCCESS, parts = x->parts;
-    for (int k = 1; k < parts; k++) {
-        int source = (x->part - k + parts) % parts, target = (x->part + k) % parts;
-        MPI_Request *receive = &state->requests[k], *send = &state->requests[parts + k];
-        *receive = *send = MPI_REQUEST_NULL;
-        if (x->receive_counts[source] > 0)
-            TRY_MPI(MPI_Irecv(chunk_receive_region(x, source), x->receive_messages[source].count,
-                              x->receive_messages[source].type, source, CHUNK_TAG, comm, receive));
-        if (x->send_counts[target] > 0) {
-            chunk_pack(x, target, in);
-            TRY_MPI(MPI_Isend(chunk_send_region(x, target), x->send_messages[target].count,
-                              x->send_messages[target].type, target, CHUNK_TAG, comm, send));
-        }
-    }
-fail:
-    return rc;
-}
-
 /* The domain's part: with one copy (`direct`), each chunk for a peer
  * straight from `in` into the peer's output, and this rank's own, between
  * the barriers; with two, pack into this slice, then copy out of the
@@ -320,8 +306,8 @@ static int shm_execute(void *opaque, MPI_Comm comm, const void *in, void *out)
     bool direct = state->output && out == state->output; /* alike on the domain (see the top) */
     state->runs++;
     state->direct_runs += direct;
-    state->requests[0] = state->requests[parts] = MPI_REQUEST_NULL; /* this rank */
-    TRY(post_messages(state, comm, in));
+    /* the messages to and from the peers outside the domain */
+    TRY(chunk_post(x, comm, in, 0, parts, state->requests, state->requests + parts));
     if (state->window != MPI_WIN_NULL) TRY(exchange_shared(state, in, out, direct));
     if (!direct) chunk_copy_own(x, in, out);
     TRY_MPI(MPI_Waitall(parts, state->requests, state->statuses));
@@ -366,6 +352,7 @@ static void shm_describe(const void *opaque, int depth, text *out)
 
 const redist_method redist_shm = {
     .name = "shm",
+    .applicable = shm_applicable,
     .create = shm_create,
     .execute = shm_execute,
     .destroy = shm_destroy,

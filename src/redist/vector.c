@@ -19,8 +19,9 @@
  * displacements p * extent, so every peer's block must have the same shape:
  * the group size M must divide both exchanged axes (in_shape[axis_in] and
  * out_shape[axis_out]). Elsewhere (uneven blocks, more ranks than points)
- * create fails with DISTFFT_ERR_UNSUPPORTED naming the shape -- the same on
- * every rank, since those lengths are replicated -- and "auto" skips it.
+ * applicable() says no, naming the shape -- the same on every rank, since
+ * those lengths are replicated: an explicit request fails with
+ * DISTFFT_ERR_UNSUPPORTED, and "auto" skips it.
  *
  * Sizes: the vector's count, block length and stride are int in MPI. Runs
  * longer than the message limit go as one derived type (big_count.h); strides
@@ -106,28 +107,28 @@ fail:
     return rc;
 }
 
-/* Local check: may this geometry use one type for every peer? */
-static int vector_applies(const redist_geometry *g)
+/* May this exchange use one type for every peer? Pencils with equal
+ * blocks: then every local extent is alike on every rank, and so is the
+ * answer. */
+static bool vector_applicable(const redist_problem *problem, text *why)
 {
+    if (!redist_applies_to_pencils(problem, why)) return false;
+    const redist_geometry *g = problem->pencils;
     int64_t n_in = g->in_shape[g->axis_in], n_out = g->out_shape[g->axis_out];
-    if (n_in % g->parts == 0 && n_out % g->parts == 0) {
-        for (int i = 0; i < g->ndims; i++)
-            if (g->in_shape[i] > INT_MAX || g->out_shape[i] > INT_MAX)
-                return error_fail(DISTFFT_ERR_UNSUPPORTED, "vector: a local "
-                                  "extent exceeds INT_MAX");
-        return g->batch > INT_MAX
-                   ? error_fail(DISTFFT_ERR_UNSUPPORTED, "vector: batch exceeds INT_MAX")
-                   : DISTFFT_SUCCESS;
+    if (n_in % g->parts != 0 || n_out % g->parts != 0) {
+        char in_text[192], out_text[192];
+        shape_format(g->ndims, g->in_shape, in_text, sizeof in_text);
+        shape_format(g->ndims, g->out_shape, out_text, sizeof out_text);
+        if (why)
+            text_append(why, "%s (axis %d) -> %s (axis %d) on %d ranks: it needs equal blocks, so %d must "
+                        "divide %lld and %lld (use alltoallw or auto for uneven blocks)", in_text, g->axis_in,
+                        out_text, g->axis_out, g->parts, g->parts, (long long)n_in, (long long)n_out);
+        return false;
     }
-    char in_text[192], out_text[192];
-    shape_format(g->ndims, g->in_shape, in_text, sizeof in_text);
-    shape_format(g->ndims, g->out_shape, out_text, sizeof out_text);
-    return error_fail(DISTFFT_ERR_UNSUPPORTED, "vector: not applicable to "
-                      "%s (axis %d) -> %s (axis %d) on %d ranks: it needs "
-                      "equal blocks, so %d must divide %lld and %lld "
-                      "(use alltoallw or auto for uneven blocks)", in_text,
-                      g->axis_in, out_text, g->axis_out, g->parts, g->parts,
-                      (long long)n_in, (long long)n_out);
+    bool fits = g->batch <= INT_MAX;
+    for (int i = 0; i < g->ndims; i++) fits = fits && g->in_shape[i] <= INT_MAX && g->out_shape[i] <= INT_MAX;
+    if (!fits && why) text_append(why, "a local extent or the batch exceeds INT_MAX");
+    return fits;
 }
 
 static int vector_create(MPI_Comm comm, const redist_geometry *g,
@@ -136,8 +137,7 @@ static int vector_create(MPI_Comm comm, const redist_geometry *g,
     (void)parameters;
     (void)comm;
     *opaque = NULL;
-    int rc = vector_applies(g);
-    if (rc != DISTFFT_SUCCESS) return rc;
+    int rc = DISTFFT_SUCCESS;
     vector_state *state = malloc(sizeof *state);
     if (!state) return error_fail(DISTFFT_ERR_MEMORY, "vector state");
     state->send_type = state->receive_type = MPI_DATATYPE_NULL;
@@ -185,7 +185,7 @@ static void vector_describe(const void *opaque, int depth, text *out)
 
 const redist_method redist_vector = {
     .name = "vector",
-    .parameters = NULL,
+    .applicable = vector_applicable,
     .create = vector_create,
     .execute = vector_execute,
     .destroy = vector_destroy,

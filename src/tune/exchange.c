@@ -1,7 +1,9 @@
 /*
  * exchange.c -- the method of one exchange (paper 001: run-time tuning of
- * the communication method), and of one reshape between layouts. "auto" plans every method of the table, times
- * each on scratch arrays, and keeps the fastest. The times are maxima over
+ * the communication method), whether of a plan, a redistribution or a
+ * reshape between layouts (two redistributions over boxes). "auto"
+ * plans every row of the method table whose applicable() accepts the
+ * exchange, times each on scratch arrays, and keeps the fastest. The times are maxima over
  * the ranks of a tuning communicator (the exchange's own group, or a
  * plan's whole communicator, whose sub-groups all run the same exchange at
  * once), so every rank sees the same numbers and picks the same method, as
@@ -11,7 +13,7 @@
 #include <stdlib.h>
 
 #include "../error.h"
-#include "../layouts/reshape.h"
+#include "../redist/reshape.h"
 #include "../redist/nodes.h"
 #include "../types.h"
 #include "progress.h"
@@ -34,9 +36,10 @@ static int run_exchange(void *context)
     return redist_run(run->redist, run->in, shared ? shared : run->out);
 }
 
-/* Plan method m and time it; *seconds is INFINITY when it cannot be
- * planned somewhere (then *candidate is NULL on every rank) or a run of it
- * fails somewhere. Fails (agreed) only when freeing the leftovers of a
+/* Plan method m (which applies) and time it; *seconds is INFINITY when it
+ * cannot be planned somewhere -- a resource limit on some rank: memory, an
+ * extent past a datatype's int -- (then *candidate is NULL on every rank)
+ * or a run of it fails somewhere. Fails (agreed) only when freeing the leftovers of a
  * method that cannot be planned fails. */
 static int time_method(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *geometry,
                         distfft_method m, const void *in, void *out, distfft_redist *candidate,
@@ -67,7 +70,9 @@ int tune_exchange(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *ge
                                                 : error_fail(DISTFFT_ERR_MEMORY, "tuning buffers"));
     struct distfft_redist_s *best = NULL;
     double best_seconds = INFINITY;
+    redist_problem problem = redist_problem_of(geometry);
     for (int m = 0; rc == DISTFFT_SUCCESS && m < redist_method_count(); m++) {
+        if (!redist_method_row((distfft_method)m)->applicable(&problem, NULL)) continue; /* alike on every rank */
         distfft_redist candidate = NULL;
         double seconds;
         rc = time_method(comm, tuning_comm, geometry, (distfft_method)m, in, out, &candidate, best_seconds,
@@ -95,6 +100,20 @@ int tune_exchange(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *ge
     best->tuning_seconds = MPI_Wtime() - start;
     *redist_out = best;
     return DISTFFT_SUCCESS;
+}
+
+/* redist_create of a concrete method on comm, its outcome agreed on
+ * agree_comm: a rank whose create succeeded frees it when another's
+ * failed. */
+static int create_agreed(MPI_Comm comm, MPI_Comm agree_comm, const redist_geometry *geometry,
+                         distfft_method method, distfft_redist *redist)
+{
+    int rc = error_agree(agree_comm, redist_create(comm, geometry, method, redist));
+    if (rc != DISTFFT_SUCCESS) {
+        KEEP(redist_free(*redist));
+        *redist = NULL;
+    }
+    return rc;
 }
 
 /* Whether making `method` (AUTO: every method of the table) finds the
@@ -128,13 +147,7 @@ static int make_exchange(void *context, int exchange, MPI_Comm subcomm, plan_com
         if (policy->progress) policy->progress->exchange = exchange;
         return tune_exchange(subcomm, plan_comm, &geometry, policy->progress, redist);
     }
-    /* a rank whose create succeeded frees it when another's failed */
-    int rc = error_agree(plan_comm, redist_create(subcomm, &geometry, method, redist));
-    if (rc != DISTFFT_SUCCESS) {
-        KEEP(redist_free(*redist));
-        *redist = NULL;
-    }
-    return rc;
+    return create_agreed(subcomm, plan_comm, &geometry, method, redist);
 }
 
 exchange_maker tune_exchange_maker(const exchange_policy *policy)
@@ -144,58 +157,28 @@ exchange_maker tune_exchange_maker(const exchange_policy *policy)
 
 /* ---- the method of a reshape ---- */
 
-/* One forward run of a reshape candidate on scratch arrays. */
-typedef struct {
-    const struct distfft_reshape_s *reshape;
-    const void *in;
-    void *out;
-} reshape_trial;
-
-static int run_trial(void *context)
-{
-    reshape_trial *trial = context;
-    return reshape_run(trial->reshape, true, trial->in, trial->out);
-}
-
-/* The methods that apply to boxes (layouts/reshape.h). */
-static const distfft_method reshape_candidates[] = {DISTFFT_METHOD_ALLTOALLW, DISTFFT_METHOD_ALLTOALLV,
-                                                    DISTFFT_METHOD_ISEND_WAITALL};
-
 int tune_reshape(const struct distfft_layout_s *in, const struct distfft_layout_s *out, distfft_type type,
                  int64_t batch, distfft_method method, distfft_rigor rigor, struct distfft_reshape_s **reshape)
 {
     double begin = MPI_Wtime();
-    if (method != DISTFFT_METHOD_AUTO) return reshape_build(in, out, type, batch, method, reshape);
-    int rc = reshape_build(in, out, type, batch, DISTFFT_METHOD_ALLTOALLW, reshape);
-    if (rc != DISTFFT_SUCCESS || rigor == DISTFFT_ESTIMATE) return rc;
-    size_t element = distfft_type_size(type);
-    void *scratch_in = calloc((size_t)(*reshape)->in_count + 1, element);
-    void *scratch_out = calloc((size_t)(*reshape)->out_count + 1, element);
-    rc = error_agree(in->comm, scratch_in && scratch_out ? DISTFFT_SUCCESS
-                                                        : error_fail(DISTFFT_ERR_MEMORY, "reshape tuning buffers"));
-    double best = INFINITY;
-    distfft_method chosen = DISTFFT_METHOD_ALLTOALLW;
-    size_t count = sizeof reshape_candidates / sizeof reshape_candidates[0];
-    for (size_t c = 0; rc == DISTFFT_SUCCESS && c < count; c++) {
-        /* the same datatypes; only the calls differ (alltoallv: its packed buffers) */
-        if (error_agree((*reshape)->comm, reshape_prepare(*reshape, reshape_candidates[c])) != DISTFFT_SUCCESS)
-            continue;
-        reshape_trial trial = {*reshape, scratch_in, scratch_out};
-        double seconds = INFINITY;
-        rc = tuning_time((*reshape)->comm, run_trial, &trial, best, &seconds, NULL);
-        if (seconds < best) {
-            best = seconds;
-            chosen = reshape_candidates[c];
-        }
+    struct distfft_reshape_s *r = NULL;
+    int rc = reshape_open(in, out, type, batch, &r);
+    if (rc != DISTFFT_SUCCESS) return rc;
+    redist_geometry forward = reshape_geometry(r, true), backward = reshape_geometry(r, false);
+    if (method == DISTFFT_METHOD_AUTO && rigor == DISTFFT_ESTIMATE)
+        method = DISTFFT_METHOD_ALLTOALLW; /* estimate mode never measures */
+    /* forward measured (auto) or as asked; backward by the same method */
+    if (method == DISTFFT_METHOD_AUTO) rc = tune_exchange(r->comm, r->comm, &forward, NULL, &r->redist[0]);
+    else rc = create_agreed(r->comm, r->comm, &forward, method, &r->redist[0]);
+    if (rc == DISTFFT_SUCCESS) {
+        r->method = r->redist[0]->method_id;
+        rc = create_agreed(r->comm, r->comm, &backward, r->method, &r->redist[1]);
     }
-    free(scratch_in);
-    free(scratch_out);
     if (rc != DISTFFT_SUCCESS) {
-        KEEP(reshape_free(*reshape));
-        *reshape = NULL;
+        KEEP(reshape_free(r));
         return rc;
     }
-    reshape_prepare(*reshape, chosen); /* prepared already: cannot fail */
-    (*reshape)->tuning_seconds = MPI_Wtime() - begin;
+    r->tuning_seconds = MPI_Wtime() - begin;
+    *reshape = r;
     return DISTFFT_SUCCESS;
 }

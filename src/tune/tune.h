@@ -22,7 +22,7 @@
 
 #include <mpi.h>
 
-#include "../layouts/reshape.h"
+#include "../redist/reshape.h"
 #include "../plan/plan.h"
 #include "../redist/redist.h"
 #include "progress.h"

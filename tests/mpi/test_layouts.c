@@ -154,6 +154,36 @@ static void reshape_round(test_suite *suite, const char *name, distfft_layout a,
     distfft_free(z);
 }
 
+/* Every row of the method table between boxes: the rows that apply round
+ * trip exactly; the others -- vector, shm and hierarchical, which exchange
+ * aligned pencils of a grid -- are refused with DISTFFT_ERR_UNSUPPORTED on
+ * every rank, naming the method, before any message. */
+static void reshape_every_method(test_suite *suite, distfft_layout a, distfft_layout b)
+{
+    for (int m = 0; m < distfft_method_count(); m++) {
+        distfft_method method = (distfft_method)m;
+        distfft_options options;
+        distfft_options_init(&options);
+        options.method = method;
+        distfft_reshape reshape = NULL;
+        int rc = distfft_reshape_create(a, b, DISTFFT_COMPLEX_DOUBLE, 2, &options, &reshape);
+        int pencils_only = method == DISTFFT_METHOD_VECTOR || method == DISTFFT_METHOD_SHM ||
+                           method == DISTFFT_METHOD_HIERARCHICAL;
+        if (rc == DISTFFT_SUCCESS) {
+            distfft_reshape_destroy(&reshape);
+            test_case(suite, test_all(MPI_COMM_WORLD, !pencils_only), "reshape with %s: made on every rank%s",
+                      distfft_method_name(method), pencils_only ? ", but it exchanges pencils only" : "");
+            if (!pencils_only) reshape_round(suite, "bricks->irregular", a, b, DISTFFT_COMPLEX_DOUBLE, 2, method);
+            continue;
+        }
+        int refused = rc == DISTFFT_ERR_UNSUPPORTED && reshape == NULL &&
+                      strstr(distfft_last_error(), distfft_method_name(method)) != NULL;
+        if (!refused) test_detail(suite, "%s: %s", distfft_error_string(rc), distfft_last_error());
+        test_case(suite, test_all(MPI_COMM_WORLD, refused && pencils_only), "reshape with %s: refused on every rank",
+                  distfft_method_name(method));
+    }
+}
+
 static void test_reshapes(test_suite *suite)
 {
     int64_t global[3] = {7, 6, 5};
@@ -166,8 +196,10 @@ static void test_reshapes(test_suite *suite)
                                 DISTFFT_METHOD_AUTO};
     for (int m = 0; m < 4; m++) {
         reshape_round(suite, "bricks->irregular", brick, odd, DISTFFT_COMPLEX_DOUBLE, 1, methods[m]);
+        reshape_round(suite, "slabs->bricks", slab, brick, DISTFFT_COMPLEX_DOUBLE, 2, methods[m]);
         reshape_round(suite, "irregular->slabs", odd, slab, DISTFFT_REAL_FLOAT, 3, methods[m]);
     }
+    reshape_every_method(suite, brick, odd);
     reshape_round(suite, "bricks->bricks", brick, brick, DISTFFT_REAL_DOUBLE, 2, DISTFFT_METHOD_ALLTOALLW);
     /* 5-D, boxes of the user's choice */
     int64_t five[5] = {3, 4, 2, 5, 3};

@@ -1,0 +1,89 @@
+/*
+ * test_applicable.c -- every row of the method table (src/redist/methods.def)
+ * against the exchanges it must and must not serve: applicable() is a pure
+ * question of the exchange's description (pencils of one grid or the boxes
+ * of two layouts, element type, memory, platform), asked by "auto" before it
+ * creates a candidate and by every explicit request before any message.
+ * No MPI at run time.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "redist/redist.h"
+
+static int failures;
+
+static void expect(int condition, const char *what, const char *method)
+{
+    if (!condition) {
+        printf("FAIL: %s: %s\n", method, what);
+        failures++;
+    }
+}
+
+/* A 3-d pencil exchange of `n` x 8 x 6 on `parts` ranks, axis 0 -> 1. */
+static redist_geometry pencils(int64_t n, int parts)
+{
+    redist_geometry g = {.type = DISTFFT_COMPLEX_DOUBLE, .ndims = 3, .axis_in = 0, .axis_out = 1, .batch = 1,
+                         .parts = parts, .part = 0};
+    int64_t in[3] = {n, 8 / parts, 6}, out[3] = {n / parts, 8, 6};
+    memcpy(g.in_shape, in, sizeof in);
+    memcpy(g.out_shape, out, sizeof out);
+    return g;
+}
+
+/* Whether row m applies, and that it says why not when it does not. */
+static int applies(distfft_method m, const redist_problem *problem)
+{
+    const redist_method *row = redist_method_row(m);
+    char reason[512] = "";
+    text why = text_on(reason, sizeof reason);
+    bool yes = row->applicable(problem, &why);
+    expect(yes == row->applicable(problem, NULL), "the same answer with or without a reason", row->name);
+    expect(yes || reason[0] != '\0', "a refusal names its reason", row->name);
+    return yes;
+}
+
+int main(void)
+{
+    int count = redist_method_count();
+    expect(count == DISTFFT_METHOD_HIERARCHICAL + 1, "the table has the header's rows", "table");
+    redist_geometry even = pencils(12, 4), uneven = pencils(10, 4);
+    redist_problem even_pencils = redist_problem_of(&even), uneven_pencils = redist_problem_of(&uneven);
+    redist_problem boxes = redist_box_problem(DISTFFT_REAL_FLOAT);
+    even_pencils.shared_windows = uneven_pencils.shared_windows = boxes.shared_windows = true;
+    redist_problem no_windows = even_pencils;
+    no_windows.shared_windows = false;
+    /* the rows that serve the boxes of arbitrary layouts: all but those that
+     * need aligned pencils of a grid (vector, shm, hierarchical) */
+    const distfft_method everywhere[] = {DISTFFT_METHOD_ALLTOALLW, DISTFFT_METHOD_ALLTOALLV,
+                                         DISTFFT_METHOD_ISEND_WAITALL, DISTFFT_METHOD_ISEND_WAITSOME,
+                                         DISTFFT_METHOD_ISEND_WAITALL_BLOCKED,
+                                         DISTFFT_METHOD_ISEND_WAITSOME_BLOCKED, DISTFFT_METHOD_SENDRECV};
+    for (int m = 0; m < count; m++) {
+        const char *name = redist_method_row((distfft_method)m)->name;
+        expect(redist_method_row((distfft_method)m)->applicable != NULL, "has applicable()", name);
+        bool general = false;
+        for (size_t k = 0; k < sizeof everywhere / sizeof everywhere[0]; k++) general |= everywhere[k] == m;
+        expect(applies((distfft_method)m, &even_pencils), "serves pencils with equal blocks", name);
+        expect(applies((distfft_method)m, &boxes) == general, general ? "serves boxes" : "refuses boxes", name);
+        expect(applies((distfft_method)m, &uneven_pencils) == (m != DISTFFT_METHOD_VECTOR),
+               m == DISTFFT_METHOD_VECTOR ? "refuses uneven blocks" : "serves uneven blocks", name);
+        expect(applies((distfft_method)m, &no_windows) == (m != DISTFFT_METHOD_SHM),
+               m == DISTFFT_METHOD_SHM ? "refuses a platform without shared windows"
+                                       : "needs no shared windows", name);
+    }
+    /* an explicit request: DISTFFT_ERR_UNSUPPORTED naming the method and the reason */
+    int rc = redist_check_applicable(DISTFFT_METHOD_VECTOR, &uneven_pencils, "test");
+    expect(rc == DISTFFT_ERR_UNSUPPORTED && strstr(distfft_last_error(), "vector") &&
+               strstr(distfft_last_error(), "equal blocks"), "explicit vector on uneven blocks", "vector");
+    rc = redist_check_applicable(DISTFFT_METHOD_SHM, &boxes, "test");
+    expect(rc == DISTFFT_ERR_UNSUPPORTED && strstr(distfft_last_error(), "shm"), "explicit shm on boxes", "shm");
+    expect(redist_check_applicable((distfft_method)count, &boxes, "test") == DISTFFT_ERR_ARGUMENT,
+           "an unknown method is an argument error", "table");
+    expect(redist_check_applicable(DISTFFT_METHOD_ALLTOALLW, &boxes, "test") == DISTFFT_SUCCESS,
+           "alltoallw serves boxes", "alltoallw");
+    if (failures) printf("%d failures\n", failures);
+    else printf("ok: %d rows\n", count);
+    return failures ? 1 : 0;
+}
