@@ -39,6 +39,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+from suite.systems import MPI_ENVIRONMENT  # noqa: E402  (Open MPI as root, oversubscribed)
 CALLS = ("serial_execute", "transfer", "plan_forward")
 LIBRARIES = ("distfft", "mpi4py-fft")
 
@@ -148,7 +150,8 @@ def run_driver(options):
             order = LIBRARIES if round_number % 2 == 0 else LIBRARIES[::-1]
             for library in order:
                 result = subprocess.run(command(options, library, ranks), capture_output=True,
-                                        text=True, timeout=options.timeout)
+                                        text=True, timeout=options.timeout,
+                                        env=dict(os.environ, **MPI_ENVIRONMENT))
                 lines = [line for line in result.stdout.splitlines() if line.startswith("{")]
                 if result.returncode != 0 or len(lines) != len(CALLS):
                     sys.stderr.write(f"python_calls: {library} on {ranks} rank(s) failed "
