@@ -283,9 +283,10 @@ typedef enum {
     DISTFFT_METHOD_ISEND_WAITSOME_BLOCKED = 5,
     /* "sendrecv": P-1 rounds of pairwise MPI_Sendrecv (rank +- k) */
     DISTFFT_METHOD_SENDRECV = 6,
-    /* "vector": paper 004's zero-copy exchange: one MPI_Alltoall with
-     * count 1, the chunks described by hvector types resized so that
-     * consecutive peers' combs interleave. Only for equal blocks: the group
+    /* "vector": paper 004's zero-copy exchange: one collective with
+     * count 1 per peer (MPI_Alltoallv: MPI_Alltoall's Bruck algorithm
+     * mishandles resized types), the chunks described by hvector types
+     * resized so that consecutive peers' combs interleave. Only for equal blocks: the group
      * size must divide both exchanged axes; elsewhere create fails with
      * DISTFFT_ERR_UNSUPPORTED on every rank (and "auto" skips it). */
     DISTFFT_METHOD_VECTOR = 7,

@@ -15,8 +15,16 @@
  * (output axes are never transposed), so the receiver's chunk is the same
  * C-ordered sub-block as the sender's and its comb has contiguous runs too.
  *
- * The one thing to know: MPI_Alltoall sends the same type to every peer at
- * displacements p * extent, so every peer's block must have the same shape:
+ * The exchange is MPI_Alltoallv with count 1 and displacement p (in
+ * extents) for peer p -- what MPI_Alltoall does with these types -- because
+ * Bruck's algorithm, which MPI_Alltoall may choose for short blocks, sizes
+ * its temporary buffers by the extent and so mishandles a type resized
+ * below its true extent: Open MPI 4.1's (coll_tuned_alltoall_algorithm 3)
+ * returns wrong data, SimGrid SMPI's corrupts the heap. MPI_Alltoallv's
+ * algorithms take each block where it lies.
+ *
+ * The one thing to know: every peer gets the same type at displacements
+ * p * extent, so every peer's block must have the same shape:
  * the group size M must divide both exchanged axes (in_shape[axis_in] and
  * out_shape[axis_out]). Elsewhere (uneven blocks, more ranks than points)
  * applicable() says no, naming the shape -- the same on every rank, since
@@ -41,6 +49,7 @@
 
 typedef struct {
     MPI_Datatype send_type, receive_type;
+    int *counts, *displacements;   /* per peer: 1, and p extents */
 } vector_state;
 
 static int vector_destroy(void *opaque)
@@ -50,6 +59,8 @@ static int vector_destroy(void *opaque)
     if (!state) return rc;
     if (state->send_type != MPI_DATATYPE_NULL) KEEP_MPI(MPI_Type_free(&state->send_type));
     if (state->receive_type != MPI_DATATYPE_NULL) KEEP_MPI(MPI_Type_free(&state->receive_type));
+    free(state->counts);
+    free(state->displacements);
     free(state);
     return rc;
 }
@@ -138,9 +149,19 @@ static int vector_create(MPI_Comm comm, const redist_geometry *g,
     (void)comm;
     *opaque = NULL;
     int rc = DISTFFT_SUCCESS;
-    vector_state *state = malloc(sizeof *state);
+    vector_state *state = calloc(1, sizeof *state);
     if (!state) return error_fail(DISTFFT_ERR_MEMORY, "vector state");
     state->send_type = state->receive_type = MPI_DATATYPE_NULL;
+    state->counts = malloc((size_t)g->parts * sizeof(int));
+    state->displacements = malloc((size_t)g->parts * sizeof(int));
+    if (!state->counts || !state->displacements) {
+        rc = error_fail(DISTFFT_ERR_MEMORY, "vector: counts of %d peers", g->parts);
+        goto fail;
+    }
+    for (int p = 0; p < g->parts; p++) {
+        state->counts[p] = 1;
+        state->displacements[p] = p;
+    }
     TRY(comb_type(g->type, g->ndims, g->in_shape, g->batch, g->axis_in,
                   g->parts, &state->send_type));
     TRY(comb_type(g->type, g->ndims, g->out_shape, g->batch, g->axis_out,
@@ -157,8 +178,9 @@ static int vector_execute(void *opaque, MPI_Comm comm, const void *in, void *out
     const vector_state *state = opaque;
     static char empty; /* some MPIs reject NULL even for empty exchanges */
     int rc = DISTFFT_SUCCESS;
-    TRY_MPI(MPI_Alltoall(in ? in : &empty, 1, state->send_type,
-                         out ? out : (void *)&empty, 1, state->receive_type, comm));
+    TRY_MPI(MPI_Alltoallv(in ? in : &empty, state->counts, state->displacements, state->send_type,
+                          out ? out : (void *)&empty, state->counts, state->displacements, state->receive_type,
+                          comm));
     return DISTFFT_SUCCESS;
 fail:
     return rc;
@@ -170,8 +192,9 @@ static int vector_start(void *opaque, MPI_Comm comm, const void *in, void *out, 
     const vector_state *state = opaque;
     static char empty;
     int rc = DISTFFT_SUCCESS;
-    TRY_MPI(MPI_Ialltoall(in ? in : &empty, 1, state->send_type, out ? out : (void *)&empty, 1,
-                          state->receive_type, comm, request));
+    TRY_MPI(MPI_Ialltoallv(in ? in : &empty, state->counts, state->displacements, state->send_type,
+                           out ? out : (void *)&empty, state->counts, state->displacements,
+                           state->receive_type, comm, request));
     return DISTFFT_SUCCESS;
 fail:
     return rc;
@@ -180,7 +203,7 @@ fail:
 static void vector_describe(const void *opaque, int depth, text *out)
 {
     (void)opaque; /* the same two types for every peer, whatever the geometry */
-    text_node(out, depth, "one MPI_Alltoall, count 1 of one resized vector datatype each way");
+    text_node(out, depth, "one MPI_Alltoallv, count 1 of one resized vector datatype each way");
 }
 
 const redist_method redist_vector = {
