@@ -26,10 +26,10 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import one_rank  # noqa: E402  (its run: one program, its last JSON line)
 from suite import systems  # noqa: E402
 
 BUILDS = ("A", "B")
@@ -49,12 +49,7 @@ def run_case(options, build, case):
         tools.program("distfft-bench"), "--shape", f"{size}x{size}x{size}", "--kind", kind,
         "--threads", str(threads), "--method", options.method, "--rigor", "measure",
         "--outer", str(options.outer), "--inner", str(options.inner), "--json", "--quiet"]
-    finished = subprocess.run(command, capture_output=True, text=True,
-                              env=dict(os.environ, **systems.MPI_ENVIRONMENT))
-    lines = [line for line in finished.stdout.splitlines() if line.startswith("{")]
-    if finished.returncode != 0 or not lines:
-        raise RuntimeError(f"{' '.join(command)}: exit {finished.returncode}: {finished.stderr[-400:]}")
-    return json.loads(lines[-1])
+    return one_rank.run(command)
 
 
 def case_name(case):
