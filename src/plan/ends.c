@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../backend.h"
 #include "../error.h"
 #include "../types.h"
 #include "plan.h"
@@ -31,7 +32,7 @@ int plan_ends_free(struct distfft_plan_s *plan)
     for (int e = 0; e < 2; e++) {
         KEEP(reshape_free(ends->reshape[e]));
         KEEP(layout_value_free(ends->layout[e]));
-        distfft_free(ends->buffer[e]);
+        backend_of(plan->request.options.memory)->release(ends->buffer[e]);
     }
     free(ends);
     plan->ends = NULL;
@@ -59,7 +60,7 @@ int plan_attach_ends(struct distfft_plan_s *plan, struct distfft_layout_s *layou
         if (!ends->reshape[e]) continue;
         size_t bytes = e == PLAN_END_INPUT ? plan_in_bytes(plan, PLAN_FORWARD) : plan_out_bytes(plan, PLAN_FORWARD);
         ends->buffer_bytes[e] = bytes;
-        if (bytes && !(ends->buffer[e] = distfft_malloc(bytes)))
+        if (bytes && !(ends->buffer[e] = backend_of(plan->request.options.memory)->allocate(bytes)))
             return error_fail(DISTFFT_ERR_MEMORY, "reshape buffer of %zu bytes", bytes);
     }
     return DISTFFT_SUCCESS;

@@ -24,6 +24,8 @@ LAYERS = [
     (r"^model/", ("model", 4)),
     (r"^plan/", ("plan", 3)),
     (r"^(step\.h|serial/fft_step\.c|serial/weights_step\.c|redist/exchange_step\.c)$", ("steps", 2)),
+    # the per-plan backend makes local steps and says where exchanges run
+    (r"^backend(_\w+)?\.[ch]$", ("steps", 2)),
     (r"^serial/", ("serial", 1)),
     (r"^redist/", ("redist", 1)),
     (r"^(grid|placement|gather)\.[ch]$", ("grid", 1)),
