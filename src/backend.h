@@ -17,6 +17,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" { /* a backend library may be C++ (CUDA) */
+#endif
+
 #include "redist/redist.h"
 #include "step.h"
 
@@ -31,9 +35,12 @@ typedef struct {
     void (*release)(void *pointer);
     /* The local step of `spec` (STEP_FFT or STEP_WEIGHTS): an FFT planned
      * on the planning arrays plan_in and plan_out, a padded one or a copy
-     * through `scratch` (as fft_step_create, step.h). Local; may fail on
-     * some ranks only (the plan agrees). */
-    int (*local_step)(const step_spec *spec, void *plan_in, void *plan_out, void *scratch, step **out);
+     * through `scratch` (as fft_step_create, step.h), its work ordered on
+     * `stream` (the plan's options.stream; the host's ignores it). A step
+     * the backend cannot run is refused here, never run elsewhere.
+     * Local; may fail on some ranks only (the plan agrees). */
+    int (*local_step)(const step_spec *spec, void *plan_in, void *plan_out, void *scratch, void *stream,
+                      step **out);
 } backend;
 
 /* The host backend: FFTW on host memory (backend_host.c). */
@@ -67,6 +74,8 @@ const backend *backend_of(distfft_memory memory);
 typedef struct {
     /* error_fail (error.h): record the message, return the code. */
     int (*fail)(int code, const char *format, ...);
+    /* text_append (text.h): a step's describe. */
+    void (*append)(text *out, const char *format, ...);
 } backend_services;
 
 /* The entry BACKEND_CUDA_ENTRY of a backend library: *out its backend
@@ -75,5 +84,9 @@ typedef struct {
  * why[why_size]. Called once per process. */
 typedef int backend_open_function(int interface, const backend_services *services, const backend **out,
                                   char *why, size_t why_size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

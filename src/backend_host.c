@@ -8,8 +8,10 @@
 #include "error.h"
 #include "types.h"
 
-static int host_local_step(const step_spec *spec, void *plan_in, void *plan_out, void *scratch, step **out)
+static int host_local_step(const step_spec *spec, void *plan_in, void *plan_out, void *scratch, void *stream,
+                           step **out)
 {
+    (void)stream;
     *out = NULL;
     if (spec->kind == STEP_FFT) return fft_step_create(spec, plan_in, plan_out, scratch, out);
     if (spec->kind == STEP_WEIGHTS) return weights_step_create(spec, out);

@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "error.h"
@@ -23,32 +24,34 @@ static struct {
 } cuda = {.once = PTHREAD_ONCE_INIT};
 
 /* The library in the folder of the object holding this code (libdistfft,
- * or a program linked with the static library), else by name alone. */
+ * or a program linked with the static library), else by name alone. When
+ * neither opens, the reason is the first's where that file exists (cuFFT
+ * missing, say), else the second's. */
 static void *open_cuda_library(char *why, size_t size)
 {
     Dl_info self;
-    if (dladdr((void *)&backend_load, &self) && self.dli_fname) {
-        const char *slash = strrchr(self.dli_fname, '/');
-        char path[4096];
-        int folder = slash ? (int)(slash - self.dli_fname) : 0;
-        if (slash && snprintf(path, sizeof path, "%.*s/%s", folder, self.dli_fname, BACKEND_CUDA_LIBRARY) <
-                         (int)sizeof path) {
-            void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-            if (library) return library;
-        }
+    char path[4096] = "", beside[512] = "";
+    if (dladdr((void *)&backend_load, &self) && self.dli_fname && strrchr(self.dli_fname, '/')) {
+        int folder = (int)(strrchr(self.dli_fname, '/') - self.dli_fname);
+        if (snprintf(path, sizeof path, "%.*s/%s", folder, self.dli_fname, BACKEND_CUDA_LIBRARY) >= (int)sizeof path)
+            path[0] = '\0';
+    }
+    if (path[0] && access(path, F_OK) == 0) {
+        void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (library) return library;
+        snprintf(beside, sizeof beside, "%s", dlerror());
     }
     void *library = dlopen(BACKEND_CUDA_LIBRARY, RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        const char *reason = dlerror();
-        snprintf(why, size, "the CUDA backend (%s) is not built or cannot load: %s", BACKEND_CUDA_LIBRARY,
-                 reason ? reason : "not found");
-    }
-    return library;
+    if (library) return library;
+    const char *reason = beside[0] ? beside : dlerror();
+    snprintf(why, size, "the CUDA backend (%s) is not built or cannot load: %s", BACKEND_CUDA_LIBRARY,
+             reason ? reason : "not found");
+    return NULL;
 }
 
 static void load_cuda(void)
 {
-    static const backend_services services = {.fail = error_fail};
+    static const backend_services services = {.fail = error_fail, .append = text_append};
     cuda.code = DISTFFT_ERR_UNSUPPORTED;
     void *library = open_cuda_library(cuda.why, sizeof cuda.why);
     if (!library) return;

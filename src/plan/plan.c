@@ -99,8 +99,16 @@ static int make_local_steps(struct distfft_plan_s *plan)
         for (int s = 0; s < plan_list_length(plan, l); s++) {
             const step_spec *spec = plan_list_spec(plan, l, s);
             if (spec->kind != STEP_EXCHANGE)
-                TRY(local->local_step(spec, buffers[0], buffers[1], plan->scratch, &plan->steps[l][s]));
+                TRY(local->local_step(spec, buffers[0], buffers[1], plan->scratch, plan->request.options.stream,
+                                      &plan->steps[l][s]));
         }
+    /* The runner's own passes (a scaling sweep, the copies between the
+     * caller's arrays and the work buffers) still touch the data from the
+     * host: device plans stop here, after their steps were planned and
+     * checked, until the runner asks the backend for those passes. */
+    if (local->memory != REDIST_MEMORY_HOST)
+        rc = error_fail(DISTFFT_ERR_UNSUPPORTED, "plans in %s memory: the local steps are planned, but the "
+                        "plan's runner does not yet run device memory", local->name);
 fail:
     for (int b = 0; b < 2; b++) local->release(temporary[b]);
     return rc;

@@ -7,8 +7,10 @@
  * every rank, whether every rank asked or only one, with one message
  * naming the refusing rank and why; the out-handle is NULL and the
  * caller's options are untouched. A device present is not this test's
- * business (benchmarks/device/gpu.sh checks plans on one): set
- * DISTFFT_TEST_DEVICE=1 there and the refusal cases are skipped. Bad
+ * business: set DISTFFT_TEST_DEVICE=1 there and the refusal cases are
+ * skipped. With DISTFFT_TEST_CUDA_LIBRARY=1 (a build with the CUDA
+ * backend, no device) the refusal must come from the loaded backend's
+ * device check, not from a library that failed to load. Bad
  * memory arguments (an unknown kind, a stream with host memory) are
  * DISTFFT_ERR_ARGUMENT everywhere, and a host plan asked for explicitly
  * runs as before.
@@ -117,6 +119,11 @@ int main(int argc, char **argv)
         expect_refusal(&host, &cuda, odd_rank, DISTFFT_ERR_UNSUPPORTED, false, "cuda on one rank");
         const char *message = distfft_last_error();
         test_case(&suite, strstr(message, "cuda") != NULL, "the refusal says why (\"%s\")", message);
+        /* built with the CUDA backend: the library loaded, and the device check refused */
+        const char *library = getenv("DISTFFT_TEST_CUDA_LIBRARY");
+        if (library && strcmp(library, "1") == 0)
+            test_case(&suite, strstr(message, "no usable CUDA device") != NULL,
+                      "the CUDA backend loads and finds no device");
     }
     expect_refusal(&cuda, &cuda, -1, DISTFFT_ERR_UNSUPPORTED, true, "cuda with layouts");
     expect_refusal(&unknown, &unknown, -1, DISTFFT_ERR_ARGUMENT, false, "unknown memory");
