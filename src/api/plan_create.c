@@ -435,11 +435,11 @@ int distfft_plan_create_layouts(MPI_Comm comm, int ndims, const int64_t *shape, 
     distfft_options chosen;
     if (options) chosen = *options;
     else distfft_options_init(&chosen);
-    int refused = chosen.memory != DISTFFT_MEMORY_HOST
-                      ? error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: a plan in the caller's layouts takes host "
-                                   "memory only (memory %s)", where, distfft_memory_name(chosen.memory)
-                                   ? distfft_memory_name(chosen.memory) : "unknown")
-                      : DISTFFT_SUCCESS;
+    const char *memory = distfft_memory_name(chosen.memory);
+    int refused = chosen.memory == DISTFFT_MEMORY_HOST
+                      ? DISTFFT_SUCCESS
+                      : error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: a plan in the caller's layouts takes host "
+                                   "memory only (memory %s)", where, memory ? memory : "unknown");
     int concurrent, pending;
     MPI_Comm work_comm = MPI_COMM_NULL;
     TRY(start_create(comm, refused, &work_comm, &concurrent, &pending));
