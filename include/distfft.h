@@ -497,6 +497,21 @@ typedef enum {
 const char *distfft_overlap_name(distfft_overlap overlap);
 int distfft_overlap_from_name(const char *name, distfft_overlap *overlap);
 
+/* Where a plan's arrays live (distfft_options.memory). */
+typedef enum {
+    DISTFFT_MEMORY_HOST = 0,  /* host memory: distfft_malloc's, or any array aligned as it aligns */
+    /* NVIDIA device memory (cudaMalloc) of the device current at create.
+     * Served by the CUDA backend, a library of its own (libdistfft_cuda)
+     * loaded when a plan first asks for it; where it is not built, cannot
+     * load, or finds no device, plan creation fails with
+     * DISTFFT_ERR_UNSUPPORTED on every rank. */
+    DISTFFT_MEMORY_CUDA = 1
+} distfft_memory;
+
+/* "host", "cuda". Local. */
+const char *distfft_memory_name(distfft_memory memory);
+int distfft_memory_from_name(const char *name, distfft_memory *memory);
+
 /* What distfft_plan_create is asked for besides the shape and precision.
  * Fill it with distfft_options_init, then change the fields you need. */
 typedef struct {
@@ -603,12 +618,20 @@ typedef struct {
      * default), or no model: every candidate is measured as described at
      * grid_ndims. Negative: DISTFFT_ERR_ARGUMENT on every rank. */
     int tune_budget;
+    /* Where the arrays handed to forward/backward live, the same on every
+     * rank (default DISTFFT_MEMORY_HOST). Plans in the caller's layouts
+     * (distfft_plan_create_layouts) take host memory only. */
+    distfft_memory memory;
+    /* DISTFFT_MEMORY_CUDA: the cudaStream_t the plan's work is ordered on
+     * (NULL: the default stream); kept by the plan. Must be NULL for host
+     * memory. */
+    void *stream;
 } distfft_options;
 
 /* Fill *options with the defaults: automatic grid, method auto (tuned
  * with DISTFFT_MEASURE), backward normalisation, input preserved, C2C on
- * every axis, one field, row-major placement, one thread, overlap AUTO.
- * Local. */
+ * every axis, one field, row-major placement, one thread, overlap AUTO,
+ * host memory. Local. */
 void distfft_options_init(distfft_options *options);
 
 /* A parallel FFT plan (opaque handle): made by distfft_plan_create, freed

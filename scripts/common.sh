@@ -72,6 +72,63 @@ build_smpi() {
     -DDISTFFT_FORTRAN=OFF
 }
 
+# --- the CUDA backend (scripts/setup --cuda, scripts/test; src/backend.h) ---------
+# A pinned CUDA 13 toolchain from PyPI wheels in .venv-cuda/ (~520 MB
+# download): nvcc (its cicc is in nvidia-nvvm), the runtime, headers, cuFFT
+# and NCCL; nvcc works with Debian's gcc 12. build-cuda/ builds the
+# library with libdistfft_cuda.so beside it, for sm_90 (SASS: an H100/H200,
+# nothing left for a newer driver to JIT). Without a device it runs the
+# backend's no-device tests: the backend loads, finds no usable device, and
+# a plan asking for device memory is refused on every rank. Where PyPI
+# cannot be reached the CUDA build is skipped with a message.
+CUDA_WHEELS="nvidia-cuda-nvcc==13.5.37 nvidia-nvvm==13.5.37 nvidia-cuda-runtime==13.5.37 \
+  nvidia-cuda-crt==13.5.37 nvidia-cuda-cccl==13.3.5.0.6 nvidia-cufft==12.5.0.14 nvidia-nccl-cu13==2.32.3"
+CUDA_VENV="$ROOT/.venv-cuda"
+CUDA_TESTS='^(test_memory\.np[123]|test_cufft_layout)$'
+
+# The wheels' toolkit folder (bin/nvcc, include/, lib/).
+cuda_root() {
+  echo "$("$CUDA_VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/nvidia/cu13"
+}
+
+# install_cuda: the pinned wheels into .venv-cuda (nothing when they are
+# there); returns 1 where PyPI cannot be reached.
+install_cuda() {
+  [ -x "$CUDA_VENV/bin/python" ] || /usr/bin/python3 -m venv "$CUDA_VENV"
+  local wanted installed
+  wanted=$(printf '%s\n' $CUDA_WHEELS | sort)
+  installed=$("$CUDA_VENV/bin/python" -m pip freeze --disable-pip-version-check 2>/dev/null | grep '^nvidia-' | sort)
+  if [ "$wanted" = "$installed" ]; then
+    say "CUDA wheels: all present in .venv-cuda"
+    return 0
+  fi
+  say "pip install the CUDA 13 toolchain into .venv-cuda ($(echo $CUDA_WHEELS | wc -w) pinned wheels, ~520 MB)"
+  timeout 900 "$CUDA_VENV/bin/python" -m pip install --quiet --disable-pip-version-check $CUDA_WHEELS
+}
+
+build_cuda() {
+  say "building the library and its CUDA backend in build-cuda/ (nvcc from .venv-cuda, sm_90)"
+  BUILD_TARGETS="distfft distfft_cuda test_memory test_cufft_layout" build_with build-cuda \
+    -DMPI_C_COMPILER=mpicc.openmpi -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.openmpi \
+    -DDISTFFT_CUDA=ON -DCMAKE_CUDA_COMPILER="$(cuda_root)/bin/nvcc" -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DDISTFFT_BUILD_EXAMPLES=OFF -DDISTFFT_BUILD_BENCHMARKS=OFF -DDISTFFT_FORTRAN=OFF
+}
+
+# The CUDA build's tests that need no device (CUDA_TESTS).
+test_cuda() {
+  say "ctest (build-cuda: the CUDA backend without a device)"
+  (cd "$ROOT/build-cuda" && ctest --output-on-failure --timeout 120 -R "$CUDA_TESTS")
+}
+
+# install, build and test, or say why not (PyPI out of reach: skipped).
+check_cuda() {
+  if ! install_cuda; then
+    say "CUDA backend skipped: could not download the CUDA wheels from PyPI"
+    return 0
+  fi
+  build_cuda && test_cuda
+}
+
 # Correctness on 64, 256 and 1,024 simulated ranks, and byte-for-byte
 # agreement with Open MPI (tests/smpi/check_smpi.py); ~2 minutes idle.
 test_smpi() {

@@ -93,6 +93,11 @@ VOCABULARY(distfft_rigor, rigor, rigor_words, "rigor")
 VOCABULARY(distfft_overlap, overlap, overlap_words, "overlap")
 VOCABULARY(distfft_placement, placement, placement_words, "placement")
 
+static const word memory_words[] = {
+    {DISTFFT_MEMORY_HOST, "host"}, {DISTFFT_MEMORY_CUDA, "cuda"},
+};
+VOCABULARY(distfft_memory, memory, memory_words, "memory kind")
+
 static const word halo_variant_words[] = {
     {DISTFFT_HALO_DATATYPES, "datatypes"}, {DISTFFT_HALO_PACK, "pack"},
 };

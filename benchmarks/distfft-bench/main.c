@@ -156,6 +156,7 @@ static int create_arrays(MPI_Comm comm, const bench_options *options,
     plan_options.overlap = options->overlap;
     plan_options.tune_budget = options->tune_budget;
     plan_options.destroy_input = options->destroy_input;
+    plan_options.memory = options->memory;
 
     MPI_Barrier(comm);
     double plan_start = MPI_Wtime();

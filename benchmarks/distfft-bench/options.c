@@ -95,6 +95,11 @@ static const char *placement_at(int index)
     return distfft_placement_name((distfft_placement)index);
 }
 
+static const char *memory_at(int index)
+{
+    return distfft_memory_name((distfft_memory)index);
+}
+
 /* The concrete methods, then auto. */
 static const char *method_at(int index)
 {
@@ -204,6 +209,13 @@ static int parse_placement(const option_row *row, const char *value,
 {
     return chosen(row, value, state,
                   distfft_placement_from_name(value, &state->options->placement));
+}
+
+static int parse_memory(const option_row *row, const char *value,
+                        parse_state *state)
+{
+    return chosen(row, value, state,
+                  distfft_memory_from_name(value, &state->options->memory));
 }
 
 static int parse_method(const option_row *row, const char *value,
@@ -370,6 +382,9 @@ static const option_row option_table[] = {
      "--json one line per method"},
     {"--placement", "P", parse_placement, 0, placement_at, "row",
      "ranks on the grid: @"},
+    {"--memory", "M", parse_memory, 0, memory_at, "host",
+     "where the plan's arrays live: @ (cuda: the CUDA backend, refused "
+     "on every rank where it cannot serve plans)"},
     {"--node-size", "K", parse_non_negative, FIELD(node_size), NULL, "0",
      "with node placement: pretend nodes of K ranks (0: find nodes with "
      "MPI_Comm_split_type)"},

@@ -68,6 +68,7 @@ typedef struct {
     int predict_only;                   /* --predict-only: plan and predict, run nothing */
     int tune_budget;                    /* options.tune_budget */
     int destroy_input;                  /* options.destroy_input */
+    distfft_memory memory;              /* options.memory: where the plan's arrays live */
 } bench_options;
 
 /* What bench_options_parse() found. */

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "../backend.h"
 #include "../error.h"
 #include "../lifetime.h"
 #include "../kinds.h"
@@ -36,6 +37,8 @@ void distfft_options_init(distfft_options *options)
     for (int i = 0; i < DISTFFT_MAX_DIMS; i++) options->padding[i] = 1.0;
     options->complex_data = 0;
     options->in_place = 0;
+    options->memory = DISTFFT_MEMORY_HOST;
+    options->stream = NULL;
 }
 
 /* ---- argument checks ------------------------------------------------------ */
@@ -172,6 +175,7 @@ static void replicate_request(int ndims, const int64_t *shape, distfft_precision
     replicated_add(args, options->complex_data != 0, "complex_data");
     replicated_add(args, options->in_place != 0, "in_place");
     replicated_add(args, options->tune_budget, "tune_budget");
+    replicated_add(args, options->memory, "memory");
 }
 
 static int check_create(int ndims, const int64_t *shape,
@@ -232,6 +236,9 @@ static int check_create(int ndims, const int64_t *shape,
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown overlap %d", where, (int)options->overlap);
     rc = check_progress(options->overlap, where);
     if (rc) return rc;
+    if (options->memory == DISTFFT_MEMORY_HOST && options->stream)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: stream is set, but memory is host; a stream orders a "
+                          "CUDA plan's work (memory cuda)", where);
 
     replicate_request(ndims, shape, precision, options, args);
     return DISTFFT_SUCCESS;
@@ -301,14 +308,17 @@ enum { PLAN_COMM_TAG = 27182 };
  * (most of a large plan's creation).
  * The local calls around it (the group, the error handler) may fail on
  * some ranks only: the group's before the collective copy is agreed at
- * once, the others go to the first agreement (*pending).
+ * once, the others go to the first agreement (*pending). `refused` is a
+ * verdict reached before any message (a memory kind this process cannot
+ * serve): agreed in that first agreement, so every rank returns it before
+ * any other collective.
  * The caller leaves the planner (plan_planner_leave) whatever this returns. */
-static int start_create(MPI_Comm comm, MPI_Comm *work_comm, int *concurrent, int *pending)
+static int start_create(MPI_Comm comm, int refused, MPI_Comm *work_comm, int *concurrent, int *pending)
 {
     int rc = DISTFFT_SUCCESS;
     *concurrent = plan_planner_enter() > 0;
     MPI_Group group = MPI_GROUP_NULL;
-    TRY(error_agree(comm, CHECK_MPI(MPI_Comm_group(comm, &group))));
+    TRY(error_agree(comm, refused ? refused : CHECK_MPI(MPI_Comm_group(comm, &group))));
     TRY_MPI(MPI_Comm_create_group(comm, group, PLAN_COMM_TAG, work_comm));
     *pending = CHECK_MPI(MPI_Group_free(&group));
     int handler = CHECK_MPI(MPI_Comm_set_errhandler(*work_comm, MPI_ERRORS_RETURN));
@@ -333,7 +343,8 @@ int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
     int rc = DISTFFT_SUCCESS;
     int concurrent, pending;
     MPI_Comm work_comm = MPI_COMM_NULL; /* the plan's own, made once */
-    TRY(start_create(comm, &work_comm, &concurrent, &pending));
+    TRY(start_create(comm, backend_load(options.memory, "distfft_plan_create"), &work_comm, &concurrent,
+                     &pending));
     TRY(create_on(&work_comm, ndims, shape, precision, &options, concurrent, pending, plan_out));
     TRY(lifetime_register(comm, &(*plan_out)->lifetime)); /* agreed */
 fail:
@@ -424,9 +435,14 @@ int distfft_plan_create_layouts(MPI_Comm comm, int ndims, const int64_t *shape, 
     distfft_options chosen;
     if (options) chosen = *options;
     else distfft_options_init(&chosen);
+    const char *memory = distfft_memory_name(chosen.memory);
+    int refused = chosen.memory == DISTFFT_MEMORY_HOST
+                      ? DISTFFT_SUCCESS
+                      : error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: a plan in the caller's layouts takes host "
+                                   "memory only (memory %s)", where, memory ? memory : "unknown");
     int concurrent, pending;
     MPI_Comm work_comm = MPI_COMM_NULL;
-    TRY(start_create(comm, &work_comm, &concurrent, &pending));
+    TRY(start_create(comm, refused, &work_comm, &concurrent, &pending));
     replicated_args args;
     replicated_init(&args);
     replicated_add(&args, layout_in != NULL, "layout_in given");

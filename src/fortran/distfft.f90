@@ -60,6 +60,7 @@ module distfft
     DISTFFT_R2HC = 12, DISTFFT_HC2R = 13, DISTFFT_DHT = 14
   integer, parameter, public :: DISTFFT_ESTIMATE = 0, DISTFFT_MEASURE = 1, &
     DISTFFT_PATIENT = 2, DISTFFT_EXHAUSTIVE = 3
+  integer, parameter, public :: DISTFFT_MEMORY_HOST = 0, DISTFFT_MEMORY_CUDA = 1
   integer, parameter, public :: DISTFFT_PLACEMENT_ROW = 0, DISTFFT_PLACEMENT_MORTON = 1, &
     DISTFFT_PLACEMENT_NODE = 2
   ! Halo variants: ghost regions as datatypes of the padded array, or packed
@@ -85,6 +86,8 @@ module distfft
     integer(c_int) :: complex_data
     integer(c_int) :: in_place
     integer(c_int) :: tune_budget   ! candidates auto times when a cost model ranks them (0: all)
+    integer(c_int) :: memory        ! where the arrays live: DISTFFT_MEMORY_HOST for Fortran arrays
+    type(c_ptr) :: stream           ! a CUDA plan's stream; c_null_ptr for host memory
   end type distfft_options
 
   ! A plan: made by distfft_plan_create, freed by distfft_plan_destroy. Its
@@ -299,10 +302,10 @@ contains
   function distfft_options_layout_matches() result(matches)
     logical :: matches
     type(distfft_options), target :: probe
-    integer(c_int64_t) :: c_layout(18), f_layout(18)
+    integer(c_int64_t) :: c_layout(20), f_layout(20)
     integer(c_intptr_t) :: base
     integer(c_int) :: count
-    count = c_options_layout(c_layout, 18_c_int)
+    count = c_options_layout(c_layout, 20_c_int)
     base = transfer(c_loc(probe), base)
     f_layout(1) = c_sizeof(probe)
     f_layout(2) = transfer(c_loc(probe%grid_ndims), base) - base
@@ -322,7 +325,9 @@ contains
     f_layout(16) = transfer(c_loc(probe%complex_data), base) - base
     f_layout(17) = transfer(c_loc(probe%in_place), base) - base
     f_layout(18) = transfer(c_loc(probe%tune_budget), base) - base
-    matches = count == 18 .and. all(c_layout == f_layout)
+    f_layout(19) = transfer(c_loc(probe%memory), base) - base
+    f_layout(20) = transfer(c_loc(probe%stream), base) - base
+    matches = count == 20 .and. all(c_layout == f_layout)
   end function distfft_options_layout_matches
 
 end module distfft

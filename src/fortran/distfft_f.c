@@ -64,7 +64,8 @@ int distfft_f_options_layout(int64_t *layout, int size)
         offsetof(distfft_options, verbose),
         offsetof(distfft_options, threads), offsetof(distfft_options, overlap),
         offsetof(distfft_options, padding), offsetof(distfft_options, complex_data),
-        offsetof(distfft_options, in_place), offsetof(distfft_options, tune_budget)};
+        offsetof(distfft_options, in_place), offsetof(distfft_options, tune_budget),
+        offsetof(distfft_options, memory), offsetof(distfft_options, stream)};
     int count = (int)(sizeof values / sizeof values[0]);
     if (count > size) count = size;
     memcpy(layout, values, (size_t)count * sizeof *layout);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../backend.h"
 #include "../error.h"
 #include "../types.h"
 #include "plan.h"
@@ -126,7 +127,7 @@ static int allocate_end(struct distfft_plan_s *plan, int end, size_t bytes)
             written = written || plan->steps[l][s]->spec.dst == slot;
     if (!written || !bytes) return DISTFFT_SUCCESS;
     plan->work_size[slot - SLOT_WORK0] = bytes;
-    plan->work[slot - SLOT_WORK0] = distfft_malloc(bytes);
+    plan->work[slot - SLOT_WORK0] = backend_of(plan->request.options.memory)->allocate(bytes);
     if (!plan->work[slot - SLOT_WORK0]) return error_fail(DISTFFT_ERR_MEMORY, "reshape buffer of %zu bytes", bytes);
     return DISTFFT_SUCCESS;
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../backend.h"
 #include "../error.h"
 #include "../lifetime.h"
 #include "../node.h"
@@ -56,19 +57,27 @@ static const step_spec *algebra_list(const struct distfft_plan_s *plan, int list
     return list == PLAN_FORWARD ? plan->algebra.forward : plan->algebra.backward;
 }
 
+/* Where the plan's arrays live and what runs on them (backend.h): loaded
+ * when the request was checked. */
+static const backend *plan_backend(const struct distfft_plan_s *plan)
+{
+    return backend_of(plan->request.options.memory);
+}
+
 static int allocate_work(struct distfft_plan_s *plan)
 {
+    const backend *memory = plan_backend(plan);
     for (int b = 0; b < 2; b++) {
         size_t bytes = plan->pipeline.fields > 1 && plan->pipeline.mode != DISTFFT_OVERLAP_FIELDS
                            ? plan->pipeline.field_stride[0][SLOT_WORK0 + b] * (size_t)plan->pipeline.fields
                            : plan->algebra.work_bytes[b];
         plan->work_size[b] = bytes;
         if (!bytes) continue;
-        plan->work[b] = distfft_malloc(bytes);
+        plan->work[b] = memory->allocate(bytes);
         if (!plan->work[b]) return error_fail(DISTFFT_ERR_MEMORY, "work buffer of %zu bytes", bytes);
     }
     size_t scratch = plan->algebra.scratch_bytes;
-    if (scratch && !(plan->scratch = distfft_malloc(scratch)))
+    if (scratch && !(plan->scratch = memory->allocate(scratch)))
         return error_fail(DISTFFT_ERR_MEMORY, "scratch of %zu bytes", scratch);
     return DISTFFT_SUCCESS;
 }
@@ -78,13 +87,14 @@ static int allocate_work(struct distfft_plan_s *plan)
  * temporaries otherwise. */
 static int make_local_steps(struct distfft_plan_s *plan)
 {
+    const backend *local = plan_backend(plan);
     int rc = DISTFFT_SUCCESS;
     size_t largest = plan->algebra.largest_bytes;
     void *buffers[2], *temporary[2] = {NULL, NULL};
     for (int b = 0; b < 2; b++) {
         buffers[b] = plan->algebra.work_bytes[b] >= largest ? plan->work[b] : NULL;
         if (!buffers[b]) {
-            temporary[b] = buffers[b] = distfft_malloc(largest);
+            temporary[b] = buffers[b] = local->allocate(largest);
             if (!buffers[b]) {
                 rc = error_fail(DISTFFT_ERR_MEMORY, "planning buffer of %zu bytes", largest);
                 goto fail;
@@ -94,15 +104,20 @@ static int make_local_steps(struct distfft_plan_s *plan)
     for (int l = 0; l < 2; l++) {
         int count;
         const step_spec *specs = algebra_list(plan, l, &count);
-        for (int s = 0; s < count; s++) {
-            const step_spec *spec = &specs[s];
-            if (spec->kind == STEP_FFT) TRY(fft_step_create(spec, buffers[0], buffers[1], plan->scratch,
-                                                                 &plan->steps[l][s]));
-            if (spec->kind == STEP_WEIGHTS) TRY(weights_step_create(spec, &plan->steps[l][s]));
-        }
+        for (int s = 0; s < count; s++)
+            if (specs[s].kind != STEP_EXCHANGE)
+                TRY(local->local_step(&specs[s], buffers[0], buffers[1], plan->scratch,
+                                      plan->request.options.stream, &plan->steps[l][s]));
     }
+    /* The runner's own passes (a scaling sweep, the copies between the
+     * caller's arrays and the work buffers) still touch the data from the
+     * host: device plans stop here, after their steps were planned and
+     * checked, until the runner asks the backend for those passes. */
+    if (local->memory != REDIST_MEMORY_HOST)
+        rc = error_fail(DISTFFT_ERR_UNSUPPORTED, "plans in %s memory: the local steps are planned, but the "
+                        "plan's runner does not yet run device memory", local->name);
 fail:
-    for (int b = 0; b < 2; b++) distfft_free(temporary[b]);
+    for (int b = 0; b < 2; b++) local->release(temporary[b]);
     return rc;
 }
 
@@ -126,7 +141,7 @@ static int make_exchange_steps(struct distfft_plan_s *plan, plan_comms *comms, c
                                         .batch = spec->batch,
                                         .parts = plan->grid->dims[spec->grid_direction],
                                         .part = plan->grid->coords[spec->grid_direction],
-                                        .threads = spec->threads};
+                                        .threads = spec->threads, .memory = plan_backend(plan)->memory};
             int node_size = plan->request.options.node_size;
             if (node_size > 0) geometry.node = plan_rank / node_size + 1;
             /* A method that can (shm) makes the work buffer this exchange
@@ -174,7 +189,7 @@ static void drop_unused_work(struct distfft_plan_s *plan)
                                 !plan->exchange_output[l][s]);
             }
         if (used) continue;
-        distfft_free(plan->work[b]);
+        plan_backend(plan)->release(plan->work[b]);
         plan->work[b] = NULL;
         plan->work_size[b] = 0;
     }
@@ -306,8 +321,9 @@ int plan_free(struct distfft_plan_s *plan)
     for (int l = 0; l < 2; l++)
         for (int s = 0; s < PLAN_MAX_STEPS; s++) KEEP(step_destroy(plan->steps[l][s]));
     KEEP(plan_ends_free(plan)); /* after the steps that borrow its reshapes */
-    for (int b = 0; b < SLOT_COUNT - SLOT_WORK0; b++) distfft_free(plan->work[b]);
-    distfft_free(plan->scratch);
+    const backend *memory = plan_backend(plan);
+    for (int b = 0; b < SLOT_COUNT - SLOT_WORK0; b++) memory->release(plan->work[b]);
+    memory->release(plan->scratch);
     KEEP(grid_free(plan->grid));
     if (plan->owns_comm && plan->comm != MPI_COMM_NULL) KEEP_MPI(lifetime_comm_free(&plan->comm));
     free(plan);

@@ -19,6 +19,10 @@
 #include "../lifetime.h"
 #include "../text.h"
 
+/* Where an exchange's arrays live: the memory kind of the plan's backend
+ * (backend.h). */
+typedef enum { REDIST_MEMORY_HOST, REDIST_MEMORY_CUDA } redist_memory;
+
 /* What to move: a local array of in_shape aligned in axis_in becomes one of
  * out_shape aligned in axis_out, within a group of `parts` ranks (this one
  * is `part`), with a leading batch dimension. Or, where boxes_in is set,
@@ -57,10 +61,9 @@ typedef struct {
      * axis_out -1. Borrowed: the layouts outlive the redistribution. Only
      * the rows that apply everywhere serve it. */
     const struct distfft_layout_s *boxes_in, *boxes_out;
+    /* Where in and out live (0: host memory); alike on every rank. */
+    redist_memory memory;
 } redist_geometry;
-
-/* Where an exchange's arrays live. */
-typedef enum { REDIST_MEMORY_HOST } redist_memory;
 
 /* What applicable() is asked about. Every field is alike on every rank
  * of the group, so every rank gets the same answer without a message. */
@@ -125,8 +128,9 @@ struct distfft_redist_s {
     lifetime_tag lifetime;         /* a public one's number on its creation's communicator */
 };
 
-/* The problem of an exchange (pencils or boxes), and of a reshape between
- * boxes of elements of `type`, on this platform in host memory. Local. */
+/* The problem of an exchange (pencils or boxes, in its geometry's
+ * memory), and of a reshape between boxes of elements of `type` in host
+ * memory, on this platform. Local. */
 redist_problem redist_problem_of(const redist_geometry *geometry);
 redist_problem redist_box_problem(distfft_type type);
 

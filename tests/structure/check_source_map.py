@@ -23,7 +23,7 @@ import re
 import sys
 
 BRACES = re.compile(r"([\w/-]+)\.\{([\w,]+)\}")
-SOURCE = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.(?:c|h|def|f90|inc|map))(?![\w/])")
+SOURCE = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.(?:c|h|def|f90|inc|map|cu))(?![\w/])")
 
 SELF_TEST_MAP = """\
 Some prose about src/ that is not the map.

@@ -24,6 +24,9 @@ LAYERS = [
     (r"^model/", ("model", 4)),
     (r"^plan/", ("plan", 3)),
     (r"^(step\.h|serial/fft_step\.c|serial/weights_step\.c|redist/exchange_step\.c)$", ("steps", 2)),
+    # the per-plan backend makes local steps and says where exchanges run
+    (r"^backend(_\w+)?\.[ch]$", ("steps", 2)),
+    (r"^cuda/", ("steps", 2)),  # the CUDA backend's library (built apart: cmake/DistfftCuda.cmake)
     (r"^serial/", ("serial", 1)),
     (r"^redist/", ("redist", 1)),
     (r"^(grid|placement|gather)\.[ch]$", ("grid", 1)),

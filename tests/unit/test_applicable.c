@@ -52,6 +52,12 @@ int main(void)
     redist_problem even_pencils = redist_problem_of(&even), uneven_pencils = redist_problem_of(&uneven);
     redist_problem boxes = redist_box_problem(DISTFFT_REAL_FLOAT);
     even_pencils.shared_windows = uneven_pencils.shared_windows = boxes.shared_windows = true;
+    redist_geometry on_device = even;
+    on_device.memory = REDIST_MEMORY_CUDA;
+    redist_problem device_pencils = redist_problem_of(&on_device);
+    device_pencils.shared_windows = true;
+    expect(device_pencils.memory == REDIST_MEMORY_CUDA && even_pencils.memory == REDIST_MEMORY_HOST,
+           "an exchange's problem has its geometry's memory", "redist_problem_of");
     redist_problem no_windows = even_pencils;
     no_windows.shared_windows = false;
     /* the rows that serve the boxes of arbitrary layouts: all but those that
@@ -72,6 +78,8 @@ int main(void)
         expect(applies((distfft_method)m, &no_windows) == (m != DISTFFT_METHOD_SHM),
                m == DISTFFT_METHOD_SHM ? "refuses a platform without shared windows"
                                        : "needs no shared windows", name);
+        /* every row of the table moves host memory: none serves a device plan's exchange */
+        expect(!applies((distfft_method)m, &device_pencils), "refuses device memory", name);
     }
     /* an explicit request: DISTFFT_ERR_UNSUPPORTED naming the method and the reason */
     int rc = redist_check_applicable(DISTFFT_METHOD_VECTOR, &uneven_pencils, "test");

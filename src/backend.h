@@ -1,0 +1,92 @@
+/*
+ * backend.h -- the per-plan door for where a plan's arrays live and what
+ * runs on them: the memory kind, the work memory, the local steps (serial
+ * FFTs, weights), and which exchange methods apply (the memory kind every
+ * row's applicable() is asked about, redist.h). The host backend
+ * (backend_host.c: FFTW's steps on the platform's memory) serves every
+ * plan today; a device backend comes through the same door.
+ *
+ * Two axes: the platform (platform.h) is chosen when the library is built
+ * and answers for the whole process; a backend is chosen per plan, by its
+ * request, and is alike on every rank once the request is agreed. The
+ * plan composes steps; it asks its backend for memory and local steps and
+ * never calls an allocator or an FFT library by name.
+ */
+#ifndef DISTFFT_BACKEND_H
+#define DISTFFT_BACKEND_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" { /* a backend library may be C++ (CUDA) */
+#endif
+
+#include "redist/redist.h"
+#include "step.h"
+
+typedef struct {
+    const char *name;                 /* for messages and describe: "host" */
+    redist_memory memory;             /* where its arrays live: the exchanges' memory kind */
+    /* Work memory of `bytes` (> 0) that its local steps and exchanges may
+     * use, aligned as distfft_malloc aligns; NULL when it cannot be had.
+     * Local. */
+    void *(*allocate)(size_t bytes);
+    /* Give back allocate's memory; NULL is ignored. Local. */
+    void (*release)(void *pointer);
+    /* The local step of `spec` (STEP_FFT or STEP_WEIGHTS): an FFT planned
+     * on the planning arrays plan_in and plan_out, a padded one or a copy
+     * through `scratch` (as fft_step_create, step.h), its work ordered on
+     * `stream` (the plan's options.stream; the host's ignores it). A step
+     * the backend cannot run is refused here, never run elsewhere.
+     * Local; may fail on some ranks only (the plan agrees). */
+    int (*local_step)(const step_spec *spec, void *plan_in, void *plan_out, void *scratch, void *stream,
+                      step **out);
+} backend;
+
+/* The host backend: FFTW on host memory (backend_host.c). */
+const backend *backend_host(void);
+
+/* Load the backend of `memory` into this process if it is not yet
+ * (backend_load.c): the host's is built in; the CUDA backend is a library
+ * of its own, BACKEND_CUDA_LIBRARY, opened with dlopen the first time a
+ * plan asks for device memory, so the core never links CUDA and loads
+ * where cuFFT and NCCL are absent. DISTFFT_ERR_UNSUPPORTED, with the
+ * reason (not built, cannot load, no device) naming `where`, when it
+ * cannot serve plans here; every later call gives the same answer. The
+ * answer is this process's own: the caller agrees on it before any
+ * collective. Local; thread-safe. */
+int backend_load(distfft_memory memory, const char *where);
+
+/* The backend of `memory` once backend_load succeeded for it; NULL
+ * before. Local. */
+const backend *backend_of(distfft_memory memory);
+
+/* ---- what a backend library implements ---------------------------------------- */
+
+#define BACKEND_CUDA_LIBRARY "libdistfft_cuda.so"
+#define BACKEND_CUDA_ENTRY "distfft_cuda_backend_open"
+/* Raised whenever backend, backend_services or step.h change shape: a
+ * backend library built against another refuses to open. */
+#define BACKEND_INTERFACE 1
+
+/* What the core lends a backend library (which sees none of its symbols:
+ * libdistfft exports only the public API). */
+typedef struct {
+    /* error_fail (error.h): record the message, return the code. */
+    int (*fail)(int code, const char *format, ...);
+    /* text_append (text.h): a step's describe. */
+    void (*append)(text *out, const char *format, ...);
+} backend_services;
+
+/* The entry BACKEND_CUDA_ENTRY of a backend library: *out its backend
+ * when it can serve plans in this process (interface BACKEND_INTERFACE,
+ * a device present), else a DISTFFT_ERR_* code and the reason in
+ * why[why_size]. Called once per process. */
+typedef int backend_open_function(int interface, const backend_services *services, const backend **out,
+                                  char *why, size_t why_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,31 @@
+/*
+ * cuda_backend.h -- what the files of the CUDA backend library
+ * (libdistfft_cuda.so: backend_cuda.cu, cufft_step.cu) share. The library
+ * sees none of libdistfft's symbols; what it needs of the core (error
+ * messages, describe's text) comes through the services lent at open.
+ */
+#ifndef DISTFFT_CUDA_BACKEND_H
+#define DISTFFT_CUDA_BACKEND_H
+
+#include "backend.h"
+
+/* The core's services, lent at open. */
+extern const backend_services *cuda_services;
+
+/* The one cuFFT work area of the process, which every cuFFT plan of every
+ * device plan uses in turn (cufftSetAutoAllocation(0), cufftSetWorkArea
+ * before each execution): grown at create to the largest plan's need, kept
+ * for the life of the process. Steps run one at a time, in the order of
+ * the streams they are given; two plans on two streams running at once
+ * would share it (not supported). */
+int cuda_work_area_reserve(size_t bytes);
+void *cuda_work_area(void);
+
+/* A serial transform step on the device (cufft_step.cu): the transform of
+ * spec->fft by cuFFT (cufft_layout.h says what it refuses), on `stream`
+ * (a cudaStream_t; NULL: the default stream); a C2R that must keep its
+ * input copies it into `scratch` (device memory of the plan's) first.
+ * Local. */
+int cufft_step_create(const step_spec *spec, void *scratch, void *stream, step **out);
+
+#endif
