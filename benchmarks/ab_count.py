@@ -93,6 +93,21 @@ def run_case(build, size, kind, ranks, outer, workdir):
     return totals
 
 
+def print_row(case, result):
+    """One table row from both builds' setup and per-pair counts."""
+    size, kind, ranks = case.split(":")
+
+    def ratio(part, group):
+        a, b = result["A"][part].get(group, 0), result["B"][part].get(group, 0)
+        return f"{b / a:.4f}" if a else "-"
+
+    noisy = [sum(result[x]["pair"].get(g, 0) for g in ("mpi", "libc")) for x in ("A", "B")]
+    print(f"| {size}^3 {kind} {ranks} rank(s) | {ratio('pair', 'distfft')} | {ratio('pair', 'fftw')} "
+          f"| {ratio('setup', 'distfft')} | {ratio('setup', 'fftw')} "
+          f"| {result['A']['pair'].get('distfft', 0):.3g}, {result['B']['pair'].get('distfft', 0):.3g} "
+          f"| {noisy[1] / noisy[0]:.3f} |" if noisy[0] else "| - |", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", required=True, help="build directory A (bin/distfft-bench)")
@@ -100,12 +115,21 @@ def main():
     parser.add_argument("--cases", default="64:c2c:1,64:r2c:1,64:c2c:2,64:r2c:2,128:c2c:2,128:r2c:2")
     parser.add_argument("--pairs", type=int, default=4)
     parser.add_argument("--raw", help="append every run's counts here (JSON lines)")
+    parser.add_argument("--summarize", help="print the table of a --raw file, running nothing")
     args = parser.parse_args()
-    if not shutil.which("valgrind"):
-        sys.exit("ab_count.py: valgrind is not installed (apt-get install valgrind)")
     print("| case | distfft per pair B/A | FFTW per pair B/A | distfft setup B/A | FFTW setup B/A "
           "| distfft per pair (A, B) | MPI+libc per pair B/A (not deterministic) |")
     print("|---|---|---|---|---|---|---|")
+    if args.summarize:
+        results = collections.OrderedDict()
+        for line in open(args.summarize):
+            row = json.loads(line)
+            results.setdefault(row["case"], {})[row["build"]] = {"setup": row["setup"], "pair": row["per_pair"]}
+        for case, result in results.items():
+            print_row(case, result)
+        return
+    if not shutil.which("valgrind"):
+        sys.exit("ab_count.py: valgrind is not installed (apt-get install valgrind)")
     for case in args.cases.split(","):
         size, kind, ranks = case.split(":")
         size, ranks = int(size), int(ranks)
@@ -121,16 +145,7 @@ def main():
                     raw.write(json.dumps({"case": case, "build": label, "path": build, "pairs": args.pairs,
                                           "setup": dict(one), "per_pair": pair}) + "\n")
 
-        def ratio(part, group):
-            a, b = result["A"][part].get(group, 0), result["B"][part].get(group, 0)
-            return f"{b / a:.4f}" if a else "-"
-
-        noisy = [sum(result[x]["pair"].get(g, 0) for g in ("mpi", "libc")) for x in ("A", "B")]
-        print(f"| {size}^3 {kind} {ranks} rank(s) | {ratio('pair', 'distfft')} | {ratio('pair', 'fftw')} "
-              f"| {ratio('setup', 'distfft')} | {ratio('setup', 'fftw')} "
-              f"| {result['A']['pair'].get('distfft', 0):.3g}, {result['B']['pair'].get('distfft', 0):.3g} "
-              f"| {noisy[1] / noisy[0]:.3f} |" if noisy[0] else "| - |", flush=True)
-
+        print_row(case, result)
 
 if __name__ == "__main__":
     main()
