@@ -333,7 +333,7 @@ typedef struct distfft_redist_s *distfft_redist;
  * once. Collective on subcomm.
  *
  * Between any two layouts, distfft_reshape_create is the layout call. This
- * one is not deprecated and not a wrapper over it: it is the exchange of a
+ * one is not a wrapper over it: it is the exchange of a
  * plan step (aligned pencils of one grid direction), with every method of
  * the table -- vector, shm, hierarchical and the rest, which need that
  * structure and which a reshape between boxes does not take -- and "auto"
@@ -1237,33 +1237,6 @@ int distfft_plan_predict(const struct distfft_plan_s *plan, int direction,
 int distfft_plan_predict_pair(const struct distfft_plan_s *plan, double *seconds);
 
 /* ------------------------------------------------------------------------ */
-/* Gathering and scattering whole arrays (testing, I/O, small problems)      */
-/* ------------------------------------------------------------------------ */
-
-/* Every rank of comm holds the block (local_shape at global_start) of a
- * global array of global_shape; blocks tile the global array. gather
- * assembles the whole array, C-ordered, in `global` on rank `root` (global
- * is ignored on other ranks); scatter does the reverse. local may be NULL for
- * an empty block. Collective on comm.
- *
- * Deprecated: use distfft_layout_gather / distfft_layout_scatter. These
- * are thin wrappers over them: they check their arguments as they always
- * did (same errors and messages), make the layout of the blocks and run
- * the layout call's code. As before, the blocks are not checked to tile
- * the array (scatter may hand every rank the whole array; a gather whose
- * blocks leave a gap leaves those entries of `global` as they were). The
- * layout costs one MPI_Allgather of the blocks where these used an
- * MPI_Gather. */
-int distfft_gather(MPI_Comm comm, distfft_type type, int ndims,
-                   const int64_t *global_shape, const int64_t *local_shape,
-                   const int64_t *global_start, const void *local, int root,
-                   void *global);
-int distfft_scatter(MPI_Comm comm, distfft_type type, int ndims,
-                    const int64_t *global_shape, const int64_t *local_shape,
-                    const int64_t *global_start, const void *global, int root,
-                    void *local);
-
-/* ------------------------------------------------------------------------ */
 /* Distributed arrays to and from .npy files (MPI-IO)                        */
 /* ------------------------------------------------------------------------ */
 
@@ -1271,8 +1244,8 @@ int distfft_scatter(MPI_Comm comm, distfft_type type, int ndims,
  * (version 1.0 header, padded so the data starts at a multiple of 64 bytes;
  * `numpy.load(path)` reads it), whatever the ranks and grid that wrote it,
  * so it can be read back on any other rank count and decomposition. Each
- * rank reads or writes its block (local_shape at global_start of
- * global_shape, the blocks of distfft_gather) through a subarray file view,
+ * rank reads or writes its box of a layout (distfft_layout_array_write /
+ * _read below) through a subarray file view,
  * in one collective MPI_File_write_all / read_all. With batch > 1 the local
  * buffer holds `batch` blocks one after the other (as plans lay fields out)
  * and the file's array has a leading axis of length batch:
@@ -1280,8 +1253,7 @@ int distfft_scatter(MPI_Comm comm, distfft_type type, int ndims,
  * Element types map to the dtypes '<c16', '<c8', '<f8', '<f4' (this
  * machine's byte order). ndims is 1..DISTFFT_MAX_DIMS; each axis below 2^31.
  *
- * write: the blocks must tile the global array (their element counts add up
- * to it). Rank 0 writes the header. The file is written under the name
+ * write: rank 0 writes the header. The file is written under the name
  * "<path>.distfft-tmp" and renamed to path only when every rank succeeded,
  * so a failed write leaves no file that looks complete (and an existing
  * file at path untouched); the temporary file is deleted on failure.
@@ -1292,32 +1264,16 @@ int distfft_scatter(MPI_Comm comm, distfft_type type, int ndims,
  * Errors, on every rank with the same message: DISTFFT_ERR_ARGUMENT for a
  * file that cannot be opened or created (missing, unwritable path), is not
  * a .npy file, holds another dtype or Fortran order, or is truncated;
- * DISTFFT_ERR_SHAPE for a file of another shape or blocks that do not fit;
- * DISTFFT_ERR_MISMATCH when ranks pass different type, ndims, shape, batch
- * or path; DISTFFT_ERR_MPI when MPI-IO fails later. local may be NULL for
- * an empty block. Collective on comm.
- *
- * Deprecated: use distfft_layout_array_write / distfft_layout_array_read.
- * These are thin wrappers over them: the same checks and messages as
- * before (write still refuses blocks whose element counts do not add up
- * to the array; read takes any blocks inside it, overlapping or not), then
- * the layout of the blocks and the layout call's code -- one MPI_Allgather
- * of the blocks more than these calls made before. */
-int distfft_array_write(MPI_Comm comm, const char *path, distfft_type type,
-                        int ndims, const int64_t *global_shape,
-                        const int64_t *local_shape,
-                        const int64_t *global_start, int64_t batch,
-                        const void *local);
-int distfft_array_read(MPI_Comm comm, const char *path, distfft_type type,
-                       int ndims, const int64_t *global_shape,
-                       const int64_t *local_shape,
-                       const int64_t *global_start, int64_t batch,
-                       void *local);
+ * DISTFFT_ERR_SHAPE for a file of another shape;
+ * DISTFFT_ERR_MISMATCH when ranks pass different type, batch or path;
+ * DISTFFT_ERR_MPI when MPI-IO fails later. local may be NULL for an empty
+ * box. Collective on the layout's communicator.
+ */
 
 /* What a .npy file holds: its element type and shape (shape has room for
  * DISTFFT_MAX_DIMS + 1 axes; a batched file's first axis is the batch), read
  * from its header by rank 0 and returned on every rank, so a reader can
- * plan and allocate before distfft_array_read. DISTFFT_ERR_ARGUMENT for a
+ * plan and allocate before distfft_layout_array_read. DISTFFT_ERR_ARGUMENT for a
  * file that cannot be opened, is not .npy, or holds a dtype distfft does not
  * know or Fortran order. Collective on comm. */
 int distfft_array_file_info(MPI_Comm comm, const char *path,
@@ -1356,16 +1312,18 @@ const char *distfft_halo_variant_name(distfft_halo_variant variant);
 int distfft_halo_variant_from_name(const char *name,
                                    distfft_halo_variant *variant);
 
-/* A planned halo exchange (opaque handle): made by distfft_halo_create, run
- * by distfft_halo_execute, freed by distfft_halo_destroy. */
+/* A planned halo exchange (opaque handle): made by
+ * distfft_layout_halo_create, run by distfft_halo_execute, freed by
+ * distfft_halo_destroy. */
 typedef struct distfft_halo_s *distfft_halo;
 
-/* Plan the ghost-cell exchange of a global array of `ndims` (1..16) axes of
- * global_shape, distributed over comm in blocks: this rank holds the block
- * of local_shape at global_start -- e.g. what distfft_plan_input_block
- * reports, or any blocks that tile the array as a Cartesian product (every
- * rank's blocks along each axis, among the ranks that share its ranges on
- * all other axes, tile 0..global_shape[axis]; empty blocks are fine).
+/* Plan the ghost-cell exchange of a distributed array whose blocks are the
+ * boxes of `layout` (1..16 axes): this rank holds its box, of shape
+ * local_shape at global_start. The halo also needs every line of boxes
+ * along each axis to tile the array -- among the ranks that share this
+ * rank's ranges on all other axes, the boxes along the axis tile
+ * 0..global_shape[axis] -- as the layouts of grids and bricks do; empty
+ * boxes are fine.
  *
  * The array handed to execute is the PADDED block: along axis a it covers
  * global indices global_start[a] - widths_low[a] ..
@@ -1385,34 +1343,25 @@ typedef struct distfft_halo_s *distfft_halo;
  * owner's value: faces, edges and corners alike; entries beyond a
  * non-periodic boundary are never written.
  *
- * Neighbours: found from the blocks themselves -- one MPI_Allgather of
- * every rank's (global_start, local_shape) at create time; the ranks that
- * share this rank's ranges on every axis but a are its line along a, and
- * each ghost interval comes from the line members that own it. Axes are
- * exchanged one after another (those with a nonzero width, in increasing
- * order), each sending the ghost layers the earlier axes filled, so edges
- * and corners need no diagonal messages: with widths within the
- * neighbours' blocks, two messages per axis and rank. Every message is
- * planned and its datatypes (or buffers) built here, once.
+ * Neighbours: found from the layout's boxes; the ranks that share this
+ * rank's ranges on every axis but a are its line along a, and each ghost
+ * interval comes from the line members that own it. Axes are exchanged one
+ * after another (those with a nonzero width, in increasing order), each
+ * sending the ghost layers the earlier axes filled, so edges and corners
+ * need no diagonal messages: with widths within the neighbours' blocks,
+ * two messages per axis and rank. Every message is planned and its
+ * datatypes (or buffers) built here, once. The halo works on its own
+ * duplicate of the layout's communicator.
  *
- * Errors, on every rank alike (nothing created): negative widths, batch or
- * shapes, blocks outside the array or that do not tile it, arguments that
- * differ between ranks (type, ndims, global_shape, widths, periodic, batch,
- * variant), and with DATATYPES a padded extent (or batch) beyond INT_MAX
- * (DISTFFT_ERR_UNSUPPORTED; PACK has no such limit). Collective on comm.
- *
- * Deprecated: use distfft_layout_halo_create. This is a thin wrapper over
- * it: the same checks and messages as before, then the layout of the
- * blocks (its MPI_Allgather is the one the halo always made) and the
- * layout call's code. */
-int distfft_halo_create(MPI_Comm comm, distfft_type type, int ndims,
-                        const int64_t *global_shape,
-                        const int64_t *local_shape,
-                        const int64_t *global_start,
-                        const int64_t *widths_low,
-                        const int64_t *widths_high, const int *periodic,
-                        int64_t batch, distfft_halo_variant variant,
-                        distfft_halo *halo);
+ * Errors, on every rank alike (nothing created): negative widths or batch,
+ * lines of boxes that do not tile the array, arguments that differ between
+ * ranks (type, widths, periodic, batch, variant), and with DATATYPES a
+ * padded extent (or batch) beyond INT_MAX (DISTFFT_ERR_UNSUPPORTED; PACK
+ * has no such limit). Collective on the layout's communicator. */
+int distfft_layout_halo_create(const struct distfft_layout_s *layout, distfft_type type,
+                               const int64_t *widths_low, const int64_t *widths_high,
+                               const int *periodic, int64_t batch,
+                               distfft_halo_variant variant, distfft_halo *halo);
 
 /* Fill the ghost entries of `array` (the padded block, batch included;
  * aligned as the element type needs) from their owners. Only ghost entries
@@ -1442,17 +1391,6 @@ int distfft_halo_unpad(const struct distfft_halo_s *halo, const void *padded,
  * datatypes, memory). A NULL *halo is a no-op. DISTFFT_ERR_MPI where an
  * MPI free failed (the rest freed; see "Destroy calls" at the top). */
 int distfft_halo_destroy(distfft_halo *halo);
-
-/* The halo exchange described above (padded block, widths, periodic,
- * batch, variant, errors) with the blocks of a layout: its global shape
- * and this rank's box (the halo's own rule still applies: every line of
- * boxes along each axis tiles it, as grid and brick layouts do). The halo
- * works on its own duplicate of the layout's communicator. Collective on
- * the layout's communicator. */
-int distfft_layout_halo_create(const struct distfft_layout_s *layout, distfft_type type,
-                               const int64_t *widths_low, const int64_t *widths_high,
-                               const int *periodic, int64_t batch,
-                               distfft_halo_variant variant, distfft_halo *halo);
 
 #ifdef __cplusplus
 }

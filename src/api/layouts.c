@@ -1,10 +1,8 @@
 /*
  * layouts.c -- the public layout calls: making layouts (from a box, from a
- * grid and an alignment, from a plan's side) and asking them. The calls
- * that take a layout instead of (global shape, local shape, start)
- * triplets -- gather, scatter, array files, halo -- live with their one
- * implementation (gather.c, array_io.c, halo/halo.c), which the deprecated
- * triplet calls wrap: one implementation, one vocabulary.
+ * grid and an alignment, from a plan's side) and asking them. The other
+ * calls on a layout -- gather, scatter, array files, halo -- live with
+ * their implementation (gather.c, array_io.c, halo/halo.c).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -141,7 +141,7 @@ module distfft
   public :: distfft_redist_create, distfft_redist_execute, distfft_redist_destroy
   public :: distfft_plan_release, distfft_redist_release, distfft_collect
   public :: distfft_last_error, distfft_error_string
-  public :: distfft_array_write, distfft_array_read, distfft_array_file_info
+  public :: distfft_array_file_info
   public :: distfft_layout_from_box, distfft_layout_box, distfft_layout_equal, distfft_layout_destroy
   public :: distfft_layout_from_grid, distfft_plan_layout, distfft_layout_describe
   public :: distfft_reshape_create, distfft_reshape_forward, distfft_reshape_backward, distfft_reshape_destroy
@@ -173,20 +173,6 @@ module distfft
   interface distfft_redist_execute
     module procedure redist_c16, redist_c8, redist_f8, redist_f4
   end interface distfft_redist_execute
-  ! Distributed arrays to and from .npy files (distfft_array.inc).
-  ! Deprecated: use distfft_layout_array_write (a layout instead of the
-  ! global_shape, local_shape, global_start triplet); this runs the C
-  ! library's deprecated distfft_array_write, a thin wrapper over the
-  ! layout call.
-  interface distfft_array_write
-    module procedure array_write_c16, array_write_c8, array_write_f8, array_write_f4
-  end interface distfft_array_write
-  ! Read this rank's block of a .npy file written by distfft_array_write
-  ! (same arguments). Collective on comm. Deprecated: use
-  ! distfft_layout_array_read.
-  interface distfft_array_read
-    module procedure array_read_c16, array_read_c8, array_read_f8, array_read_f4
-  end interface distfft_array_read
 
   ! Move this rank's box of layout_in (in) into its box of layout_out (out):
   ! contiguous arrays of the reshape's element kind and exactly the boxes'
@@ -212,7 +198,7 @@ module distfft
     module procedure layout_scatter_c16, layout_scatter_c8, layout_scatter_f8, layout_scatter_f4
   end interface distfft_layout_scatter
   ! Write this rank's box of a layout into a .npy file holding the global
-  ! array (as distfft_array_write), or read it from one.
+  ! array (distfft_array.inc says how a Fortran array lies in it).
   interface distfft_layout_array_write
     module procedure layout_write_c16, layout_write_c8, layout_write_f8, layout_write_f4
   end interface distfft_layout_array_write

@@ -10,13 +10,8 @@
  * agreement. Nothing is written to the caller's out-handle before the last
  * agreement succeeded.
  *
- * One implementation, on a layout (distfft_layout_halo_create). The
- * deprecated triplet call distfft_halo_create keeps its own checks and
- * messages, builds the layout of its blocks (layout_value_blocks: the
- * MPI_Allgather of the blocks the halo always made, now made there; the
- * halo's own rule on lines, not the layout's tiling check) and runs the
- * same code on the layout's communicator, which the halo keeps: no extra
- * collective.
+ * The blocks are a layout's boxes (distfft_layout_halo_create); the halo
+ * works on its own duplicate of the layout's communicator.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -32,7 +27,7 @@
 
 static int check_axis(const struct distfft_halo_s *h, int i)
 {
-    const char *where = "distfft_halo_create";
+    const char *where = "distfft_layout_halo_create";
     if (h->global_shape[i] < 0 || h->local_shape[i] < 0 || h->global_start[i] < 0 ||
         h->global_start[i] > h->global_shape[i] - h->local_shape[i])
         return error_fail(DISTFFT_ERR_SHAPE, "%s: axis %d: the block of %lld at %lld does "
@@ -57,7 +52,7 @@ static int check_create(struct distfft_halo_s *h, distfft_type type, int ndims,
                         const int64_t *widths_high, const int *periodic, int64_t batch,
                         distfft_halo_variant variant, const distfft_halo *out)
 {
-    const char *where = "distfft_halo_create";
+    const char *where = "distfft_layout_halo_create";
     if (!out) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: halo (out-handle) is NULL", where);
     if (!type_is_valid(type))
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown element type %d", where, (int)type);
@@ -172,35 +167,6 @@ int distfft_layout_halo_create(const struct distfft_layout_s *layout, distfft_ty
     *halo = h;
     return DISTFFT_SUCCESS;
 fail:
-    KEEP(halo_free(h));
-    return rc;
-}
-
-int distfft_halo_create(MPI_Comm comm, distfft_type type, int ndims,
-                        const int64_t *global_shape, const int64_t *local_shape,
-                        const int64_t *global_start, const int64_t *widths_low,
-                        const int64_t *widths_high, const int *periodic, int64_t batch,
-                        distfft_halo_variant variant, distfft_halo *halo)
-{
-    error_clear();
-    if (halo) *halo = NULL;
-    if (comm == MPI_COMM_NULL)
-        return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_halo_create: comm is MPI_COMM_NULL");
-    int rc = DISTFFT_SUCCESS;
-    struct distfft_halo_s *h;
-    struct distfft_layout_s *layout = NULL;
-    replicated_args args;
-    int local = halo_new(&h, "distfft_halo_create", type, ndims, global_shape, local_shape, global_start,
-                         widths_low, widths_high, periodic, batch, variant, halo, &args);
-    TRY(layout_value_blocks(comm, ndims, global_shape, global_start, local_shape, "distfft_halo_create", local,
-                            &args, &layout));
-    h->comm = layout->comm; /* the halo keeps the layout's duplicate */
-    layout->comm = MPI_COMM_NULL;
-    TRY(halo_build(h, layout, DISTFFT_SUCCESS));
-    *halo = h;
-    h = NULL;
-fail:
-    KEEP(layout_value_free(layout)); /* its table only: the halo has its communicator */
     KEEP(halo_free(h));
     return rc;
 }

@@ -45,20 +45,6 @@ int layout_value_build(MPI_Comm comm, int ndims, const int64_t *global_shape,
                        const int64_t *start, const int64_t *shape, const char *where, int prior,
                        replicated_args *args, struct distfft_layout_s **layout);
 
-/* layout_value_build without the tiling check: every box inside the
- * array (and ndims, global_shape agreed), but boxes may overlap or leave
- * gaps. Only for the deprecated triplet calls (distfft_gather, _scatter,
- * distfft_array_write, _read, distfft_halo_create), which build one of
- * these from their (global shape, local shape, start) and run the layout
- * implementation: they never required more of their blocks than their own
- * checks (scatter and read serve overlapping blocks; write counts
- * elements; halo checks its lines), so a tiling check would refuse calls
- * that worked. Such a value never leaves the library. Collective on comm;
- * one MPI_Allgather of the boxes after the agreement. */
-int layout_value_blocks(MPI_Comm comm, int ndims, const int64_t *global_shape,
-                        const int64_t *start, const int64_t *shape, const char *where, int prior,
-                        replicated_args *args, struct distfft_layout_s **layout);
-
 /* A second handle on the same value (its own duplicate of the
  * communicator). Collective on the layout's communicator. */
 int layout_value_copy(const struct distfft_layout_s *layout, struct distfft_layout_s **copy);

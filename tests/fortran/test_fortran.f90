@@ -206,6 +206,7 @@ contains
     integer(c_int64_t) :: local(3), start(3), shape(DISTFFT_MAX_DIMS + 1)
     integer :: type, naxes
     logical :: ok
+    type(distfft_layout) :: layout
     ! One file per rank count: ctest may run them at once.
     write (path, '(a, i0, a)') 'test_fortran_array_np', ranks, '.npy'
     local = n
@@ -213,8 +214,10 @@ contains
     local(3) = block_size(n(3), start(3))
     allocate(a(local(1), local(2), local(3), 2))
     call fill_linear(a, local, start)
-    call distfft_array_write(MPI_COMM_WORLD, path, n, local, start, a, ierr, batch=2_c_int64_t)
+    call distfft_layout_from_box(layout, MPI_COMM_WORLD, n, start, local, ierr)
+    if (ierr == DISTFFT_SUCCESS) call distfft_layout_array_write(layout, path, a, ierr, batch=2_c_int64_t)
     ok = ierr == DISTFFT_SUCCESS
+    call distfft_layout_destroy(layout)
     call distfft_array_file_info(MPI_COMM_WORLD, path, type, naxes, shape, ierr)
     call check(ok .and. ierr == DISTFFT_SUCCESS .and. type == DISTFFT_REAL_DOUBLE .and. naxes == 4 .and. &
                all(shape(1:4) == [6, 5, 4, 2]), 'write a batched array file; its info in Fortran order')
@@ -222,11 +225,13 @@ contains
     start = 0
     local(1) = block_size(n(1), start(1))
     allocate(b(local(1), local(2), local(3), 2))
-    call distfft_array_read(MPI_COMM_WORLD, path, n, local, start, b, ierr, batch=2_c_int64_t)
+    call distfft_layout_from_box(layout, MPI_COMM_WORLD, n, start, local, ierr)
+    if (ierr == DISTFFT_SUCCESS) call distfft_layout_array_read(layout, path, b, ierr, batch=2_c_int64_t)
     call fill_linear(a, local, start, b)
     call check(ierr == DISTFFT_SUCCESS .and. all(abs(a - b) < 0.25_c_double), 'read it back through other blocks')
-    call distfft_array_read(MPI_COMM_WORLD, path, n, local, start, b(:, :, :, 1), ierr, batch=2_c_int64_t)
-    call check_error(ierr, DISTFFT_ERR_SHAPE, 'the array', 'an array file read into too small an array')
+    call distfft_layout_array_read(layout, path, b(:, :, :, 1), ierr, batch=2_c_int64_t)
+    call check_error(ierr, DISTFFT_ERR_SHAPE, "this rank's block", 'an array file read into too small an array')
+    call distfft_layout_destroy(layout)
   end subroutine test_array_file
 
   ! a = global Fortran linear index of each element of the block (batch

@@ -584,7 +584,7 @@ static void grid_create_fails(MPI_Comm comm, int ndims, const int *dims,
         distfft_grid_destroy(&grid);
 }
 
-static void test_grid_gather_local(void)
+static void test_grid_local(void)
 {
     const unsigned arg = CODE(DISTFFT_ERR_ARGUMENT);
     const unsigned grid_or_arg = CODE(DISTFFT_ERR_GRID) | arg;
@@ -627,37 +627,9 @@ static void test_grid_gather_local(void)
                           -1, "grid_create: dims differ on the last rank");
     }
 
-    /* gather: a NULL local buffer for a non-empty block on one rank */
-    const int64_t shape[2] = {P, 3};
-    int64_t local_shape[2] = {1, 3}, start[2] = {me, 0};
-    double local[3] = {me, me + 0.5, me + 0.25};
-    unsigned char *global = test_guarded_alloc(
-        (size_t)(3 * P) * sizeof(double), SENTINEL);
-    int rc = distfft_gather(MPI_COMM_WORLD, DISTFFT_REAL_DOUBLE, 2, shape,
-                            local_shape, start, b ? NULL : local, 0, global);
-    expect_failure(rc, arg, bad_rank,
-                   test_all_bytes(global, (size_t)(3 * P) * sizeof(double),
-                                  SENTINEL),
-                   "gather: NULL local block on one rank");
-    rc = distfft_gather(MPI_COMM_WORLD, DISTFFT_REAL_DOUBLE, 2, shape,
-                        local_shape, start, local, P, global);
-    expect_failure(rc, arg, -1,
-                   test_all_bytes(global, (size_t)(3 * P) * sizeof(double),
-                                  SENTINEL),
-                   "gather: root out of range");
-    rc = distfft_gather(MPI_COMM_WORLD, DISTFFT_REAL_DOUBLE, 2, shape,
-                        local_shape, start, local, 0, global);
-    int ok = rc == DISTFFT_SUCCESS;
-    if (me == 0)
-        for (int r = 0; r < P && ok; r++)
-            ok = ((double *)global)[3 * r] == r &&
-                 ((double *)global)[3 * r + 2] == r + 0.25;
-    test_case(&suite, ok, "gather works after the failed calls");
-    distfft_free(global);
-
     /* Local calls. */
     distfft_method method;
-    rc = distfft_method_from_name("alltoallv-with-typo", &method);
+    int rc = distfft_method_from_name("alltoallv-with-typo", &method);
     test_case(&suite,
               rc == DISTFFT_ERR_ARGUMENT && distfft_last_error()[0] != '\0',
               "method_from_name: unknown name");
@@ -703,7 +675,7 @@ int main(int argc, char **argv)
     test_execute(0);
     test_execute(1);
     test_redist();
-    test_grid_gather_local();
+    test_grid_local();
 
     int code = test_suite_finish(&suite);
     MPI_Finalize();

@@ -110,7 +110,7 @@ static double complex *gather_field(MPI_Comm comm, distfft_type type, int ndims,
     int64_t local_count = test_product(ndims, local_shape), total = test_product(ndims, global_shape);
     const char *base = local ? (const char *)local + field * local_count * element : NULL;
     void *global = rank == 0 ? malloc(total * element + 1) : NULL;
-    *rc = distfft_gather(comm, type, ndims, global_shape, local_shape, start,
+    *rc = test_gather(comm, type, ndims, global_shape, local_shape, start,
                          local_count ? base : NULL, 0, global);
     double complex *values = NULL;
     if (rank == 0) {

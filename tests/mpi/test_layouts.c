@@ -398,38 +398,15 @@ static void test_calls(test_suite *suite)
     distfft_layout_destroy(&odd);
 }
 
-/* The deprecated triplet calls run the layout implementation on the layout
- * of their blocks, and keep what they allowed: blocks that overlap
- * (scatter and read: every rank the whole array) or leave gaps (gather:
- * the root's array untouched there). Layout calls check their buffers. */
-static void test_triplet_calls(test_suite *suite)
+/* The layout calls check their buffers and root: the same error on
+ * every rank. */
+static void test_layout_buffers(test_suite *suite)
 {
-    int64_t global[2] = {3, 4}, zero[2] = {0, 0}, none[2] = {0, 4};
+    int64_t global[2] = {3, 4};
     const distfft_type type = DISTFFT_REAL_DOUBLE;
     double whole[12], mine[12], back[12];
     for (int i = 0; i < 12; i++) whole[i] = rank == 0 ? i + 0.5 : -1.0, mine[i] = 0, back[i] = -2.0;
-    int rc = distfft_scatter(MPI_COMM_WORLD, type, 2, global, global, zero, whole, 0, mine);
-    int ok = rc == 0;
-    for (int i = 0; i < 12; i++) ok = ok && mine[i] == i + 0.5;
-    test_case(suite, test_all(MPI_COMM_WORLD, ok), "distfft_scatter: overlapping blocks (every rank the whole array)");
-    char path[64];
-    int stamp = (int)getpid();
-    MPI_Bcast(&stamp, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    snprintf(path, sizeof path, "test_layouts_triplet_%d_%d.npy", size, stamp);
-    rc = distfft_array_write(MPI_COMM_WORLD, path, type, 2, global, rank == 0 ? global : none, zero, 1, mine);
-    for (int i = 0; i < 12; i++) mine[i] = 0;
-    if (rc == 0) rc = distfft_array_read(MPI_COMM_WORLD, path, type, 2, global, global, zero, 1, mine);
-    ok = rc == 0;
-    for (int i = 0; i < 12; i++) ok = ok && mine[i] == i + 0.5;
-    test_case(suite, test_all(MPI_COMM_WORLD, ok), "distfft_array_read: overlapping blocks (every rank the whole file)");
-    if (rank == 0) remove(path);
-    /* a gap: only the last rank sends its first row; the root's other entries stay */
-    int64_t row[2] = {1, 4}, last = size - 1;
-    rc = distfft_gather(MPI_COMM_WORLD, type, 2, global, rank == last ? row : none, zero, mine, 0, back);
-    ok = rc == 0;
-    for (int i = 0; rank == 0 && i < 12; i++) ok = ok && back[i] == (i < 4 ? i + 0.5 : -2.0);
-    test_case(suite, test_all(MPI_COMM_WORLD, ok), "distfft_gather: blocks that leave a gap fill what they hold");
-    /* a layout call with a NULL buffer on one rank: the same error everywhere */
+    int rc, ok;
     distfft_layout layout = NULL;
     int64_t start[2] = {0, 0}, shape[2] = {0, 4};
     distfft_decompose(3, size, rank, &shape[0], &start[0]);
@@ -532,7 +509,7 @@ int main(int argc, char **argv)
     test_reshapes(&suite);
     test_plans(&suite);
     test_calls(&suite);
-    test_triplet_calls(&suite);
+    test_layout_buffers(&suite);
     test_bad_input(&suite);
     int code = test_suite_finish(&suite);
     MPI_Finalize();

@@ -458,7 +458,7 @@ static double complex *gather_field(MPI_Comm comm, distfft_type type, int ndims,
     int64_t count = test_product(ndims, local_shape), total = test_product(ndims, global_shape);
     const char *base = count ? (const char *)local + field * count * (int64_t)element : NULL;
     void *global = rank == 0 ? malloc((size_t)total * element + 1) : NULL;
-    *rc = distfft_gather(comm, type, ndims, global_shape, local_shape, start, base, 0, global);
+    *rc = test_gather(comm, type, ndims, global_shape, local_shape, start, base, 0, global);
     double complex *values = NULL;
     if (rank == 0) {
         values = malloc((size_t)total * sizeof *values + 1);
