@@ -39,24 +39,26 @@
  *    MPI_Win_free returns on no rank before every rank of the node's group
  *    has called it: a rank that destroys such an object while another
  *    waits in some other collective deadlocks the job.
- *  - Release calls (distfft_plan_release, distfft_redist_release) are the
- *    path that cannot deadlock that way: LOCAL, for the two kinds of
- *    object that may hold a window. Each rank releases when it likes, in
- *    any order; memory, FFTW plans and datatypes are freed at once, the
- *    handle becomes NULL, and the window and communicators (collective
- *    frees) wait on a queue of the communicator the object was created on.
+ *  - Release calls (distfft_plan_release, _redist_release,
+ *    _layout_release, _reshape_release, _halo_release: every object that
+ *    holds MPI resources but grids) are the path that cannot deadlock
+ *    that way, nor wait: LOCAL. Each rank releases when it likes, in any
+ *    order; memory, FFTW plans and datatypes are freed at once, the handle
+ *    becomes NULL, and the windows and communicators (collective frees)
+ *    wait on a queue of the communicator the object was created on -- for
+ *    a layout, reshape or halo made from another object (a plan's layout,
+ *    a layout's reshape or halo), that object's communicator.
  *    distfft_collect(comm), collective on that communicator, frees those of
  *    every object that EVERY rank has released, in creation order; the
- *    next plan or redistribution created on comm, freeing comm
- *    (MPI_Comm_free) and MPI_Finalize do the same. An object released
+ *    next object created on comm, freeing comm (MPI_Comm_free) and
+ *    MPI_Finalize do the same. An object released
  *    after comm was freed stays queued until MPI_Finalize: release before
  *    freeing comm. Release an object
  *    on every rank or destroy it on every rank, never some of each (a
  *    destroy's MPI_Win_free would wait for a free that no collect makes).
  *    Language bindings must not destroy from a garbage collector: release
  *    there (the Python package defers whole objects itself;
- *    docs/reliability.md, "Object lifetimes"). Grids, layouts, reshapes
- *    and halos hold no window and have no release call.
+ *    docs/reliability.md, "Object lifetimes"). Grids have no release call.
  *  - Destroy calls return an error only when one of their MPI frees fails
  *    (MPI_Comm_free, MPI_Type_free, MPI_Win_free, MPI_Win_unlock_all):
  *    DISTFFT_ERR_MPI, the first such failure on this rank, named in
@@ -314,7 +316,8 @@ const char *distfft_method_name(distfft_method method);
 int distfft_method_from_name(const char *name, distfft_method *method);
 
 /* A planned redistribution (opaque handle): made by distfft_redist_create,
- * run by distfft_redist_execute, freed by distfft_redist_destroy. */
+ * run by distfft_redist_execute, described by distfft_redist_describe,
+ * freed by distfft_redist_destroy or _release. */
 typedef struct distfft_redist_s *distfft_redist;
 
 /* Plan the redistribution of a distributed array within the process group
@@ -349,6 +352,14 @@ int distfft_redist_create(MPI_Comm subcomm, distfft_type type, int ndims,
  * A pointer may be NULL only where this rank's block is empty.
  * Collective on the plan's sub-communicator. */
 int distfft_redist_execute(distfft_redist redist, const void *in, void *out);
+
+/* One line: the method, the alignments, this rank's two local shapes and
+ * what it sends to the other ranks per execution; e.g. on 2 ranks, an
+ * 8x8 complex double array from alignment 1 to 0 with alltoallw:
+ * "(redist alltoallw 1->0 4x8 to 8x4 complex-double ranks=2 sends 256
+ * bytes)" (tests/mpi/test_layouts.c checks both examples). Into buf (truncated to size); returns the length the
+ * full text needs, excluding the NUL, or -1 for NULL. Local. */
+int distfft_redist_describe(const struct distfft_redist_s *redist, char *buf, size_t size);
 
 /* Free the plan and every MPI object it created (datatypes, its duplicate of
  * subcomm); *redist becomes NULL. Collective on subcomm; synchronising
@@ -813,9 +824,10 @@ int distfft_plan_destroy(distfft_plan *plan);
  * no-op. Errors as distfft_redist_release. */
 int distfft_plan_release(distfft_plan *plan);
 
-/* Free the windows and communicators of the plans and redistributions
- * created on comm that every rank of comm has released (distfft_plan_
- * release, _redist_release), on every rank in their creation order;
+/* Free the windows and communicators of the objects created on comm (and
+ * of the layouts, reshapes and halos made from them) that every rank of
+ * comm has released (the release calls), on every rank in their creation
+ * order;
  * objects some rank still holds stay queued for a later collect. One
  * MPI_Allreduce, plus one per 4096 creation numbers between the oldest and
  * newest queued objects; then the MPI_Win_free of each window, which
@@ -823,9 +835,10 @@ int distfft_plan_release(distfft_plan *plan);
  * the objects were created on (not one of their own duplicates); a comm
  * that no object was created on is a no-op. Errors as destroy calls':
  * DISTFFT_ERR_MPI, this rank's first failed free, agreed with no other rank
- * (the rest freed all the same). distfft_plan_create / _create_layouts
- * and distfft_redist_create on comm collect too (a failed free there fails
- * the creation, on every rank), and so do MPI_Comm_free(comm) and
+ * (the rest freed all the same). Every creation on comm (plans,
+ * redistributions, layouts) and from its objects (reshapes, halos, a
+ * plan's layouts) collects too (a failed free there fails the creation,
+ * on every rank), and so do MPI_Comm_free(comm) and
  * MPI_Finalize (there a failure is not reported). Threads: as plan
  * creation, one thread at a time per process. */
 int distfft_collect(MPI_Comm comm);
@@ -917,13 +930,39 @@ int distfft_layout_describe(const struct distfft_layout_s *layout, char *buf, si
  * top). */
 int distfft_layout_destroy(distfft_layout *layout);
 
+/* Free the layout's memory now and leave its communicator to
+ * distfft_collect on the communicator it was made on (a plan's layout:
+ * the plan's; see "Release calls" at the top); *layout becomes NULL.
+ * Reshapes and halos made from it keep working. Local. Errors as
+ * distfft_redist_release. */
+int distfft_layout_release(distfft_layout *layout);
+
 /* ------------------------------------------------------------------------ */
 /* Reshapes: any layout to any other layout of the same array                */
 /* ------------------------------------------------------------------------ */
 
 /* A planned reshape (opaque handle): made by distfft_reshape_create, run by
- * distfft_reshape_forward / _backward, freed by distfft_reshape_destroy. */
+ * distfft_reshape_execute, freed by distfft_reshape_destroy or _release. */
 typedef struct distfft_reshape_s *distfft_reshape;
+
+/* A reshape's options. Fill them with distfft_reshape_options_init, then
+ * set what differs; or pass NULL for the defaults. Fields that later
+ * versions add (where the arrays live, the stream to run on) take their
+ * default at zero and are set by _init, so code that fills the struct
+ * with _init keeps its meaning; a struct zeroed instead means
+ * DISTFFT_METHOD_ALLTOALLW with DISTFFT_ESTIMATE. */
+typedef struct {
+    /* DISTFFT_METHOD_AUTO (the default): the methods that apply to boxes
+     * timed and the fastest kept; or one of them (see distfft_reshape_
+     * create). */
+    distfft_method method;
+    /* How AUTO decides: DISTFFT_ESTIMATE takes alltoallw untimed; the other
+     * rigors time the candidates. Default DISTFFT_MEASURE. */
+    distfft_rigor rigor;
+} distfft_reshape_options;
+
+/* Fill *options with the defaults: method AUTO, rigor MEASURE. Local. */
+void distfft_reshape_options_init(distfft_reshape_options *options);
 
 /* Plan moving an array from layout_in to layout_out (the same global shape
  * and ndims, communicators of the same ranks in the same order), elements
@@ -942,8 +981,7 @@ typedef struct distfft_reshape_s *distfft_reshape;
  * boxes timed as an exchange's methods are and the fastest kept -- with
  * rigor DISTFFT_ESTIMATE, alltoallw. VECTOR, SHM and HIERARCHICAL exchange
  * aligned pencils of a grid and do not apply to boxes:
- * DISTFFT_ERR_UNSUPPORTED on every rank, naming the method and why. Other
- * fields of options are ignored.
+ * DISTFFT_ERR_UNSUPPORTED on every rank, naming the method and why.
  *
  * Errors, on every rank alike (nothing made): DISTFFT_ERR_ARGUMENT for a
  * NULL layout on some rank -- then on that rank only, as it cannot reach
@@ -954,7 +992,7 @@ typedef struct distfft_reshape_s *distfft_reshape;
  * layouts' communicator. */
 int distfft_reshape_create(const struct distfft_layout_s *layout_in,
                            const struct distfft_layout_s *layout_out, distfft_type type,
-                           int64_t batch, const distfft_options *options,
+                           int64_t batch, const distfft_reshape_options *options,
                            distfft_reshape *reshape);
 
 /* forward: `in` holds this rank's box of layout_in (batch included), `out`
@@ -981,6 +1019,12 @@ distfft_method distfft_reshape_method(const struct distfft_reshape_s *reshape);
  * DISTFFT_ERR_MPI where an MPI free failed (the rest freed; see "Destroy
  * calls" at the top). */
 int distfft_reshape_destroy(distfft_reshape *reshape);
+
+/* Free the reshape's memory and datatypes now and leave its
+ * communicators to distfft_collect on the communicator its input layout
+ * was made on (see "Release calls" at the top); *reshape becomes NULL.
+ * Local. Errors as distfft_redist_release. */
+int distfft_reshape_release(distfft_reshape *reshape);
 
 /* A plan whose input and output are in the caller's layouts: as
  * distfft_plan_create, and layout_in (of the input, physical shape:
@@ -1313,8 +1357,8 @@ int distfft_halo_variant_from_name(const char *name,
                                    distfft_halo_variant *variant);
 
 /* A planned halo exchange (opaque handle): made by
- * distfft_layout_halo_create, run by distfft_halo_execute, freed by
- * distfft_halo_destroy. */
+ * distfft_layout_halo_create, run by distfft_halo_execute, described by
+ * distfft_halo_describe, freed by distfft_halo_destroy or _release. */
 typedef struct distfft_halo_s *distfft_halo;
 
 /* Plan the ghost-cell exchange of a distributed array whose blocks are the
@@ -1391,6 +1435,21 @@ int distfft_halo_unpad(const struct distfft_halo_s *halo, const void *padded,
  * datatypes, memory). A NULL *halo is a no-op. DISTFFT_ERR_MPI where an
  * MPI free failed (the rest freed; see "Destroy calls" at the top). */
 int distfft_halo_destroy(distfft_halo *halo);
+
+/* Free the halo's memory and datatypes now and leave its communicator to
+ * distfft_collect on the communicator its layout was made on (see "Release
+ * calls" at the top); *halo becomes NULL. Local. Errors as
+ * distfft_redist_release. */
+int distfft_halo_release(distfft_halo *halo);
+
+/* One line: the variant, the array, the widths per axis (low:high, "p"
+ * where periodic) and what this rank sends to other ranks per execution;
+ * e.g. on 2 ranks, slabs of a 10x8 real double array, widths 1 on both
+ * axes, both periodic (both ghost rows come from the other rank, in one
+ * message): "(halo datatypes 10x8 real-double widths=1:1p,1:1p sends 1
+ * message 128 bytes)". Into buf (truncated to size); returns the
+ * length the full text needs, excluding the NUL, or -1 for NULL. Local. */
+int distfft_halo_describe(const struct distfft_halo_s *halo, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

@@ -28,7 +28,7 @@ ENUMS = ("distfft_type", "distfft_precision", "distfft_placement", "distfft_meth
 
 # Structs the library fills or reads through a pointer: their layout is
 # measured at build time (_layout.json), never written here.
-STRUCTS = ("distfft_options", "distfft_step", "distfft_timings")
+STRUCTS = ("distfft_options", "distfft_reshape_options", "distfft_step", "distfft_timings")
 
 # name: (result type, parameter types...)
 SIGNATURES = {
@@ -100,12 +100,13 @@ SIGNATURES = {
     "distfft_redist_execute": ("int", "distfft_redist", "const void *", "void *"),
     "distfft_reshape_backward": ("int", "distfft_reshape", "const void *", "void *"),
     "distfft_reshape_create": ("int", "const struct distfft_layout_s *",
-        "const struct distfft_layout_s *", "distfft_type", "int64_t", "const distfft_options *",
-        "distfft_reshape *"),
+        "const struct distfft_layout_s *", "distfft_type", "int64_t",
+        "const distfft_reshape_options *", "distfft_reshape *"),
     "distfft_reshape_describe": ("int", "const struct distfft_reshape_s *", "char *", "size_t"),
     "distfft_reshape_destroy": ("int", "distfft_reshape *"),
     "distfft_reshape_forward": ("int", "distfft_reshape", "const void *", "void *"),
     "distfft_reshape_method": ("distfft_method", "const struct distfft_reshape_s *"),
+    "distfft_reshape_options_init": ("void", "distfft_reshape_options *"),
     "distfft_serial_execute": ("int", "const struct distfft_serial_plan_s *", "void *", "void *"),
     "distfft_serial_plan_create": ("int", "int", "const int64_t *", "int", "const int *",
         "const distfft_kind *", "int", "distfft_precision", "void *", "const int64_t *", "void *",

@@ -282,7 +282,7 @@ class Reshape(_lifetime.Handle):
             self.batch = _lib.c_integer(batch, "batch", 64)
             if self.batch < 1:
                 raise ValueError(f"distfft: batch {batch!r} must be an integer >= 1")
-            options = _lib.options_new()
+            options = _lib.reshape_options_new()
             options.method = _lib.code_of("method", str(method))
             options.rigor = _lib.code_of("rigor", str(rigor))
             return ctype, options

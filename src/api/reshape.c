@@ -4,7 +4,10 @@
  * times the rows of the method table that apply to boxes; an explicit
  * method must apply), execution, and the description.
  */
+#include <string.h>
+
 #include "../error.h"
+#include "../lifetime.h"
 #include "../redist/reshape.h"
 #include "../redist/redist.h"
 #include "../text.h"
@@ -54,8 +57,15 @@ static int check_create(const struct distfft_layout_s *in, const struct distfft_
     return DISTFFT_SUCCESS;
 }
 
+void distfft_reshape_options_init(distfft_reshape_options *options)
+{
+    memset(options, 0, sizeof *options);
+    options->method = DISTFFT_METHOD_AUTO;
+    options->rigor = DISTFFT_MEASURE;
+}
+
 int distfft_reshape_create(const struct distfft_layout_s *layout_in, const struct distfft_layout_s *layout_out,
-                           distfft_type type, int64_t batch, const distfft_options *options,
+                           distfft_type type, int64_t batch, const distfft_reshape_options *options,
                            distfft_reshape *reshape)
 {
     error_clear();
@@ -63,16 +73,25 @@ int distfft_reshape_create(const struct distfft_layout_s *layout_in, const struc
     if (!layout_in || !layout_out)
         return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_reshape_create: layout_in or layout_out is NULL "
                           "(on this rank: it cannot reach the others)");
-    distfft_options defaults;
-    distfft_options_init(&defaults);
+    distfft_reshape_options defaults;
+    distfft_reshape_options_init(&defaults);
     if (!options) options = &defaults;
     replicated_args args;
     replicated_init(&args);
     int local = check_create(layout_in, layout_out, type, batch, options->method, reshape, &args);
+    if (local == DISTFFT_SUCCESS && !distfft_rigor_name(options->rigor))
+        local = error_fail(DISTFFT_ERR_ARGUMENT, "distfft_reshape_create: unknown rigor %d", (int)options->rigor);
     replicated_add(&args, options->rigor == DISTFFT_ESTIMATE, "rigor estimate");
     int rc = error_agree_replicated(layout_in->comm, local, &args);
     if (rc != DISTFFT_SUCCESS) return rc;
-    return tune_reshape(layout_in, layout_out, type, batch, options->method, options->rigor, reshape);
+    rc = tune_reshape(layout_in, layout_out, type, batch, options->method, options->rigor, reshape);
+    if (rc != DISTFFT_SUCCESS) return rc;
+    rc = lifetime_register_beside(&layout_in->lifetime, (*reshape)->comm, &(*reshape)->lifetime); /* agreed */
+    if (rc != DISTFFT_SUCCESS) {
+        KEEP(reshape_free(*reshape));
+        *reshape = NULL;
+    }
+    return rc;
 }
 
 static int execute(distfft_reshape reshape, bool forward, const void *in, void *out)
@@ -130,7 +149,25 @@ int distfft_reshape_destroy(distfft_reshape *reshape)
 {
     error_clear();
     if (!reshape) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_reshape_destroy: NULL");
-    int rc = reshape_free(*reshape);
+    int rc = DISTFFT_SUCCESS;
+    if (*reshape) KEEP(lifetime_forget(&(*reshape)->lifetime));
+    KEEP(reshape_free(*reshape));
     *reshape = NULL;
+    return rc;
+}
+
+static int reshape_free_opaque(void *reshape)
+{
+    return reshape_free(reshape);
+}
+
+int distfft_reshape_release(distfft_reshape *reshape)
+{
+    error_clear();
+    if (!reshape) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_reshape_release: NULL");
+    if (!*reshape) return DISTFFT_SUCCESS;
+    lifetime_tag tag = (*reshape)->lifetime;
+    int rc = lifetime_release(&tag, reshape_free_opaque, *reshape);
+    if (lifetime_released(rc, &tag)) *reshape = NULL;
     return rc;
 }

@@ -82,8 +82,8 @@ int distfft_f_reshape_create(const struct distfft_layout_s *in, const struct dis
     *reshape = NULL;
     *reshape_comm = MPI_Comm_c2f(MPI_COMM_NULL);
     if (!in || !out) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_reshape_create: a layout was not created");
-    distfft_options options;
-    distfft_options_init(&options);
+    distfft_reshape_options options;
+    distfft_reshape_options_init(&options);
     options.method = (distfft_method)method;
     int rc = fortran_duplicate(in->comm, reshape_comm);
     if (rc == DISTFFT_SUCCESS)

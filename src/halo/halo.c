@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "../error.h"
+#include "../text.h"
 #include "../layouts/layout_value.h"
 #include "../types.h"
 #include "halo.h"
@@ -129,7 +130,7 @@ static int halo_free(struct distfft_halo_s *h)
     int rc = DISTFFT_SUCCESS;
     if (!h) return rc;
     KEEP(halo_transfer_free(h));
-    if (h->comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&h->comm));
+    if (h->comm != MPI_COMM_NULL) KEEP_MPI(lifetime_comm_free(&h->comm));
     free(h);
     return rc;
 }
@@ -164,6 +165,7 @@ int distfft_layout_halo_create(const struct distfft_layout_s *layout, distfft_ty
     TRY(error_agree_replicated(layout->comm, local, &args));
     TRY_MPI(MPI_Comm_dup(layout->comm, &h->comm));
     TRY(halo_build(h, layout, CHECK_MPI(MPI_Comm_set_errhandler(h->comm, MPI_ERRORS_RETURN))));
+    TRY(lifetime_register_beside(&layout->lifetime, h->comm, &h->lifetime)); /* agreed */
     *halo = h;
     return DISTFFT_SUCCESS;
 fail:
@@ -231,11 +233,54 @@ int distfft_halo_unpad(const struct distfft_halo_s *halo, const void *padded, vo
     return copy_interior(halo, padded, block, 0, "distfft_halo_unpad");
 }
 
+int distfft_halo_describe(const struct distfft_halo_s *halo, char *buf, size_t size)
+{
+    if (!halo) return -1;
+    text out = text_on(buf, size);
+    char shape[512];
+    shape_format(halo->ndims, halo->global_shape, shape, sizeof shape);
+    text_append(&out, "(halo %s %s %s", distfft_halo_variant_name(halo->variant), shape,
+                distfft_type_name(halo->type));
+    if (halo->batch > 1) text_append(&out, " batch=%lld", (long long)halo->batch);
+    text_append(&out, " widths=");
+    for (int a = 0; a < halo->ndims; a++)
+        text_append(&out, "%s%lld:%lld%s", a ? "," : "", (long long)halo->low[a], (long long)halo->high[a],
+                    halo->periodic[a] ? "p" : "");
+    int messages = 0;
+    int64_t elements = 0;
+    for (int s = 0; s < halo->stages; s++)
+        for (int m = 0; m < halo->stage[s].sends; m++) {
+            messages += halo->stage[s].send[m].peer != halo->rank;
+            elements += halo->stage[s].send[m].peer != halo->rank ? halo->stage[s].send[m].elements : 0;
+        }
+    text_append(&out, " sends %d message%s %lld bytes)", messages, messages == 1 ? "" : "s",
+                (long long)elements * (long long)halo->element);
+    return (int)out.used;
+}
+
 int distfft_halo_destroy(distfft_halo *halo)
 {
     error_clear();
     if (!halo) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_halo_destroy: NULL");
-    int rc = halo_free(*halo);
+    int rc = DISTFFT_SUCCESS;
+    if (*halo) KEEP(lifetime_forget(&(*halo)->lifetime));
+    KEEP(halo_free(*halo));
     *halo = NULL;
+    return rc;
+}
+
+static int halo_free_opaque(void *halo)
+{
+    return halo_free(halo);
+}
+
+int distfft_halo_release(distfft_halo *halo)
+{
+    error_clear();
+    if (!halo) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_halo_release: NULL");
+    if (!*halo) return DISTFFT_SUCCESS;
+    lifetime_tag tag = (*halo)->lifetime;
+    int rc = lifetime_release(&tag, halo_free_opaque, *halo);
+    if (lifetime_released(rc, &tag)) *halo = NULL;
     return rc;
 }

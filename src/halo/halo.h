@@ -21,6 +21,7 @@
 
 #include "../big_count.h"
 #include "distfft.h"
+#include "../lifetime.h"
 
 #define HALO_DIMS (DISTFFT_MAX_DIMS + 1) /* batch + array axes */
 
@@ -66,6 +67,7 @@ struct distfft_halo_s {
     MPI_Status *statuses;            /* as many: MPI_STATUSES_IGNORE makes GCC
                                       * warn with MPICH's headers */
     void *send_buffer, *receive_buffer; /* PACK: the largest stage's */
+    lifetime_tag lifetime;           /* its number beside its layout's (lifetime.h) */
 };
 
 /* halo_plan.c: from every rank's block (`blocks`: a layout's table,

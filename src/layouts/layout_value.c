@@ -240,6 +240,7 @@ int layout_value_copy(const struct distfft_layout_s *layout, struct distfft_layo
     if (l) {
         *l = *layout;
         l->comm = MPI_COMM_NULL;
+        l->lifetime = (lifetime_tag){NULL, 0}; /* a copy is not the public object */
         l->boxes = malloc(bytes);
     }
     int local = l && l->boxes ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "layout copy");

@@ -17,12 +17,14 @@
 
 #include "distfft.h"
 #include "../error.h"
+#include "../lifetime.h"
 
 struct distfft_layout_s {
     MPI_Comm comm;                          /* our duplicate (MPI_ERRORS_RETURN) */
     int ndims, size, rank;
     int64_t global_shape[DISTFFT_MAX_DIMS];
     int64_t *boxes;                         /* size x (start[ndims], shape[ndims]) */
+    lifetime_tag lifetime;                  /* a public one's number; {NULL, 0} for copies */
 };
 
 /* Rank r's start and shape (pointers into the table). */

@@ -37,6 +37,7 @@ struct distfft_reshape_s {
     int64_t bytes_received;        /* forward, from other ranks */
     int peers_in, peers_out;       /* other ranks this one sends to / receives from (forward) */
     double tuning_seconds;
+    lifetime_tag lifetime;         /* its number beside its input layout's (lifetime.h) */
 };
 
 /* The reshape object between two agreed, compatible layouts (same ranks,

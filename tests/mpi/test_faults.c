@@ -270,8 +270,8 @@ static int create_layouts(state *st)
 
 static int create_reshape(const scenario *s, state *st)
 {
-    distfft_options o;
-    distfft_options_init(&o);
+    distfft_reshape_options o;
+    distfft_reshape_options_init(&o);
     o.method = s->method;
     return distfft_reshape_create(st->layout_in, st->layout_out, DISTFFT_COMPLEX_DOUBLE,
                                   s->batch, &o, &st->reshape);

@@ -70,8 +70,8 @@ int main(int argc, char **argv)
                                 DISTFFT_METHOD_AUTO};
     for (int m = 0; m < 4; m++) {
         before = mpi_handle_counts_now();
-        distfft_options options;
-        distfft_options_init(&options);
+        distfft_reshape_options options;
+        distfft_reshape_options_init(&options);
         options.method = methods[m];
         distfft_reshape reshape = NULL;
         ok = !distfft_reshape_create(a, b, DISTFFT_COMPLEX_DOUBLE, 1, &options, &reshape) &&

@@ -135,8 +135,8 @@ static void test_values(test_suite *suite)
 static void reshape_round(test_suite *suite, const char *name, distfft_layout a, distfft_layout b,
                           distfft_type type, int64_t batch, distfft_method method)
 {
-    distfft_options options;
-    distfft_options_init(&options);
+    distfft_reshape_options options;
+    distfft_reshape_options_init(&options);
     options.method = method;
     distfft_reshape reshape = NULL;
     int rc = distfft_reshape_create(a, b, type, batch, &options, &reshape);
@@ -162,8 +162,8 @@ static void reshape_every_method(test_suite *suite, distfft_layout a, distfft_la
 {
     for (int m = 0; m < distfft_method_count(); m++) {
         distfft_method method = (distfft_method)m;
-        distfft_options options;
-        distfft_options_init(&options);
+        distfft_reshape_options options;
+        distfft_reshape_options_init(&options);
         options.method = method;
         distfft_reshape reshape = NULL;
         int rc = distfft_reshape_create(a, b, DISTFFT_COMPLEX_DOUBLE, 2, &options, &reshape);
@@ -398,6 +398,45 @@ static void test_calls(test_suite *suite)
     distfft_layout_destroy(&odd);
 }
 
+/* Every object describes itself in one line; on 2 ranks, the header's
+ * examples byte for byte. */
+static void test_descriptions(test_suite *suite)
+{
+    char text[256];
+    int64_t in_shape[2] = {0, 8}, out_shape[2] = {8, 0};
+    distfft_decompose(8, size, rank, &in_shape[0], NULL);
+    distfft_decompose(8, size, rank, &out_shape[1], NULL);
+    distfft_redist redist = NULL;
+    int rc = distfft_redist_create(MPI_COMM_WORLD, DISTFFT_COMPLEX_DOUBLE, 2, in_shape, 1, out_shape, 0, 1,
+                                   DISTFFT_METHOD_ALLTOALLW, &redist);
+    int length = rc ? -1 : distfft_redist_describe(redist, text, sizeof text);
+    int ok = length == (int)strlen(text) && strncmp(text, "(redist alltoallw 1->0 ", 23) == 0;
+    if (size == 2) ok = ok && strcmp(text, "(redist alltoallw 1->0 4x8 to 8x4 complex-double ranks=2 sends 256 "
+                                           "bytes)") == 0;
+    if (!ok) test_detail(suite, "redist: %s", text);
+    test_case(suite, test_all(MPI_COMM_WORLD, ok && distfft_redist_describe(NULL, text, sizeof text) == -1),
+              "distfft_redist_describe");
+    distfft_redist_destroy(&redist);
+    int64_t global[2] = {10, 8}, start[2] = {0, 0}, shape[2] = {0, 8};
+    distfft_decompose(10, size, rank, &shape[0], &start[0]);
+    const int64_t widths[2] = {1, 1};
+    const int periodic[2] = {1, 1};
+    distfft_layout slabs = NULL;
+    distfft_halo halo = NULL;
+    rc = distfft_layout_from_box(MPI_COMM_WORLD, 2, global, start, shape, &slabs);
+    if (!rc) rc = distfft_layout_halo_create(slabs, DISTFFT_REAL_DOUBLE, widths, NULL, periodic, 1,
+                                              DISTFFT_HALO_DATATYPES, &halo);
+    length = rc ? -1 : distfft_halo_describe(halo, text, sizeof text);
+    ok = length == (int)strlen(text) && strncmp(text, "(halo datatypes 10x8 real-double widths=1:1p,1:1p ", 50) == 0;
+    if (size == 2) ok = ok && strcmp(text, "(halo datatypes 10x8 real-double widths=1:1p,1:1p sends 1 message 128 "
+                                           "bytes)") == 0;
+    if (!ok) test_detail(suite, "halo: %s", text);
+    test_case(suite, test_all(MPI_COMM_WORLD, ok && distfft_halo_describe(NULL, text, sizeof text) == -1),
+              "distfft_halo_describe");
+    distfft_halo_destroy(&halo);
+    distfft_layout_destroy(&slabs);
+}
+
 /* The layout calls check their buffers and root: the same error on
  * every rank. */
 static void test_layout_buffers(test_suite *suite)
@@ -510,6 +549,7 @@ int main(int argc, char **argv)
     test_plans(&suite);
     test_calls(&suite);
     test_layout_buffers(&suite);
+    test_descriptions(&suite);
     test_bad_input(&suite);
     int code = test_suite_finish(&suite);
     MPI_Finalize();
