@@ -170,7 +170,7 @@ int distfft_precision_from_name(const char *name, distfft_precision *precision);
 size_t distfft_type_size(distfft_type type);
 
 /* Allocate and free memory aligned for FFTW's SIMD code (FFTW's own malloc).
- * Buffers handed to distfft_plan_forward/backward must be aligned like this
+ * Buffers handed to distfft_plan_execute must be aligned like this
  * (plain malloc on x86-64 Linux is too). Local. */
 void *distfft_malloc(size_t bytes);
 void distfft_free(void *pointer);
@@ -380,7 +380,9 @@ int distfft_redist_release(distfft_redist *redist);
 /* Parallel FFT plans (paper Sec. 3.3-3.6)                                   */
 /* ------------------------------------------------------------------------ */
 
-/* Transform direction (FFTW's sign convention), for the step queries. */
+/* Transform direction (FFTW's sign convention): of distfft_plan_execute,
+ * distfft_reshape_execute (forward: input layout to output layout) and the
+ * step queries. */
 enum { DISTFFT_FORWARD = -1, DISTFFT_BACKWARD = +1 };
 
 /* Normalisation, as numpy's `norm`: BACKWARD (default) leaves the forward
@@ -644,22 +646,33 @@ int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
                         distfft_precision precision,
                         const distfft_options *options, distfft_plan *plan);
 
-/* Forward transform: in has the local input block, out the local output
- * block; in and out must be distinct (for an in-place plan: the same
- * buffer), aligned like distfft_malloc. in is preserved unless
- * options.destroy_input or options.in_place. A pointer may be NULL only
- * where this rank's block is empty. Collective on the plan's
- * communicator. */
-int distfft_plan_forward(distfft_plan plan, void *in, void *out);
-
-/* Backward transform: in has the local OUTPUT block, out the local INPUT
- * block (the reverse of forward). Same rules. Collective. */
-int distfft_plan_backward(distfft_plan plan, void *in, void *out);
+/* Run the transform in `direction`, the same on every rank.
+ * DISTFFT_FORWARD: in has the local input block, out the local output
+ * block. DISTFFT_BACKWARD: the reverse (in has the local OUTPUT block, out
+ * the local INPUT block). in and out must be distinct (for an in-place
+ * plan: the same buffer), aligned like distfft_malloc. in is preserved
+ * unless options.destroy_input or options.in_place. A pointer may be NULL
+ * only where this rank's block is empty. Another direction:
+ * DISTFFT_ERR_ARGUMENT on every rank. Collective on the plan's
+ * communicator.
+ *
+ * Every object runs with distfft_<object>_execute(object, in, out[,
+ * direction]): plans and reshapes (both ways), redistributions and serial
+ * plans (one way), halos (one array, in place). */
+int distfft_plan_execute(distfft_plan plan, void *in, void *out, int direction);
 
 /* Local block of the input (spatial) and output (spectral) arrays:
  * local_shape[ndims] and global_start[ndims] (either may be NULL), per
  * field (a batched array has `batch` such blocks, one after the other).
- * Local. */
+ * Local.
+ *
+ * Block or layout? This rank's block is all most programs need: to size
+ * and fill its arrays (local, free, no handle). distfft_plan_input_layout /
+ * _output_layout (below) return a handle holding EVERY rank's box, made
+ * collectively and freed by the caller: take it to hand the plan's
+ * decomposition to the calls that take a layout -- a reshape to or from
+ * another decomposition, a halo on the plan's input, gathering, scattering
+ * or writing the array -- or to ask about another rank's box. */
 int distfft_plan_input_block(const struct distfft_plan_s *plan,
                              int64_t *local_shape, int64_t *global_start);
 int distfft_plan_output_block(const struct distfft_plan_s *plan,
@@ -764,12 +777,12 @@ int distfft_plan_describe(const struct distfft_plan_s *plan, char *buf,
 int distfft_plan_describe_verbose(const struct distfft_plan_s *plan,
                                   int verbosity, char *buf, size_t size);
 
-/* Time accumulated by this rank inside forward/backward, split into serial
+/* Time accumulated by this rank inside distfft_plan_execute, split into serial
  * FFTs (and scaling) and redistributions, since create or the last reset. */
 typedef struct {
     double fft_seconds;           /* serial FFTs and scaling */
     double redistribute_seconds;  /* exchanges */
-    int64_t executions;           /* forward and backward calls */
+    int64_t executions;           /* distfft_plan_execute calls, both directions */
 } distfft_timings;
 
 int distfft_plan_timings(const struct distfft_plan_s *plan,
@@ -995,13 +1008,14 @@ int distfft_reshape_create(const struct distfft_layout_s *layout_in,
                            int64_t batch, const distfft_reshape_options *options,
                            distfft_reshape *reshape);
 
-/* forward: `in` holds this rank's box of layout_in (batch included), `out`
- * receives its box of layout_out; backward: the reverse (in holds the
+/* Move the data in `direction`, the same on every rank. DISTFFT_FORWARD:
+ * `in` holds this rank's box of layout_in (batch included), `out` receives
+ * its box of layout_out; DISTFFT_BACKWARD: the reverse (in holds the
  * layout_out box, out receives the layout_in box). Distinct buffers; in is
- * not modified. A pointer may be NULL only where its box is empty.
- * Collective on the layouts' communicator. */
-int distfft_reshape_forward(distfft_reshape reshape, const void *in, void *out);
-int distfft_reshape_backward(distfft_reshape reshape, const void *in, void *out);
+ * not modified. A pointer may be NULL only where its box is empty. Another
+ * direction: DISTFFT_ERR_ARGUMENT on every rank. Collective on the
+ * layouts' communicator. */
+int distfft_reshape_execute(distfft_reshape reshape, const void *in, void *out, int direction);
 
 /* One line: its method, the array, and what this rank sends forward (to
  * how many of the other ranks, how many bytes); e.g. on 2 ranks, complex
@@ -1121,12 +1135,12 @@ void distfft_wisdom_forget(void);
  * made by one thread at a time per process (a creation that starts while
  * another thread creates or destroys a plan returns
  * DISTFFT_ERR_UNSUPPORTED; the wisdom calls are not checked);
- * distfft_serial_execute may run in several threads at once, on distinct
+ * distfft_serial_plan_execute may run in several threads at once, on distinct
  * arrays. The Python package's mpi4py-fft layer (distfft.mpi4py_fft.fftw)
  * runs on these calls. */
 
 /* A planned serial transform (opaque handle): made by
- * distfft_serial_plan_create, run by distfft_serial_execute, freed by
+ * distfft_serial_plan_create, run by distfft_serial_plan_execute, freed by
  * distfft_serial_plan_destroy. */
 typedef struct distfft_serial_plan_s *distfft_serial_plan;
 
@@ -1197,7 +1211,7 @@ int distfft_serial_plan_create(int ndims, const int64_t *shape, int naxes, const
  * aligned as the planning arrays were (FFTW's new-array execute;
  * DISTFFT_ERR_ALIGNMENT otherwise, unless planned with
  * DISTFFT_SERIAL_UNALIGNED). Arrays without elements may be NULL. Local. */
-int distfft_serial_execute(const struct distfft_serial_plan_s *plan, void *in, void *out);
+int distfft_serial_plan_execute(const struct distfft_serial_plan_s *plan, void *in, void *out);
 
 /* FFTW's own text of the plan (fftw_sprint_plan; "(empty)" for an array
  * without elements) into buf, truncated to size; returns the length the

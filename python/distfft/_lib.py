@@ -305,6 +305,14 @@ def c_string(text, what):
         raise ValueError(f"distfft: {what} {text!r} is not valid Unicode text") from None
 
 
+def text_of(call, handle):
+    """The text a describe call (call(handle, buffer, size) -> length) writes."""
+    size = call(handle, None, 0)
+    buffer = ctypes.create_string_buffer(size + 1)
+    call(handle, buffer, size + 1)
+    return buffer.value.decode()
+
+
 def options_new():
     """A distfft_options filled with the library's defaults."""
     return filled(Options, lib.distfft_options_init)[0]

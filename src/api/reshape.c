@@ -94,17 +94,21 @@ int distfft_reshape_create(const struct distfft_layout_s *layout_in, const struc
     return rc;
 }
 
-static int execute(distfft_reshape reshape, bool forward, const void *in, void *out)
+int distfft_reshape_execute(distfft_reshape reshape, const void *in, void *out, int direction)
 {
     error_clear();
-    const char *where = forward ? "distfft_reshape_forward" : "distfft_reshape_backward";
+    const char *where = "distfft_reshape_execute";
     if (!reshape) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: reshape is NULL (destroyed or never created)", where);
+    bool forward = direction != DISTFFT_BACKWARD;
     int64_t in_count = forward ? reshape->in_count : reshape->out_count;
     int64_t out_count = forward ? reshape->out_count : reshape->in_count;
     int64_t element = (int64_t)distfft_type_size(reshape->type);
     const char *pin = in, *pout = out;
     int local = DISTFFT_SUCCESS;
-    if (!in && in_count > 0)
+    if (direction != DISTFFT_FORWARD && direction != DISTFFT_BACKWARD)
+        local = error_fail(DISTFFT_ERR_ARGUMENT, "%s: direction %d is neither DISTFFT_FORWARD (%d) nor "
+                           "DISTFFT_BACKWARD (%d)", where, direction, DISTFFT_FORWARD, DISTFFT_BACKWARD);
+    else if (!in && in_count > 0)
         local = error_fail(DISTFFT_ERR_ARGUMENT, "%s: in is NULL but this rank's box has %lld elements", where,
                            (long long)in_count);
     else if (!out && out_count > 0)
@@ -115,16 +119,6 @@ static int execute(distfft_reshape reshape, bool forward, const void *in, void *
     int rc = reshape->size == 1 ? local : error_agree(reshape->comm, local);
     if (rc != DISTFFT_SUCCESS) return rc;
     return reshape_run(reshape, forward, in, out);
-}
-
-int distfft_reshape_forward(distfft_reshape reshape, const void *in, void *out)
-{
-    return execute(reshape, true, in, out);
-}
-
-int distfft_reshape_backward(distfft_reshape reshape, const void *in, void *out)
-{
-    return execute(reshape, false, in, out);
 }
 
 int distfft_reshape_describe(const struct distfft_reshape_s *reshape, char *buf, size_t size)

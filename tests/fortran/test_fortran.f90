@@ -79,8 +79,8 @@ contains
     call distfft_plan_output_block(plan, klocal)
     allocate(r(product(local)), r_back(product(local)), r_hat(product(klocal)))
     r = [(real(mod(i * 13 + rank, 17), c_double), i = 1, size(r))]
-    call distfft_plan_forward(plan, r, r_hat, ierr)
-    call distfft_plan_backward(plan, r_hat, r_back, ierr)
+    call distfft_plan_execute(plan, r, r_hat, DISTFFT_FORWARD, ierr)
+    call distfft_plan_execute(plan, r_hat, r_back, DISTFFT_BACKWARD, ierr)
     call check(ierr == DISTFFT_SUCCESS .and. maxval(abs(r - r_back)) < 1e-10_c_double, trim(name) // ': round trip')
     call distfft_plan_destroy(plan)
   end subroutine test_index_order
@@ -110,7 +110,7 @@ contains
         end do
       end do
     end do
-    call distfft_plan_forward(plan, u, u_hat, ierr)
+    call distfft_plan_execute(plan, u, u_hat, DISTFFT_FORWARD, ierr)
     worst = 0
     do l = 1, klocal(3)
       do j = 1, klocal(2)
@@ -144,8 +144,8 @@ contains
     allocate(a(local(1), local(2), local(3), 2), b(local(1), local(2), local(3), 2))
     allocate(a_hat(klocal(1), klocal(2), klocal(3), 2))
     a = reshape([(cmplx(mod(i * 37, 101), rank - i, c_double_complex), i = 1, size(a))], shape(a))
-    call distfft_plan_forward(plan, a, a_hat, ierr)
-    call distfft_plan_backward(plan, a_hat, b, ierr)
+    call distfft_plan_execute(plan, a, a_hat, DISTFFT_FORWARD, ierr)
+    call distfft_plan_execute(plan, a_hat, b, DISTFFT_BACKWARD, ierr)
     call check(ierr == DISTFFT_SUCCESS .and. maxval(abs(a - b)) < 1e-9_c_double, 'batched c2c round trip')
     call distfft_plan_destroy(plan)
 
@@ -156,8 +156,8 @@ contains
     call distfft_plan_output_block(plan, klocal2)
     allocate(r(local2(1), local2(2)), r_back(local2(1), local2(2)), r_hat(klocal2(1), klocal2(2)))
     r = reshape([(real(mod(i * 13, 17), c_float), i = 1, size(r))], shape(r))
-    call distfft_plan_forward(plan, r, r_hat, ierr)
-    call distfft_plan_backward(plan, r_hat, r_back, ierr)
+    call distfft_plan_execute(plan, r, r_hat, DISTFFT_FORWARD, ierr)
+    call distfft_plan_execute(plan, r_hat, r_back, DISTFFT_BACKWARD, ierr)
     call check(ierr == DISTFFT_SUCCESS .and. maxval(abs(r - r_back)) < 1e-4, 'r2c single-precision round trip')
     call distfft_plan_destroy(plan)
   end subroutine test_round_trips
@@ -283,14 +283,14 @@ contains
     extra = merge(1, 0, rank == ranks - 1)
     allocate(u(product(local) + extra), u_hat(product(klocal)))
     u = 0
-    call distfft_plan_forward(plan, u, u_hat, ierr)
+    call distfft_plan_execute(plan, u, u_hat, DISTFFT_FORWARD, ierr)
     call check_error(ierr, DISTFFT_ERR_SHAPE, 'elements', 'an array of the wrong size on one rank')
     call check(index(message, 'rank ') > 0, 'the message names the rank')
     allocate(v(product(local)), v_hat(product(klocal)))
-    call distfft_plan_forward(plan, v, v_hat, ierr)
+    call distfft_plan_execute(plan, v, v_hat, DISTFFT_FORWARD, ierr)
     call check_error(ierr, DISTFFT_ERR_ARGUMENT, 'complex-float', 'arrays of the wrong kind')
     call distfft_plan_destroy(plan)
-    call distfft_plan_forward(plan, u, u_hat, ierr)
+    call distfft_plan_execute(plan, u, u_hat, DISTFFT_FORWARD, ierr)
     call check_error(ierr, DISTFFT_ERR_ARGUMENT, 'not created', 'a destroyed plan')
     call distfft_plan_create(plan, MPI_COMM_WORLD, [8, 6, 5], DISTFFT_DOUBLE, ierr, options)
     call distfft_plan_destroy(plan)

@@ -55,9 +55,9 @@ program test_fortran_layouts
   allocate(b(shape2(1), shape2(2), shape2(3)))
   call fill(a, start1)
   call distfft_reshape_create(reshape, split1, split2, DISTFFT_REAL_DOUBLE)
-  call distfft_reshape_forward(reshape, a, b)
+  call distfft_reshape_execute(reshape, a, b, DISTFFT_FORWARD)
   call check(matches(b, start2), 'reshape forward: every element at its place')
-  call distfft_reshape_backward(reshape, b, c)
+  call distfft_reshape_execute(reshape, b, c, DISTFFT_BACKWARD)
   call check(all(c == a), 'reshape backward: the input again')
   call distfft_reshape_destroy(reshape)
 
@@ -66,8 +66,8 @@ program test_fortran_layouts
   allocate(u(shape1(1), shape1(2), shape1(3)), v(shape1(1), shape1(2), shape1(3)))
   allocate(u_hat(shape2(1), shape2(2), shape2(3)))
   u = cmplx(a, 0, c_double_complex)
-  call distfft_plan_forward(plan, u, u_hat)
-  call distfft_plan_backward(plan, u_hat, v)
+  call distfft_plan_execute(plan, u, u_hat, DISTFFT_FORWARD)
+  call distfft_plan_execute(plan, u_hat, v, DISTFFT_BACKWARD)
   call check(maxval(abs(v - u)) < 1e-12_c_double * maxval(abs(u) + 1), 'plan in layouts: backward(forward(u)) = u')
   if (all(start2 == 0) .and. all(shape2 > 0)) then
     call check(abs(u_hat(1, 1, 1) - 120 * 121 / 2) < 1e-9_c_double, 'plan in layouts: mode 0 = sum')

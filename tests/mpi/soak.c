@@ -122,8 +122,8 @@ static int plan_cycle(long i)
     double *x = buffer(n_in * sizeof(double)), *back = buffer(n_in * sizeof(double));
     void *y = buffer(n_out);
     for (size_t k = 0; k < n_in; k++) x[k] = sin(0.37 * (double)k + me);
-    rc = distfft_plan_forward(plan, x, y);
-    if (rc == DISTFFT_SUCCESS) rc = distfft_plan_backward(plan, y, back);
+    rc = distfft_plan_execute(plan, x, y, DISTFFT_FORWARD);
+    if (rc == DISTFFT_SUCCESS) rc = distfft_plan_execute(plan, y, back, DISTFFT_BACKWARD);
     double error = 0;
     for (size_t k = 0; rc == DISTFFT_SUCCESS && k < n_in; k++)
         error = fmax(error, fabs(back[k] - x[k]));

@@ -271,32 +271,35 @@ static void test_execute(void)
     int rc;
 
     /* out starts inside in: a partial overlap, not in == out */
-    rc = distfft_plan_forward(f.plan, f.x, f.x + 16);
+    rc = distfft_plan_execute(f.plan, f.x, f.x + 16, DISTFFT_FORWARD);
     expect_failure(rc, arg, "overlap", -1, r2c_untouched(&f, "a"),
                    "forward: out overlaps the end of in");
-    rc = distfft_plan_backward(f.plan, f.y, f.y);
+    rc = distfft_plan_execute(f.plan, f.y, f.y, DISTFFT_BACKWARD);
     expect_failure(rc, arg, "overlap", -1, r2c_untouched(&f, "b"),
                    "backward (r2c plan): in == out");
-    rc = distfft_plan_backward(f.plan, f.y + 32, b ? f.y : f.x);
+    rc = distfft_plan_execute(f.plan, f.y + 32, b ? f.y : f.x, DISTFFT_BACKWARD);
     expect_failure(rc, arg, "overlap", bad_rank, r2c_untouched(&f, "c"),
                    "backward (r2c plan): overlap on one rank");
     /* a float is 4 bytes: x + 4 is aligned for a float, not for FFTW */
-    rc = distfft_plan_forward(f.plan, f.x + 4, f.y);
+    rc = distfft_plan_execute(f.plan, f.x + 4, f.y, DISTFFT_FORWARD);
     expect_failure(rc, align, "aligned", -1, r2c_untouched(&f, "d"),
                    "forward (r2c float): input 4 bytes off");
-    rc = distfft_plan_forward(f.plan, f.x, b ? f.y + 8 : f.y);
+    rc = distfft_plan_execute(f.plan, f.x, b ? f.y + 8 : f.y, DISTFFT_FORWARD);
     expect_failure(rc, align, "aligned", bad_rank, r2c_untouched(&f, "e"),
                    "forward (r2c float): output 8 bytes off on one rank");
+    rc = distfft_plan_execute(f.plan, f.x, f.y, b ? 0 : DISTFFT_FORWARD);
+    expect_failure(rc, arg, "direction", bad_rank, r2c_untouched(&f, "h"),
+                   "execute: direction 0 on one rank");
 
     /* Used after destroy: destroy sets the handle NULL on every rank. */
     distfft_plan plan = f.plan;
     rc = distfft_plan_destroy(&plan);
     test_case(&suite, rc == DISTFFT_SUCCESS && plan == NULL,
               "plan_destroy sets the handle NULL");
-    rc = distfft_plan_forward(plan, f.x, f.y);
+    rc = distfft_plan_execute(plan, f.x, f.y, DISTFFT_FORWARD);
     expect_failure(rc, arg, "destroyed", -1, r2c_untouched(&f, "f"),
                    "forward: plan used after destroy");
-    rc = distfft_plan_backward(plan, f.y, f.x);
+    rc = distfft_plan_execute(plan, f.y, f.x, DISTFFT_BACKWARD);
     expect_failure(rc, arg, "destroyed", -1, r2c_untouched(&f, "g"),
                    "backward: plan used after destroy");
     rc = distfft_plan_destroy(&plan);

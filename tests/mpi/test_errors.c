@@ -244,7 +244,7 @@ static void test_plan_create(void)
 }
 
 /* ------------------------------------------------------------------------ */
-/* distfft_plan_forward / backward                                           */
+/* distfft_plan_execute                                                     */
 /* ------------------------------------------------------------------------ */
 
 typedef struct {
@@ -272,7 +272,7 @@ static void forward_fails(plan_fixture *f, distfft_plan plan, void *in,
                           void *out, unsigned allowed, int who,
                           const char *name)
 {
-    int rc = distfft_plan_forward(plan, in, out);
+    int rc = distfft_plan_execute(plan, in, out, DISTFFT_FORWARD);
     expect_failure(rc, allowed, who, buffers_unchanged(f, name), name);
 }
 
@@ -281,7 +281,7 @@ static void backward_fails(plan_fixture *f, void *in, void *out,
 {
     /* backward reads the output block (y, sentinel) and writes the input
      * block (x): both must stay as they are */
-    int rc = distfft_plan_backward(f->plan, in, out);
+    int rc = distfft_plan_execute(f->plan, in, out, DISTFFT_BACKWARD);
     expect_failure(rc, allowed, who, buffers_unchanged(f, name), name);
 }
 
@@ -339,7 +339,7 @@ static void test_execute(int destroy_input)
     backward_fails(&f, y, y, arg, -1, NAMED("backward: in == out"));
     backward_fails(&f, f.y + 1, x, align, -1,
                    NAMED("backward: misaligned input"));
-    rc = distfft_plan_backward(NULL, y, x);
+    rc = distfft_plan_execute(NULL, y, x, DISTFFT_BACKWARD);
     expect_failure(rc, arg, -1, buffers_unchanged(&f, "backward: NULL plan"),
                    NAMED("backward: NULL plan"));
 
@@ -361,8 +361,8 @@ static void test_execute(int destroy_input)
     /* The plan still works, and the input survived everything. */
     memset(f.y, 0, f.out_bytes);
     unsigned char *z = test_guarded_alloc(f.in_bytes, 0);
-    int ok = distfft_plan_forward(f.plan, x, y) == DISTFFT_SUCCESS;
-    ok = ok && distfft_plan_backward(f.plan, y, z) == DISTFFT_SUCCESS;
+    int ok = distfft_plan_execute(f.plan, x, y, DISTFFT_FORWARD) == DISTFFT_SUCCESS;
+    ok = ok && distfft_plan_execute(f.plan, y, z, DISTFFT_BACKWARD) == DISTFFT_SUCCESS;
     double error = 0;
     for (int64_t j = 0; ok && j < test_product(3, f.in_shape); j++) {
         double e = cabs(test_element(f.type, z, j) -

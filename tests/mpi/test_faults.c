@@ -410,8 +410,8 @@ static int body(const scenario *s, state *st)
     case PLAN_CREATE:
         return create_plan(s, &st->plan);
     case PLAN_EXECUTE:
-        rc = distfft_plan_forward(st->plan, st->a, st->b);
-        return rc ? rc : distfft_plan_backward(st->plan, st->b, st->c);
+        rc = distfft_plan_execute(st->plan, st->a, st->b, DISTFFT_FORWARD);
+        return rc ? rc : distfft_plan_execute(st->plan, st->b, st->c, DISTFFT_BACKWARD);
     case REDIST_CREATE:
         return create_redist(s, &st->redist);
     case REDIST_EXECUTE:
@@ -441,8 +441,8 @@ static int body(const scenario *s, state *st)
     case RESHAPE_CREATE:
         return create_reshape(s, st);
     case RESHAPE_EXECUTE:
-        rc = distfft_reshape_forward(st->reshape, st->a, st->b);
-        if (!rc) rc = distfft_reshape_backward(st->reshape, st->b, st->c);
+        rc = distfft_reshape_execute(st->reshape, st->a, st->b, DISTFFT_FORWARD);
+        if (!rc) rc = distfft_reshape_execute(st->reshape, st->b, st->c, DISTFFT_BACKWARD);
         if (rc == DISTFFT_SUCCESS && memcmp(st->a, st->c, st->bytes_a)) rc = -1;
         return rc;
     case PLAN_LAYOUTS_CREATE:
@@ -529,7 +529,7 @@ static int next_plan_works(void)
     distfft_plan_input_block(plan, in, NULL);
     distfft_plan_output_block(plan, out, NULL);
     void *x = zeros((size_t)product(3, in) * 16), *y = zeros((size_t)product(3, out) * 16);
-    rc = distfft_plan_forward(plan, x, y);
+    rc = distfft_plan_execute(plan, x, y, DISTFFT_FORWARD);
     distfft_free(x);
     distfft_free(y);
     return !rc && !distfft_plan_destroy(&plan);

@@ -96,8 +96,8 @@ static void plan_cycle_placed(int ndims, const int64_t *shape, int grid_ndims,
         size_t out_bytes = (size_t)(batch * product(ndims, out_shape)) *
                            distfft_type_size(out_type);
         void *x = zeros(in_bytes), *y = zeros(out_bytes);
-        ok = distfft_plan_forward(plan, x, y) == DISTFFT_SUCCESS &&
-             distfft_plan_backward(plan, y, x) == DISTFFT_SUCCESS;
+        ok = distfft_plan_execute(plan, x, y, DISTFFT_FORWARD) == DISTFFT_SUCCESS &&
+             distfft_plan_execute(plan, y, x, DISTFFT_BACKWARD) == DISTFFT_SUCCESS;
         distfft_free(x);
         distfft_free(y);
         ok = distfft_plan_destroy(&plan) == DISTFFT_SUCCESS && ok;
@@ -273,9 +273,9 @@ static void failing_calls(void)
     if (distfft_plan_create(MPI_COMM_WORLD, 3, good, DISTFFT_DOUBLE, &o,
                             &plan) == DISTFFT_SUCCESS) {
         before = mpi_handle_counts_now();
-        rc = distfft_plan_forward(plan, NULL, NULL);
+        rc = distfft_plan_execute(plan, NULL, NULL, DISTFFT_FORWARD);
         check_clean(&before, 0, rc != DISTFFT_SUCCESS,
-                    "plan_forward failing: NULL buffers");
+                    "plan_execute failing: NULL buffers");
         distfft_plan_destroy(&plan);
     }
 }

@@ -142,8 +142,8 @@ static void reshape_round(test_suite *suite, const char *name, distfft_layout a,
     int rc = distfft_reshape_create(a, b, type, batch, &options, &reshape);
     void *x = alloc_box(a, type, batch), *y = alloc_box(b, type, batch), *z = alloc_box(a, type, batch);
     fill(a, type, batch, x);
-    int ok = rc == DISTFFT_SUCCESS && distfft_reshape_forward(reshape, x, y) == DISTFFT_SUCCESS &&
-             check(b, type, batch, y) == 0 && distfft_reshape_backward(reshape, y, z) == DISTFFT_SUCCESS &&
+    int ok = rc == DISTFFT_SUCCESS && distfft_reshape_execute(reshape, x, y, DISTFFT_FORWARD) == DISTFFT_SUCCESS &&
+             check(b, type, batch, y) == 0 && distfft_reshape_execute(reshape, y, z, DISTFFT_BACKWARD) == DISTFFT_SUCCESS &&
              check(a, type, batch, z) == 0 && check(a, type, batch, x) == 0;
     if (!ok && rc) test_detail(suite, "%s", distfft_last_error());
     test_case(suite, ok, "reshape %s %s batch=%lld %s", name, distfft_type_name(type), (long long)batch,
@@ -272,8 +272,8 @@ static void plan_case(test_suite *suite, const char *name, int ndims, const int6
     void *x = alloc_box(a, DISTFFT_COMPLEX_DOUBLE, 1), *y = alloc_box(b, DISTFFT_COMPLEX_DOUBLE, 1),
          *z = alloc_box(a, DISTFFT_COMPLEX_DOUBLE, 1);
     test_fill(DISTFFT_COMPLEX_DOUBLE, ndims, global, box_shape, box_start, 1, 0, x);
-    rc = distfft_plan_forward(plan, x, y);
-    if (rc == 0) rc = distfft_plan_backward(plan, y, z);
+    rc = distfft_plan_execute(plan, x, y, DISTFFT_FORWARD);
+    if (rc == 0) rc = distfft_plan_execute(plan, y, z, DISTFFT_BACKWARD);
     int64_t n = test_product(ndims, global);
     double complex *gx = NULL, *gy = NULL, *gz = NULL;
     void *raw[3] = {NULL, NULL, NULL};
@@ -459,6 +459,12 @@ static void test_layout_buffers(test_suite *suite)
               "distfft_layout_gather: a NULL block on rank 0, the same code on every rank");
     rc = distfft_layout_scatter(layout, type, 1, whole, size, mine);
     test_case(suite, test_all(MPI_COMM_WORLD, rc == DISTFFT_ERR_ARGUMENT), "distfft_layout_scatter: root out of range");
+    distfft_reshape reshape = NULL;
+    rc = distfft_reshape_create(layout, layout, type, 1, NULL, &reshape);
+    if (rc == DISTFFT_SUCCESS) rc = distfft_reshape_execute(reshape, mine, back, rank == 0 ? 2 : DISTFFT_FORWARD);
+    test_case(suite, test_all(MPI_COMM_WORLD, rc == DISTFFT_ERR_ARGUMENT && strstr(distfft_last_error(), "direction")),
+              "distfft_reshape_execute: direction 2 on rank 0, the same error on every rank");
+    distfft_reshape_destroy(&reshape);
     distfft_layout_destroy(&layout);
 }
 

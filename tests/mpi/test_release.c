@@ -61,7 +61,7 @@ static distfft_plan shm_plan(MPI_Comm comm, int64_t n)
     size_t bytes = 16 * (size_t)n * (size_t)n; /* beyond any local block */
     void *in = distfft_malloc(bytes), *out = distfft_malloc(bytes);
     memset(in, 0, bytes);
-    rc = distfft_plan_forward(plan, in, out);
+    rc = distfft_plan_execute(plan, in, out, DISTFFT_FORWARD);
     distfft_free(in);
     distfft_free(out);
     if (rc != DISTFFT_SUCCESS) MPI_Abort(MPI_COMM_WORLD, 3);
