@@ -159,9 +159,14 @@ int distfft_reshape_release(distfft_reshape *reshape)
 {
     error_clear();
     if (!reshape) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_reshape_release: NULL");
+    return reshape_release(reshape, NULL);
+}
+
+int reshape_release(distfft_reshape *reshape, MPI_Comm *companion)
+{
     if (!*reshape) return DISTFFT_SUCCESS;
     lifetime_tag tag = (*reshape)->lifetime;
-    int rc = lifetime_release(&tag, reshape_free_opaque, *reshape);
+    int rc = lifetime_release_with(&tag, reshape_free_opaque, *reshape, companion);
     if (lifetime_released(rc, &tag)) *reshape = NULL;
     return rc;
 }

@@ -148,6 +148,8 @@ module distfft
   public :: distfft_plan_create_layouts
   public :: distfft_layout_gather, distfft_layout_scatter, distfft_layout_array_write, distfft_layout_array_read
   public :: distfft_layout_halo_create, distfft_halo_execute, distfft_halo_padded_block, distfft_halo_destroy
+  public :: distfft_layout_release, distfft_reshape_release, distfft_halo_release
+  public :: distfft_redist_describe, distfft_reshape_describe, distfft_halo_describe
 
   interface distfft_plan_create
     module procedure plan_create_i8, plan_create_i4

@@ -278,9 +278,14 @@ int distfft_halo_release(distfft_halo *halo)
 {
     error_clear();
     if (!halo) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_halo_release: NULL");
+    return halo_release(halo, NULL);
+}
+
+int halo_release(distfft_halo *halo, MPI_Comm *companion)
+{
     if (!*halo) return DISTFFT_SUCCESS;
     lifetime_tag tag = (*halo)->lifetime;
-    int rc = lifetime_release(&tag, halo_free_opaque, *halo);
+    int rc = lifetime_release_with(&tag, halo_free_opaque, *halo, companion);
     if (lifetime_released(rc, &tag)) *halo = NULL;
     return rc;
 }

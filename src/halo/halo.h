@@ -70,6 +70,11 @@ struct distfft_halo_s {
     lifetime_tag lifetime;           /* its number beside its layout's (lifetime.h) */
 };
 
+/* distfft_halo_release of a non-NULL handle pointer, parking *companion
+ * (a language binding's communicator beside the halo; may be NULL) on the
+ * same record (halo.c). Local. */
+int halo_release(distfft_halo *halo, MPI_Comm *companion);
+
 /* halo_plan.c: from every rank's block (`blocks`: a layout's table,
  * start[ndims] then shape[ndims] per rank), check that each line tiles the
  * array, and fill every stage's messages and boxes. Local: the caller

@@ -60,4 +60,9 @@ const char *reshape_method_name(const struct distfft_reshape_s *reshape);
  * the first failure (a message is recorded only then). */
 int reshape_free(struct distfft_reshape_s *reshape);
 
+/* distfft_reshape_release of a non-NULL handle pointer, parking *companion
+ * (a language binding's communicator beside the reshape; may be NULL) on
+ * the same record (api/reshape.c). Local. */
+int reshape_release(distfft_reshape *reshape, MPI_Comm *companion);
+
 #endif

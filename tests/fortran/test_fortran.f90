@@ -192,6 +192,8 @@ contains
       end do
     end do
     call check(ok, 'redistribution from Fortran axis 1 to axis 2')
+    message = distfft_redist_describe(redist)   ! C order: alignment 1 -> 0
+    call check(index(message, '(redist alltoallw 1->0 ') == 1, 'redistribution describe: ' // message)
     call distfft_redist_destroy(redist)
   end subroutine test_redistribution
 
