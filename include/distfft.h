@@ -24,9 +24,10 @@
  *    own communicators (with MPI_ERRORS_RETURN) and frees every MPI object it
  *    creates in the matching destroy call (or, after a release, in
  *    distfft_collect). It caches one attribute on a communicator that a
- *    plan or redistribution is created on (the queue of released objects:
- *    memory, no MPI object; freed with the communicator), and the queue's
- *    frees agree on that communicator itself (see "Release calls").
+ *    plan, redistribution or layout is created on (the queue of released
+ *    objects: memory, no MPI object; freed with the communicator), and the
+ *    queue's frees agree on that communicator itself (see "Release
+ *    calls").
  *  - Destroy calls (distfft_plan_destroy, _redist_destroy, _halo_destroy,
  *    _grid_destroy, _layout_destroy, _reshape_destroy) are collective:
  *    call them at the same point of the program on every rank, as any
