@@ -9,7 +9,8 @@
  * of its own steps from their specs:
  *   serial/fft_step.c       serial FFTs along axes of the local block
  *   serial/weights_step.c   per-axis weights (the Chebyshev scaling)
- *   redist/exchange_step.c  a global redistribution on one sub-communicator
+ *   redist/exchange_step.c  a global redistribution on one sub-communicator,
+ *                           and a reshape at an end in a caller's layout
  * and the plan only runs them in order, reading from and writing to the
  * slots the algebra assigned.
  */
@@ -23,17 +24,23 @@
 #include "serial/serial_fft.h"
 #include "text.h"
 
-/* Where a step reads or writes: the caller's arrays or a work buffer. */
-typedef enum { SLOT_INPUT, SLOT_OUTPUT, SLOT_WORK0, SLOT_WORK1 } step_slot;
+/* Where a step reads or writes: the caller's arrays, a work buffer, or
+ * the plan's own block at an end whose layout the caller chose (the
+ * buffer a reshape at that end fills or empties). */
+typedef enum { SLOT_INPUT, SLOT_OUTPUT, SLOT_WORK0, SLOT_WORK1, SLOT_END_INPUT, SLOT_END_OUTPUT,
+               SLOT_COUNT } step_slot;
 
-typedef enum { STEP_FFT, STEP_EXCHANGE, STEP_WEIGHTS } step_kind;
+/* STEP_RESHAPE: the reshape between a caller's layout and the plan's own
+ * blocks at one end of a plan (plan/ends.c); it moves the whole batch at
+ * once, also in a plan run field by field. */
+typedef enum { STEP_FFT, STEP_EXCHANGE, STEP_WEIGHTS, STEP_RESHAPE } step_kind;
 
 typedef struct {
     step_kind kind;
     int ndims;                        /* of the array; a leading batch */
     int64_t batch;                    /* dimension of this many fields */
     serial_spec fft;                  /* STEP_FFT: the serial transform */
-    int grid_direction;               /* STEP_EXCHANGE: on P_grid_direction, */
+    int grid_direction;               /* STEP_EXCHANGE: on P_grid_direction (-1: a reshape), */
     int axis_in, axis_out;            /* from alignment axis_in to axis_out */
     int weights_axis;                 /* STEP_WEIGHTS: along this axis */
     int weights_table;                /* STEP_WEIGHTS: 0 forward, 1 backward */
@@ -43,7 +50,7 @@ typedef struct {
     int64_t in_count, out_count;      /* local elements, batch included */
     bool out_of_place;
     step_slot src, dst;
-    int64_t global_bytes;             /* STEP_EXCHANGE: the whole array, all ranks */
+    int64_t global_bytes;             /* exchanges and reshapes: the whole array, all ranks */
     int threads;                      /* per rank (options.threads) */
 } step_spec;
 
@@ -85,6 +92,12 @@ struct step {
     step_spec spec;
 };
 
+/* Whether a step moves data between ranks (its time is redistribution). */
+static inline bool step_communicates(const step_spec *spec)
+{
+    return spec->kind == STEP_EXCHANGE || spec->kind == STEP_RESHAPE;
+}
+
 /* Free any step (NULL is a no-op); the first failure. */
 static inline int step_destroy(step *s)
 {
@@ -108,5 +121,13 @@ int weights_step_create(const step_spec *spec, step **out);
  * step then owns; on failure redist stays the caller's (its free may be
  * collective: free it after agreeing on the failure). */
 int exchange_step_create(const step_spec *spec, distfft_redist redist, step **out);
+
+/* redist/exchange_step.c: a reshape step at one end of a plan, running
+ * `reshape` forward (its input layout to its output layout) or backward;
+ * `end` names it ("in" or "out"). The step borrows the reshape (the
+ * plan's ends own it: one reshape serves both directions). */
+struct distfft_reshape_s;
+int reshape_step_create(const step_spec *spec, const struct distfft_reshape_s *reshape, bool forward,
+                        const char *end, step **out);
 
 #endif

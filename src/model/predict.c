@@ -250,12 +250,16 @@ int distfft_plan_predict(const struct distfft_plan_s *plan, int direction, doubl
     if (steps < 0 || !seconds)
         return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_plan_predict: NULL plan or seconds, or direction "
                           "%d is neither DISTFFT_FORWARD nor DISTFFT_BACKWARD", direction);
-    int rc = DISTFFT_SUCCESS;
+    int rc = DISTFFT_SUCCESS, list = direction == DISTFFT_FORWARD ? PLAN_FORWARD : PLAN_BACKWARD;
+    bool reshapes = false; /* the same on every rank: the lists are agreed */
+    for (int s = 0; s < steps; s++) reshapes = reshapes || plan->steps[list][s]->spec.kind == STEP_RESHAPE;
     int local = count < steps ? error_fail(DISTFFT_ERR_ARGUMENT, "distfft_plan_predict: room for %d "
                                            "steps, the plan has %d", count, steps)
                 : !model_current() ? error_fail(DISTFFT_ERR_ARGUMENT, "distfft_plan_predict: no cost model "
                                                 "(distfft_model_import_file first)")
-                                   : DISTFFT_SUCCESS;
+                : reshapes ? error_fail(DISTFFT_ERR_UNSUPPORTED, "distfft_plan_predict: the cost model prices "
+                                        "no reshape between a caller's layout and the plan's own blocks")
+                           : DISTFFT_SUCCESS;
     TRY(error_agree(plan->comm, local));
     const struct distfft_grid_s *grid = plan->grid;
     int index = 0;
@@ -263,7 +267,6 @@ int distfft_plan_predict(const struct distfft_plan_s *plan, int direction, doubl
     model_topology topology;
     TRY(model_topology_create(plan->comm, model_current(), plan->request.options.node_size, plan->node, grid->ndims,
                               grid->dims, index, &topology));
-    int list = direction == DISTFFT_FORWARD ? PLAN_FORWARD : PLAN_BACKWARD;
     for (int s = 0; s < steps; s++) {
         distfft_step info;
         distfft_plan_step(plan, direction, s, &info);

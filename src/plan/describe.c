@@ -38,7 +38,7 @@ static void describe_header(const struct distfft_plan_s *plan, text *out)
 static void describe_backward_methods(const struct distfft_plan_s *plan, text *out)
 {
     const char *separator = " (backward";
-    for (int s = 0; s < plan->algebra.backward_count; s++) {
+    for (int s = 0; s < plan_list_length(plan, PLAN_BACKWARD); s++) {
         const step *current = plan->steps[PLAN_BACKWARD][s];
         if (current->spec.kind != STEP_EXCHANGE) continue;
         distfft_step info = {.method = DISTFFT_METHOD_AUTO};
@@ -53,8 +53,7 @@ static void describe_backward_methods(const struct distfft_plan_s *plan, text *o
  * one level further in when verbose. */
 static void describe_steps(const struct distfft_plan_s *plan, int list, int verbosity, int depth, text *out)
 {
-    int count = list == PLAN_FORWARD ? plan->algebra.forward_count : plan->algebra.backward_count;
-    for (int s = 0; s < count; s++) {
+    for (int s = 0; s < plan_list_length(plan, list); s++) {
         const step *current = plan->steps[list][s];
         text_open(out, depth);
         current->ops->describe(current, out);
@@ -90,9 +89,7 @@ int distfft_plan_describe_verbose(const struct distfft_plan_s *plan, int verbosi
     int depth = verbosity > 0; /* 0: every node on the one line */
     text_append(&out, "(");
     describe_header(plan, &out);
-    plan_ends_describe(plan, PLAN_END_INPUT, depth, &out);
     describe_steps(plan, PLAN_FORWARD, verbosity, depth, &out);
-    plan_ends_describe(plan, PLAN_END_OUTPUT, depth, &out);
     if (verbosity > 0) {
         text_open(&out, depth);
         text_append(&out, "backward");

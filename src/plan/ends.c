@@ -2,11 +2,12 @@
  * ends.c -- a plan whose input and output are in the caller's layouts
  * (distfft_plan_create_layouts): where a caller's layout differs from the
  * plan's own blocks, a reshape (redist/reshape.h) at that end moves the
- * data between the caller's boxes and a buffer of the plan's own block,
- * and the plan's steps run on that buffer. Forward: reshape in, steps,
- * reshape out; backward the reverse. The reshapes are steps of the plan
- * like the others: described, counted, timed, and their buffers are work
- * memory allocated here, at plan time.
+ * data between the caller's boxes and a buffer of the plan's own block.
+ * The reshapes are steps of the lists like the others -- forward: reshape
+ * in, the plan's steps, reshape out; backward the reverse -- so the one
+ * runner runs, times and counts them, and describe and the step table
+ * read them from the lists. What stays here is what the caller's layouts
+ * answer: their boxes, for the block queries.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +19,6 @@
 struct plan_ends {
     struct distfft_layout_s *layout[2];    /* [PLAN_END_*]: the caller's, or NULL */
     struct distfft_reshape_s *reshape[2];  /* caller <-> plan's own blocks, or NULL */
-    void *buffer[2];                       /* the plan's own block at a reshaped end */
-    size_t buffer_bytes[2];
-    double seconds[2][2];                  /* [list][end] */
 };
 
 int plan_ends_free(struct distfft_plan_s *plan)
@@ -31,11 +29,106 @@ int plan_ends_free(struct distfft_plan_s *plan)
     for (int e = 0; e < 2; e++) {
         KEEP(reshape_free(ends->reshape[e]));
         KEEP(layout_value_free(ends->layout[e]));
-        distfft_free(ends->buffer[e]);
     }
     free(ends);
     plan->ends = NULL;
     return rc;
+}
+
+/* The slot of the plan's own block at an end, and the end a list reads
+ * (`output` false) or writes. */
+static step_slot end_slot(int end)
+{
+    return end == PLAN_END_INPUT ? SLOT_END_INPUT : SLOT_END_OUTPUT;
+}
+
+static int end_of(int list, bool output)
+{
+    return (list == PLAN_FORWARD) != output ? PLAN_END_INPUT : PLAN_END_OUTPUT;
+}
+
+/* The spec of a reshape step of `list`, from slot src to dst. */
+static step_spec reshape_spec(const struct distfft_plan_s *plan, const struct distfft_reshape_s *reshape,
+                              int list, step_slot src, step_slot dst)
+{
+    bool forward = list == PLAN_FORWARD;
+    const struct distfft_layout_s *from = &reshape->boxes[forward ? 0 : 1], *to = &reshape->boxes[forward ? 1 : 0];
+    step_spec spec = {.kind = STEP_RESHAPE, .ndims = reshape->ndims, .batch = reshape->batch,
+                      .grid_direction = -1, .axis_in = -1, .axis_out = -1,
+                      .in_type = reshape->type, .out_type = reshape->type,
+                      .in_count = forward ? reshape->in_count : reshape->out_count,
+                      .out_count = forward ? reshape->out_count : reshape->in_count,
+                      .out_of_place = true, .src = src, .dst = dst,
+                      .threads = plan->request.options.threads};
+    memcpy(spec.in_shape, layout_shape(from, reshape->rank), (size_t)reshape->ndims * sizeof *spec.in_shape);
+    memcpy(spec.out_shape, layout_shape(to, reshape->rank), (size_t)reshape->ndims * sizeof *spec.out_shape);
+    spec.global_bytes = (int64_t)shape_product(reshape->ndims, reshape->global_shape) * reshape->batch *
+                        (int64_t)distfft_type_size(reshape->type);
+    return spec;
+}
+
+/* Put `current` into a list at `index`, the later steps one further on. */
+static void insert_step(struct distfft_plan_s *plan, int list, int index, step *current)
+{
+    for (int s = plan->count[list]; s > index; s--) {
+        plan->steps[list][s] = plan->steps[list][s - 1];
+        plan->exchange_output[list][s] = plan->exchange_output[list][s - 1];
+        plan->step_seconds[list][s] = plan->step_seconds[list][s - 1];
+    }
+    plan->steps[list][index] = current;
+    plan->exchange_output[list][index] = NULL;
+    plan->step_seconds[list][index] = 0.0;
+    plan->count[list]++;
+}
+
+/* One list's reshapes: the plan's own steps move from the caller's arrays
+ * to the buffers of the reshaped ends, and the reshapes go first and last.
+ * The last reshape reads where the plan's last step wrote (a work buffer
+ * too: no copy into the end's buffer first). */
+static int insert_reshapes(struct distfft_plan_s *plan, int list)
+{
+    struct plan_ends *ends = plan->ends;
+    int first = end_of(list, false), last = end_of(list, true);
+    const char *names[2] = {[PLAN_END_INPUT] = "in", [PLAN_END_OUTPUT] = "out"};
+    bool forward = list == PLAN_FORWARD;
+    for (int s = 0; s < plan->count[list]; s++) {
+        step_spec *spec = &plan->steps[list][s]->spec;
+        if (ends->reshape[first] && spec->src == SLOT_INPUT) spec->src = end_slot(first);
+        if (ends->reshape[first] && spec->dst == SLOT_INPUT) spec->dst = end_slot(first);
+        if (ends->reshape[last] && spec->src == SLOT_OUTPUT) spec->src = end_slot(last);
+        if (ends->reshape[last] && spec->dst == SLOT_OUTPUT) spec->dst = end_slot(last);
+    }
+    step *made = NULL;
+    if (ends->reshape[last]) {
+        step_slot result = plan->steps[list][plan->count[list] - 1]->spec.dst;
+        step_spec spec = reshape_spec(plan, ends->reshape[last], list, result, SLOT_OUTPUT);
+        int rc = reshape_step_create(&spec, ends->reshape[last], forward, names[last], &made);
+        if (rc != DISTFFT_SUCCESS) return rc;
+        insert_step(plan, list, plan->count[list], made);
+    }
+    if (ends->reshape[first]) {
+        step_spec spec = reshape_spec(plan, ends->reshape[first], list, SLOT_INPUT, end_slot(first));
+        int rc = reshape_step_create(&spec, ends->reshape[first], forward, names[first], &made);
+        if (rc != DISTFFT_SUCCESS) return rc;
+        insert_step(plan, list, 0, made);
+    }
+    return DISTFFT_SUCCESS;
+}
+
+/* The buffer of the plan's own block at a reshaped end, where a step of
+ * either list writes it (not where the last reshape reads a work buffer). */
+static int allocate_end(struct distfft_plan_s *plan, int end, size_t bytes)
+{
+    step_slot slot = end_slot(end);
+    bool written = false;
+    for (int l = 0; l < 2; l++)
+        for (int s = 0; s < plan->count[l]; s++)
+            written = written || plan->steps[l][s]->spec.dst == slot;
+    if (!written || !bytes) return DISTFFT_SUCCESS;
+    plan->work_size[slot - SLOT_WORK0] = bytes;
+    plan->work[slot - SLOT_WORK0] = distfft_malloc(bytes);
+    if (!plan->work[slot - SLOT_WORK0]) return error_fail(DISTFFT_ERR_MEMORY, "reshape buffer of %zu bytes", bytes);
+    return DISTFFT_SUCCESS;
 }
 
 int plan_attach_ends(struct distfft_plan_s *plan, struct distfft_layout_s *layouts[2],
@@ -55,35 +148,19 @@ int plan_attach_ends(struct distfft_plan_s *plan, struct distfft_layout_s *layou
         ends->layout[e] = layouts[e];
         ends->reshape[e] = reshapes[e];
     }
-    for (int e = 0; e < 2; e++) {
-        if (!ends->reshape[e]) continue;
-        size_t bytes = e == PLAN_END_INPUT ? plan_in_bytes(plan, PLAN_FORWARD) : plan_out_bytes(plan, PLAN_FORWARD);
-        ends->buffer_bytes[e] = bytes;
-        if (bytes && !(ends->buffer[e] = distfft_malloc(bytes)))
-            return error_fail(DISTFFT_ERR_MEMORY, "reshape buffer of %zu bytes", bytes);
-    }
-    return DISTFFT_SUCCESS;
+    /* the plan's own blocks, before the reshapes become the lists' ends */
+    size_t own[2] = {plan_in_bytes(plan, PLAN_FORWARD), plan_out_bytes(plan, PLAN_FORWARD)};
+    int rc = DISTFFT_SUCCESS;
+    TRY(insert_reshapes(plan, PLAN_FORWARD));
+    TRY(insert_reshapes(plan, PLAN_BACKWARD));
+    for (int e = 0; e < 2; e++) TRY(allocate_end(plan, e, own[e]));
+fail:
+    return rc;
 }
 
 const struct distfft_layout_s *plan_end_layout(const struct distfft_plan_s *plan, int end)
 {
     return plan->ends ? plan->ends->layout[end] : NULL;
-}
-
-/* The end a direction reads (`output` false) or writes. */
-static int end_of(int list, bool output)
-{
-    return (list == PLAN_FORWARD) != output ? PLAN_END_INPUT : PLAN_END_OUTPUT;
-}
-
-size_t plan_caller_bytes(const struct distfft_plan_s *plan, int list, bool output)
-{
-    int end = end_of(list, output);
-    const struct distfft_layout_s *layout = plan_end_layout(plan, end);
-    if (!layout) return output ? plan_out_bytes(plan, list) : plan_in_bytes(plan, list);
-    distfft_type type = end == PLAN_END_INPUT ? plan->algebra.input_type : plan->algebra.output_type;
-    return (size_t)plan->request.options.batch * (size_t)layout_box_count(layout, layout->rank) *
-           distfft_type_size(type);
 }
 
 bool plan_end_box(const struct distfft_plan_s *plan, int end, int64_t *local_shape, int64_t *global_start)
@@ -94,81 +171,4 @@ bool plan_end_box(const struct distfft_plan_s *plan, int end, int64_t *local_sha
     if (local_shape) memcpy(local_shape, layout_shape(layout, layout->rank), bytes);
     if (global_start) memcpy(global_start, layout_start(layout, layout->rank), bytes);
     return true;
-}
-
-/* Reshape end `end` in a direction, timed as an exchange. */
-static int run_end(struct distfft_plan_s *plan, int list, int end, const void *from, void *to)
-{
-    struct plan_ends *ends = plan->ends;
-    double start = MPI_Wtime();
-    /* input end: forward is caller -> own; output end: forward is own -> caller */
-    int rc = reshape_run(ends->reshape[end], list == PLAN_FORWARD, from, to);
-    double elapsed = MPI_Wtime() - start;
-    ends->seconds[list][end] += elapsed;
-    plan->timings.redistribute_seconds += elapsed;
-    return rc;
-}
-
-int plan_ends_run(struct distfft_plan_s *plan, int list, void *in, void *out)
-{
-    struct plan_ends *ends = plan->ends;
-    int first = end_of(list, false), last = end_of(list, true);
-    void *inner_in = in, *inner_out = out;
-    int rc = DISTFFT_SUCCESS;
-    if (ends->reshape[first]) {
-        TRY(run_end(plan, list, first, in, ends->buffer[first]));
-        inner_in = ends->buffer[first];
-    }
-    if (ends->reshape[last]) inner_out = ends->buffer[last];
-    TRY(plan_run(plan, list, inner_in, inner_out));
-    if (ends->reshape[last]) TRY(run_end(plan, list, last, ends->buffer[last], out));
-fail:
-    return rc;
-}
-
-int plan_ends_before(const struct distfft_plan_s *plan, int list)
-{
-    return plan->ends && plan->ends->reshape[end_of(list, false)] ? 1 : 0;
-}
-
-int plan_ends_after(const struct distfft_plan_s *plan, int list)
-{
-    return plan->ends && plan->ends->reshape[end_of(list, true)] ? 1 : 0;
-}
-
-void plan_ends_step(const struct distfft_plan_s *plan, int list, bool after, distfft_step *info)
-{
-    int end = end_of(list, after);
-    const struct distfft_reshape_s *reshape = plan->ends->reshape[end];
-    memset(info, 0, sizeof *info);
-    text description = text_on(info->description, sizeof info->description);
-    text_append(&description, "reshape %s %s", end == PLAN_END_INPUT ? "in" : "out", reshape_method_name(reshape));
-    info->is_redistribution = 1;
-    info->grid_direction = info->axis_in = info->axis_out = -1;
-    info->group_size = reshape->size;
-    info->method = reshape->method;
-    /* forward: the input end sends the caller's boxes, the output end the plan's; backward the reverse */
-    bool sends_forward = list == PLAN_FORWARD;
-    info->bytes_sent = sends_forward ? reshape->bytes_sent : reshape->bytes_received;
-    info->global_bytes = (int64_t)shape_product(reshape->ndims, reshape->global_shape) * reshape->batch *
-                         (int64_t)distfft_type_size(reshape->type);
-    info->seconds = plan->ends->seconds[list][end];
-    info->executions = plan->executions[list];
-}
-
-void plan_ends_describe(const struct distfft_plan_s *plan, int end, int depth, text *out)
-{
-    if (!plan->ends || !plan->ends->reshape[end]) return;
-    text_node(out, depth, "reshape %s %s", end == PLAN_END_INPUT ? "in" : "out",
-              reshape_method_name(plan->ends->reshape[end]));
-}
-
-size_t plan_ends_work_bytes(const struct distfft_plan_s *plan)
-{
-    return plan->ends ? plan->ends->buffer_bytes[0] + plan->ends->buffer_bytes[1] : 0;
-}
-
-void plan_ends_reset(struct distfft_plan_s *plan)
-{
-    if (plan->ends) memset(plan->ends->seconds, 0, sizeof plan->ends->seconds);
 }

@@ -5,8 +5,7 @@
  * work buffers once, and makes each step in its layer's room (serial/ for
  * FFTs and weights, redist/ for exchanges, whose redistribution comes from
  * the exchange_maker tune/ passes in). The public transforms check their
- * arguments here, agree, and run the plan (run.c), through the reshapes
- * at its ends where it has them (ends.c).
+ * arguments here, agree, and run the plan's list of steps (run.c).
  */
 #include <math.h>
 #include <stdatomic.h>
@@ -50,6 +49,13 @@ static algebra_input algebra_input_of(const struct distfft_plan_s *plan)
     return plan_algebra_input(&plan->request, plan->grid->ndims, plan->grid->dims, plan->grid->coords);
 }
 
+/* The algebra's steps of a list: how many, and their specs. */
+static const step_spec *algebra_list(const struct distfft_plan_s *plan, int list, int *count)
+{
+    *count = list == PLAN_FORWARD ? plan->algebra.forward_count : plan->algebra.backward_count;
+    return list == PLAN_FORWARD ? plan->algebra.forward : plan->algebra.backward;
+}
+
 static int allocate_work(struct distfft_plan_s *plan)
 {
     for (int b = 0; b < 2; b++) {
@@ -85,13 +91,16 @@ static int make_local_steps(struct distfft_plan_s *plan)
             }
         }
     }
-    for (int l = 0; l < 2; l++)
-        for (int s = 0; s < plan_list_length(plan, l); s++) {
-            const step_spec *spec = plan_list_spec(plan, l, s);
+    for (int l = 0; l < 2; l++) {
+        int count;
+        const step_spec *specs = algebra_list(plan, l, &count);
+        for (int s = 0; s < count; s++) {
+            const step_spec *spec = &specs[s];
             if (spec->kind == STEP_FFT) TRY(fft_step_create(spec, buffers[0], buffers[1], plan->scratch,
                                                                  &plan->steps[l][s]));
             if (spec->kind == STEP_WEIGHTS) TRY(weights_step_create(spec, &plan->steps[l][s]));
         }
+    }
 fail:
     for (int b = 0; b < 2; b++) distfft_free(temporary[b]);
     return rc;
@@ -106,9 +115,11 @@ fail:
 static int make_exchange_steps(struct distfft_plan_s *plan, plan_comms *comms, const exchange_maker *maker)
 {
     int rc = DISTFFT_SUCCESS, exchange = 0, plan_rank = comms->rank;
-    for (int l = 0; l < 2; l++)
-        for (int s = 0; s < plan_list_length(plan, l); s++) {
-            const step_spec *spec = plan_list_spec(plan, l, s);
+    for (int l = 0; l < 2; l++) {
+        int count;
+        const step_spec *specs = algebra_list(plan, l, &count);
+        for (int s = 0; s < count; s++) {
+            const step_spec *spec = &specs[s];
             if (spec->kind != STEP_EXCHANGE) continue;
             redist_geometry geometry = {.type = spec->in_type, .ndims = spec->ndims,
                                         .axis_in = spec->axis_in, .axis_out = spec->axis_out,
@@ -144,6 +155,7 @@ static int make_exchange_steps(struct distfft_plan_s *plan, plan_comms *comms, c
             plan->exchange_output[l][s] = redist_shared_output(redist);
             if (plan->exchange_output[l][s]) plan->shared_bytes += (size_t)geometry.shared_output_bytes;
         }
+    }
 fail:
     return rc;
 }
@@ -182,6 +194,7 @@ bool plan_step_folds(const step_spec *spec, distfft_method method, double factor
     int exponent;
     switch (spec->kind) {
     case STEP_WEIGHTS: return true;
+    case STEP_RESHAPE: return false;
     case STEP_FFT: return serial_needs_copy(&spec->fft);
     case STEP_EXCHANGE:
         return frexp(factor, &exponent) == 0.5 && method >= 0 && method < redist_method_count() &&
@@ -198,7 +211,6 @@ static void fold_scales(struct distfft_plan_s *plan)
     for (int l = 0; l < 2; l++) {
         double factor = l == PLAN_FORWARD ? plan->algebra.forward_scale : plan->algebra.backward_scale;
         plan->sweep_scale[l] = factor;
-        plan->folded_step[l] = -1;
         for (int s = plan_list_length(plan, l) - 1; s >= 0 && factor != 1.0; s--) {
             step *current = plan->steps[l][s];
             distfft_step info = {.method = DISTFFT_METHOD_AUTO};
@@ -206,7 +218,6 @@ static void fold_scales(struct distfft_plan_s *plan)
             if (!plan_step_folds(&current->spec, info.method, factor)) continue;
             if (current->ops->fold_scale && current->ops->fold_scale(current, factor)) {
                 plan->sweep_scale[l] = 1.0;
-                plan->folded_step[l] = s;
                 break;
             }
         }
@@ -275,6 +286,8 @@ int plan_build(plan_comms *comms, const plan_request *request, const exchange_ma
         local = plan_progress_create(&plan->pipeline.progress);
     TRY(error_agree(plan->comm, local));
     TRY(make_exchange_steps(plan, comms, maker));
+    plan->count[PLAN_FORWARD] = plan->algebra.forward_count;
+    plan->count[PLAN_BACKWARD] = plan->algebra.backward_count;
     drop_unused_work(plan);
     fold_scales(plan);
     plan->node = comms->node;
@@ -289,11 +302,11 @@ int plan_free(struct distfft_plan_s *plan)
 {
     int rc = DISTFFT_SUCCESS;
     if (!plan) return rc;
-    KEEP(plan_ends_free(plan));
     plan_progress_free(plan->pipeline.progress); /* joined before the requests' exchanges go */
     for (int l = 0; l < 2; l++)
-        for (int s = 0; s < ALGEBRA_MAX_STEPS; s++) KEEP(step_destroy(plan->steps[l][s]));
-    for (int b = 0; b < 2; b++) distfft_free(plan->work[b]);
+        for (int s = 0; s < PLAN_MAX_STEPS; s++) KEEP(step_destroy(plan->steps[l][s]));
+    KEEP(plan_ends_free(plan)); /* after the steps that borrow its reshapes */
+    for (int b = 0; b < SLOT_COUNT - SLOT_WORK0; b++) distfft_free(plan->work[b]);
     distfft_free(plan->scratch);
     KEEP(grid_free(plan->grid));
     if (plan->owns_comm && plan->comm != MPI_COMM_NULL) KEEP_MPI(lifetime_comm_free(&plan->comm));
@@ -350,15 +363,14 @@ int distfft_plan_execute(distfft_plan plan, void *in, void *out, int direction)
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: plan is NULL (destroyed or never created)", where);
     int list = direction == DISTFFT_BACKWARD ? PLAN_BACKWARD : PLAN_FORWARD;
     int local = direction == DISTFFT_FORWARD || direction == DISTFFT_BACKWARD
-                    ? check_execute(plan, where, in, (int64_t)plan_caller_bytes(plan, list, false), out,
-                                    (int64_t)plan_caller_bytes(plan, list, true))
+                    ? check_execute(plan, where, in, (int64_t)plan_in_bytes(plan, list), out,
+                                    (int64_t)plan_out_bytes(plan, list))
                     : error_fail(DISTFFT_ERR_ARGUMENT, "%s: direction %d is neither DISTFFT_FORWARD (%d) nor "
                                  "DISTFFT_BACKWARD (%d)", where, direction, DISTFFT_FORWARD, DISTFFT_BACKWARD);
     int rc = plan->comm_size == 1 ? local : error_agree(plan->comm, local);
     if (rc != DISTFFT_SUCCESS) return rc;
     plan->timings.executions++;
     if (plan->request.options.in_place && (!in || !out)) in = out = in ? in : out; /* one buffer */
-    if (plan->ends) return plan_ends_run(plan, list, in, out);
     return plan_run(plan, list, in, out);
 }
 

@@ -93,8 +93,11 @@ typedef struct {
                                        * PROGRESS: pipelined with a helper thread */
     plan_progress *progress;          /* that helper, testing the exchanges in flight
                                        * (NULL without exchanges: one rank) */
-    size_t field_stride[2][4];        /* [list][slot] bytes */
+    size_t field_stride[2][SLOT_COUNT]; /* [list][slot] bytes */
 } plan_pipeline;
+
+/* The most steps a list holds: the algebra's, and a reshape at each end. */
+#define PLAN_MAX_STEPS (ALGEBRA_MAX_STEPS + 2)
 
 struct distfft_plan_s {
     MPI_Comm comm;                    /* its creation's duplicate of the caller's (plan_comms) */
@@ -103,22 +106,26 @@ struct distfft_plan_s {
     int node;                         /* plan_comms.node as its creation left it (0: not found) */
     distfft_grid grid;
     plan_request request;
-    algebra_steps algebra;            /* what every step does, as data */
-    step *steps[2][ALGEBRA_MAX_STEPS];/* [PLAN_FORWARD / PLAN_BACKWARD][step] */
-    void *work[2];
+    algebra_steps algebra;            /* what the plan's own steps do, as data */
+    /* The two lists [PLAN_FORWARD / PLAN_BACKWARD]: the algebra's steps,
+     * and the reshapes at the ends in the caller's layouts (ends.c). */
+    int count[2];
+    step *steps[2][PLAN_MAX_STEPS];
     /* [list][step] an exchange's output in shared memory (its method's,
-     * redist_shared_output), which stands in for the work buffer of its
-     * dst slot from that step on in a run; NULL: the slot's own. */
-    void *exchange_output[2][ALGEBRA_MAX_STEPS];
-    size_t shared_bytes;              /* of those outputs together */
+     * redist_shared_output), which stands in for the buffer of its dst
+     * slot from that step on in a run; NULL: the slot's own. */
+    void *exchange_output[2][PLAN_MAX_STEPS];
+    double step_seconds[2][PLAN_MAX_STEPS];
+    /* The buffers of the slots the plan owns [slot - SLOT_WORK0]: the two
+     * work buffers, and the plan's own blocks at reshaped ends. */
+    void *work[SLOT_COUNT - SLOT_WORK0];
+    size_t work_size[SLOT_COUNT - SLOT_WORK0];
+    size_t shared_bytes;              /* of the exchanges' shared outputs together */
+    void *scratch;                    /* padded transforms' (algebra.scratch_bytes) */
     double sweep_scale[2];            /* normalisation left to a final sweep (1: none) */
-    int folded_step[2];               /* the step the normalisation went into, if any */
     int comm_size;
     plan_pipeline pipeline;           /* a batch run field by field (run.c) */
-    size_t work_size[2];              /* bytes allocated per work buffer */
-    void *scratch;                    /* padded transforms' (algebra.scratch_bytes) */
     distfft_timings timings;
-    double step_seconds[2][ALGEBRA_MAX_STEPS];
     int64_t executions[2];
     tuning_report tuning;             /* how its choices were made (tune/'s report) */
     struct plan_ends *ends;           /* the caller's layouts at the ends (ends.c), or NULL */
@@ -149,12 +156,20 @@ bool plan_step_folds(const step_spec *spec, distfft_method method, double factor
  * and the spec of one. */
 static inline int plan_list_length(const struct distfft_plan_s *plan, int list)
 {
-    return list == PLAN_FORWARD ? plan->algebra.forward_count : plan->algebra.backward_count;
+    return plan->count[list];
 }
 
 static inline const step_spec *plan_list_spec(const struct distfft_plan_s *plan, int list, int index)
 {
-    return list == PLAN_FORWARD ? &plan->algebra.forward[index] : &plan->algebra.backward[index];
+    return &plan->steps[list][index]->spec;
+}
+
+/* How many times a step runs in one execution of its list: once per field
+ * in a plan run field by field, except a reshape at an end, which moves
+ * the whole batch at once. */
+static inline int64_t plan_step_runs(const struct distfft_plan_s *plan, const step_spec *spec)
+{
+    return spec->kind == STEP_RESHAPE ? 1 : plan->pipeline.fields;
 }
 
 /* ---- run.c: running a plan ---- */
@@ -162,20 +177,15 @@ static inline const step_spec *plan_list_spec(const struct distfft_plan_s *plan,
 /* Run one direction on arrays the caller has checked. Collective. */
 int plan_run(struct distfft_plan_s *plan, int list, void *in, void *out);
 
-/* Run one step of a plan on its in and out arrays (local steps through
- * the simulator's sampling in an SMPI build). */
-int plan_run_step(const step *current, const void *in, void *out);
-
-/* Local block sizes in bytes of the input and output of a direction. */
+/* Local block sizes in bytes of the caller's input and output of a
+ * direction (in its layout, where the caller chose one). */
 size_t plan_in_bytes(const struct distfft_plan_s *plan, int list);
 size_t plan_out_bytes(const struct distfft_plan_s *plan, int list);
 
 /* Can a plan of these one-field steps be pipelined (every field of the
- * caller's arrays aligned)? Set the strides; run one direction field by
- * field. */
+ * caller's arrays aligned)? Set the strides. */
 bool pipeline_possible(const algebra_steps *algebra);
 void pipeline_strides(struct distfft_plan_s *plan);
-int pipeline_run(struct distfft_plan_s *plan, int list, void *const *slots);
 
 /* progress_thread.c (see there). *available: overlap PROGRESS can run in
  * this process (MPI_THREAD_MULTIPLE, not an SMPI build). Local. */
@@ -214,45 +224,25 @@ enum { PLAN_END_INPUT = 0, PLAN_END_OUTPUT = 1 };
 
 /* Keep the caller's layouts (owned from now on; either NULL) and the
  * reshapes between them and the plan's own blocks (owned; NULL where the
- * layouts are equal): the input's from the caller's layout to the plan's,
- * the output's from the plan's to the caller's. Allocates the buffers of
- * the plan's own blocks at each reshaped end. Local; may fail on some
- * ranks only (the caller agrees; the plan then owns what it was given). */
+ * layouts are equal), and put each reshape into both lists as a step:
+ * forward, the input's first (caller's layout to the plan's) and the
+ * output's last (the plan's to the caller's); backward the reverse. The
+ * plan's own steps then read and write the buffers of the plan's blocks
+ * at those ends, allocated here. Local; may fail on some ranks only (the
+ * caller agrees; the plan then owns what it was given). */
 int plan_attach_ends(struct distfft_plan_s *plan, struct distfft_layout_s *layouts[2],
                      struct distfft_reshape_s *reshapes[2]);
 
 /* The caller's layout of an end, or NULL (the plan's own blocks). */
 const struct distfft_layout_s *plan_end_layout(const struct distfft_plan_s *plan, int end);
 
-/* Run a direction through the reshapes at the ends. Collective. */
-int plan_ends_run(struct distfft_plan_s *plan, int list, void *in, void *out);
-
-/* Bytes of the caller's arrays of a direction: its input (`output` false)
- * or output, batch included. */
-size_t plan_caller_bytes(const struct distfft_plan_s *plan, int list, bool output);
-
 /* This rank's box of the caller's layout at an end (into local_shape and
  * global_start, either may be NULL): false when the end has none. */
 bool plan_end_box(const struct distfft_plan_s *plan, int end, int64_t *local_shape, int64_t *global_start);
 
-/* Reshape steps before and after the plan's own steps in a direction
- * (0 or 1 each); the record of one (`after`: the last). */
-int plan_ends_before(const struct distfft_plan_s *plan, int list);
-int plan_ends_after(const struct distfft_plan_s *plan, int list);
-void plan_ends_step(const struct distfft_plan_s *plan, int list, bool after, distfft_step *info);
-
-/* The node "(reshape in alltoallw)" at `depth` (text.h) for a reshaped
- * end, nothing otherwise. */
-void plan_ends_describe(const struct distfft_plan_s *plan, int end, int depth, text *out);
-
-/* Bytes of the ends' buffers. */
-size_t plan_ends_work_bytes(const struct distfft_plan_s *plan);
-
-/* Zero the reshapes' timings (distfft_plan_reset_timings). */
-void plan_ends_reset(struct distfft_plan_s *plan);
-
-/* Free the ends (NULL plan->ends: no-op), all of them even when a free
- * fails; returns the first failure. */
+/* Free the ends (NULL plan->ends: no-op) after the steps that borrow
+ * their reshapes, all of them even when a free fails; returns the first
+ * failure. */
 int plan_ends_free(struct distfft_plan_s *plan);
 
 /* Threads of this process inside plan creation or destruction (FFTW's

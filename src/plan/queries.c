@@ -69,8 +69,9 @@ size_t distfft_plan_work_bytes(const struct distfft_plan_s *plan)
 {
     if (!plan) return 0;
     const algebra_steps *a = &plan->algebra;
-    return plan->work_size[0] + plan->work_size[1] + plan->shared_bytes + a->scratch_bytes +
-           plan_ends_work_bytes(plan);
+    size_t bytes = plan->shared_bytes + a->scratch_bytes;
+    for (int b = 0; b < SLOT_COUNT - SLOT_WORK0; b++) bytes += plan->work_size[b];
+    return bytes;
 }
 
 int distfft_plan_input_shape(const struct distfft_plan_s *plan, int64_t *global_shape)
@@ -87,7 +88,7 @@ int64_t distfft_plan_local_size(const struct distfft_plan_s *plan)
     size_t element = distfft_type_size(plan->algebra.output_type);
     size_t bytes = plan->algebra.local_bytes * (size_t)plan->pipeline.fields; /* pipelined: one field's algebra */
     if (plan->ends) { /* not in place: the larger of the caller's two blocks */
-        size_t in = plan_caller_bytes(plan, PLAN_FORWARD, false), out = plan_caller_bytes(plan, PLAN_FORWARD, true);
+        size_t in = plan_in_bytes(plan, PLAN_FORWARD), out = plan_out_bytes(plan, PLAN_FORWARD);
         bytes = in > out ? in : out;
     }
     return (int64_t)((bytes + element - 1) / element);
@@ -108,16 +109,13 @@ int distfft_plan_reset_timings(distfft_plan plan)
     memset(&plan->timings, 0, sizeof plan->timings);
     memset(plan->step_seconds, 0, sizeof plan->step_seconds);
     memset(plan->executions, 0, sizeof plan->executions);
-    plan_ends_reset(plan);
     return DISTFFT_SUCCESS;
 }
 
 int distfft_plan_step_count(const struct distfft_plan_s *plan, int direction)
 {
     if (!plan || (direction != DISTFFT_FORWARD && direction != DISTFFT_BACKWARD)) return -1;
-    int list = direction == DISTFFT_FORWARD ? PLAN_FORWARD : PLAN_BACKWARD;
-    int own = list == PLAN_FORWARD ? plan->algebra.forward_count : plan->algebra.backward_count;
-    return own + plan_ends_before(plan, list) + plan_ends_after(plan, list);
+    return plan_list_length(plan, direction == DISTFFT_FORWARD ? PLAN_FORWARD : PLAN_BACKWARD);
 }
 
 /* The record of a step, read from the step object. */
@@ -132,12 +130,6 @@ int distfft_plan_step(const struct distfft_plan_s *plan, int direction, int inde
         return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_plan_step: index %d is not in 0..%d",
                           index, count - 1);
     int list = direction == DISTFFT_FORWARD ? PLAN_FORWARD : PLAN_BACKWARD;
-    int before = plan_ends_before(plan, list);
-    if (index < before || index >= count - plan_ends_after(plan, list)) { /* a reshape at an end */
-        plan_ends_step(plan, list, index >= before, info);
-        return DISTFFT_SUCCESS;
-    }
-    index -= before;
     const step *current = plan->steps[list][index];
     memset(info, 0, sizeof *info);
     text description = text_on(info->description, sizeof info->description);
@@ -146,8 +138,9 @@ int distfft_plan_step(const struct distfft_plan_s *plan, int direction, int inde
     info->group_size = 1;
     info->method = DISTFFT_METHOD_AUTO;
     if (current->ops->report) current->ops->report(current, info);
-    info->global_bytes = current->spec.global_bytes * plan->pipeline.fields; /* pipelined: per field */
-    info->bytes_sent *= plan->pipeline.fields;
+    int64_t runs = plan_step_runs(plan, &current->spec); /* field by field: a field's each */
+    info->global_bytes = current->spec.global_bytes * runs;
+    info->bytes_sent *= runs;
     info->seconds = plan->step_seconds[list][index];
     info->executions = plan->executions[list];
     return DISTFFT_SUCCESS;

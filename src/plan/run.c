@@ -2,6 +2,8 @@
  * run.c -- running a plan: the steps of one direction in order on the
  * slots the algebra assigned (paper 000 Sec. 3.3-3.6), each timed, then
  * the normalisation left to a final sweep. Nothing is allocated here.
+ * Every step runs through run_step, field by field or not; a reshape at an
+ * end in a caller's layout is a step like the others.
  *
  * A batched plan with overlap runs field by field, with each exchange of
  * field k in flight while the FFTs of field k-1 after it run
@@ -31,6 +33,9 @@
  * step, then field k+1; the work slots then have stride 0 (one field's
  * work buffers, reused), so the memory touched is one field's, as in a
  * loop over one-field plans.
+ *
+ * Reshapes at the ends move every field at once: they run before the
+ * first field starts and after the last one is done.
  */
 #include <stdio.h>
 #include <string.h>
@@ -43,13 +48,13 @@
 size_t plan_in_bytes(const struct distfft_plan_s *plan, int list)
 {
     const step_spec *first = plan_list_spec(plan, list, 0);
-    return (size_t)plan->pipeline.fields * (size_t)first->in_count * distfft_type_size(first->in_type);
+    return (size_t)plan_step_runs(plan, first) * (size_t)first->in_count * distfft_type_size(first->in_type);
 }
 
 size_t plan_out_bytes(const struct distfft_plan_s *plan, int list)
 {
     const step_spec *last = plan_list_spec(plan, list, plan_list_length(plan, list) - 1);
-    return (size_t)plan->pipeline.fields * (size_t)last->out_count * distfft_type_size(last->out_type);
+    return (size_t)plan_step_runs(plan, last) * (size_t)last->out_count * distfft_type_size(last->out_type);
 }
 
 static int execute_step(const void *context, const void *in, void *out)
@@ -81,15 +86,6 @@ static void name_step(const void *context, char *key, size_t size)
     for (int i = 0; i < current->spec.ndims; i++) text_append(&name, ",%lld", (long long)current->spec.in_shape[i]);
 }
 
-/* Run one step: exchanges as they are; local steps as the platform runs
- * local work (platform_run_local_work: a simulator may charge them). */
-int plan_run_step(const step *current, const void *in, void *out)
-{
-    if (current->spec.kind == STEP_EXCHANGE) return current->ops->execute(current, in, out);
-    platform_work work = {execute_step, name_step, current, step_in_bytes(current), step_out_bytes(current)};
-    return platform_run_local_work(&work, in, out);
-}
-
 /* The final scaling of a direction's output, as local work. */
 typedef struct {
     distfft_precision precision;
@@ -112,55 +108,15 @@ static void name_scaling(const void *context, char *key, size_t size)
     snprintf(key, size, "scale %s %lld", distfft_precision_name(scale->precision), (long long)scale->count);
 }
 
-/* Scale `out` in place, as local work like the steps (a simulator that
- * charges the steps charges it too, or two runs of one plan would differ
- * by its measured host time). */
-static void scale_output(const struct distfft_plan_s *plan, void *out, int64_t count, double factor)
+/* Scale the `bytes` of `out` in place, as local work like the steps (a
+ * simulator that charges the steps charges it too, or two runs of one
+ * plan would differ by its measured host time). */
+static void scale_output(const struct distfft_plan_s *plan, void *out, size_t bytes, double factor)
 {
-    scaling scale = {plan->request.precision, count, factor, plan->request.options.threads};
-    size_t bytes = (size_t)count * (plan->request.precision == DISTFFT_DOUBLE ? sizeof(double) : sizeof(float));
+    size_t real = plan->request.precision == DISTFFT_DOUBLE ? sizeof(double) : sizeof(float);
+    scaling scale = {plan->request.precision, (int64_t)(bytes / real), factor, plan->request.options.threads};
     platform_work work = {run_scaling, name_scaling, &scale, bytes, bytes};
     platform_run_local_work(&work, out, out);
-}
-
-/* Run the steps of one direction, timing each: the exchanges count as
- * redistribution, the rest (with the final scaling) as FFT time. */
-int plan_run(struct distfft_plan_s *plan, int list, void *in, void *out)
-{
-    void *slots[4] = {[SLOT_INPUT] = in, [SLOT_OUTPUT] = out,
-                      [SLOT_WORK0] = plan->work[0], [SLOT_WORK1] = plan->work[1]};
-    int count = plan_list_length(plan, list);
-    plan->executions[list]++;
-    if (plan->pipeline.fields > 1) {
-        int rc = pipeline_run(plan, list, slots);
-        if (rc != DISTFFT_SUCCESS) return rc;
-        count = 0; /* done; the scaling below */
-    }
-    for (int s = 0; s < count; s++) {
-        const step *current = plan->steps[list][s];
-        if (plan->exchange_output[list][s]) /* the slot is there from now on (one copy in) */
-            slots[current->spec.dst] = plan->exchange_output[list][s];
-        double start = MPI_Wtime();
-        int rc = plan_run_step(current, slots[current->spec.src], slots[current->spec.dst]);
-        double elapsed = MPI_Wtime() - start;
-        plan->step_seconds[list][s] += elapsed;
-        if (current->spec.kind == STEP_EXCHANGE) plan->timings.redistribute_seconds += elapsed;
-        else plan->timings.fft_seconds += elapsed;
-        if (rc != DISTFFT_SUCCESS) return rc;
-    }
-    const step_spec *last = plan_list_spec(plan, list, plan_list_length(plan, list) - 1);
-    size_t out_bytes = plan_out_bytes(plan, list); /* 0 on a rank with an empty block: no work buffer */
-    bool in_work = slots[last->dst] != out; /* in place, ended in a work buffer */
-    if (plan->pipeline.fields == 1 && in_work && out && out_bytes)
-        memcpy(out, slots[last->dst], out_bytes);
-    double factor = plan->sweep_scale[list]; /* 1 when folded into a step */
-    if (factor != 1.0) {
-        int components = type_is_complex(last->out_type) ? 2 : 1;
-        double start = MPI_Wtime();
-        scale_output(plan, out, components * last->out_count * plan->pipeline.fields, factor);
-        plan->timings.fft_seconds += MPI_Wtime() - start;
-    }
-    return DISTFFT_SUCCESS;
 }
 
 /* ---- field by field ---------------------------------------------------------- */
@@ -183,17 +139,20 @@ void pipeline_strides(struct distfft_plan_s *plan)
 {
     const algebra_steps *a = &plan->algebra;
     const step_spec *first = &a->forward[0], *last = &a->forward[a->forward_count - 1];
-    size_t (*stride)[4] = plan->pipeline.field_stride;
+    size_t (*stride)[SLOT_COUNT] = plan->pipeline.field_stride;
     /* Forward: INPUT holds the input, OUTPUT the output; backward swaps
-     * them, and run_step picks the list's own. */
-    stride[PLAN_FORWARD][SLOT_INPUT] = (size_t)first->in_count * distfft_type_size(first->in_type);
-    stride[PLAN_FORWARD][SLOT_OUTPUT] = (size_t)last->out_count * distfft_type_size(last->out_type);
-    stride[PLAN_BACKWARD][SLOT_INPUT] = stride[PLAN_FORWARD][SLOT_OUTPUT];
-    stride[PLAN_BACKWARD][SLOT_OUTPUT] = stride[PLAN_FORWARD][SLOT_INPUT];
+     * them, and run_step picks the list's own. The buffers of the plan's
+     * own blocks at reshaped ends are by end, the same in both lists. */
+    size_t input = (size_t)first->in_count * distfft_type_size(first->in_type);
+    size_t output = (size_t)last->out_count * distfft_type_size(last->out_type);
     bool one_by_one = plan->pipeline.mode == DISTFFT_OVERLAP_FIELDS; /* one field's work buffers */
     for (int l = 0; l < 2; l++) {
+        stride[l][SLOT_INPUT] = l == PLAN_FORWARD ? input : output;
+        stride[l][SLOT_OUTPUT] = l == PLAN_FORWARD ? output : input;
         stride[l][SLOT_WORK0] = one_by_one ? 0 : round_up(a->work_bytes[0]);
         stride[l][SLOT_WORK1] = one_by_one ? 0 : round_up(a->work_bytes[1]);
+        stride[l][SLOT_END_INPUT] = input;
+        stride[l][SLOT_END_OUTPUT] = output;
     }
 }
 
@@ -204,25 +163,33 @@ static void *field_of(const struct distfft_plan_s *plan, int list, void *const *
     return base ? base + (size_t)field * plan->pipeline.field_stride[list][slot] : NULL;
 }
 
-/* Run step s (local, or an exchange started and left in flight) on field k. */
-static int run_step(struct distfft_plan_s *plan, int list, void *const *slots, int s, int64_t k,
+/* Run step s of a list on field k (0: the whole arrays of a plan not run
+ * field by field): a local step as the platform runs local work
+ * (platform_run_local_work: a simulator may charge it), an exchange to
+ * its end or, given `request`, started and left in flight. Timed: steps
+ * that communicate as redistribution, the others as FFT time. An
+ * exchange with a shared output puts it in its dst slot's place first. */
+static int run_step(struct distfft_plan_s *plan, int list, void **slots, int s, int64_t k,
                     MPI_Request *request)
 {
     const step *current = plan->steps[list][s];
+    if (plan->exchange_output[list][s]) /* the slot is there from now on (one copy in) */
+        slots[current->spec.dst] = plan->exchange_output[list][s];
     const void *in = field_of(plan, list, slots, current->spec.src, k);
     void *out = field_of(plan, list, slots, current->spec.dst, k);
+    platform_work work = {execute_step, name_step, current, step_in_bytes(current), step_out_bytes(current)};
     double start = MPI_Wtime();
     int rc = request ? current->ops->start(current, in, out, request)
-                     : plan_run_step(current, in, out);
+             : step_communicates(&current->spec) ? current->ops->execute(current, in, out)
+                                                  : platform_run_local_work(&work, in, out);
     double elapsed = MPI_Wtime() - start;
     plan->step_seconds[list][s] += elapsed;
-    if (current->spec.kind == STEP_EXCHANGE) plan->timings.redistribute_seconds += elapsed;
+    if (step_communicates(&current->spec)) plan->timings.redistribute_seconds += elapsed;
     else plan->timings.fft_seconds += elapsed;
     return rc;
 }
 
-static int run_segment(struct distfft_plan_s *plan, int list, void *const *slots, int first, int end,
-                       int64_t k)
+static int run_segment(struct distfft_plan_s *plan, int list, void **slots, int first, int end, int64_t k)
 {
     for (int s = first; s < end; s++) {
         int rc = run_step(plan, list, slots, s, k, NULL);
@@ -245,8 +212,8 @@ static int finish(struct distfft_plan_s *plan, MPI_Request *request)
  * (progress_thread.c) and hands them back before this returns. Nothing
  * to test (the segment is empty, or the method ran blocking): no
  * hand-over. */
-static int run_segment_beside(struct distfft_plan_s *plan, int list, void *const *slots, int first,
-                              int end, int64_t k, MPI_Request *pending)
+static int run_segment_beside(struct distfft_plan_s *plan, int list, void **slots, int first, int end,
+                              int64_t k, MPI_Request *pending)
 {
     bool in_flight = pending[0] != MPI_REQUEST_NULL || pending[1] != MPI_REQUEST_NULL;
     if (!plan->pipeline.progress || !in_flight || first == end) return run_segment(plan, list, slots, first, end, k);
@@ -256,17 +223,17 @@ static int run_segment_beside(struct distfft_plan_s *plan, int list, void *const
     return rc != DISTFFT_SUCCESS ? rc : tested;
 }
 
-/* One exchange level j (see the top): fields through exchange e[j] and
- * the segment after it. */
-static int run_level(struct distfft_plan_s *plan, int list, void *const *slots, const int *e, int j,
-                     int m, int count)
+/* One exchange level j (see the top) of the steps first..last-1: fields
+ * through exchange e[j] and the segment after it. */
+static int run_level(struct distfft_plan_s *plan, int list, void **slots, const int *e, int j, int m,
+                     int first, int last)
 {
     int rc = DISTFFT_SUCCESS;
     int64_t fields = plan->pipeline.fields;
-    int after = e[j] + 1, end = j + 1 < m ? e[j + 1] : count;
+    int after = e[j] + 1, end = j + 1 < m ? e[j + 1] : last;
     MPI_Request pending[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
     for (int64_t k = 0; k < fields; k++) {
-        if (j == 0) TRY(run_segment_beside(plan, list, slots, 0, e[0], k, pending));
+        if (j == 0) TRY(run_segment_beside(plan, list, slots, first, e[0], k, pending));
         TRY(run_step(plan, list, slots, e[j], k, &pending[k % 2]));
         if (k > 0) {
             TRY(finish(plan, &pending[(k - 1) % 2]));
@@ -280,22 +247,53 @@ fail:
     return rc;
 }
 
-int pipeline_run(struct distfft_plan_s *plan, int list, void *const *slots)
+/* The steps first..last-1 (one field's each) field by field. */
+static int run_fields(struct distfft_plan_s *plan, int list, void **slots, int first, int last)
 {
-    int count = plan_list_length(plan, list);
-    int e[ALGEBRA_MAX_STEPS], m = 0;
-    for (int s = 0; s < count; s++)
+    int e[PLAN_MAX_STEPS], m = 0;
+    for (int s = first; s < last; s++)
         if (plan->steps[list][s]->spec.kind == STEP_EXCHANGE) e[m++] = s;
     if (m == 0 || plan->pipeline.mode == DISTFFT_OVERLAP_FIELDS) {
         for (int64_t k = 0; k < plan->pipeline.fields; k++) {
-            int rc = run_segment(plan, list, slots, 0, count, k);
+            int rc = run_segment(plan, list, slots, first, last, k);
             if (rc != DISTFFT_SUCCESS) return rc;
         }
         return DISTFFT_SUCCESS;
     }
     for (int j = 0; j < m; j++) {
-        int rc = run_level(plan, list, slots, e, j, m, count);
+        int rc = run_level(plan, list, slots, e, j, m, first, last);
         if (rc != DISTFFT_SUCCESS) return rc;
     }
     return DISTFFT_SUCCESS;
+}
+
+/* Run the steps of one direction, then the normalisation left to a sweep.
+ * Field by field, the reshapes at the ends run once, on every field. */
+int plan_run(struct distfft_plan_s *plan, int list, void *in, void *out)
+{
+    void *slots[SLOT_COUNT] = {[SLOT_INPUT] = in, [SLOT_OUTPUT] = out};
+    for (int slot = SLOT_WORK0; slot < SLOT_COUNT; slot++) slots[slot] = plan->work[slot - SLOT_WORK0];
+    int rc = DISTFFT_SUCCESS, count = plan_list_length(plan, list);
+    plan->executions[list]++;
+    if (plan->pipeline.fields == 1) {
+        TRY(run_segment(plan, list, slots, 0, count, 0));
+    } else {
+        int first = 0, last = count;
+        while (first < last && plan->steps[list][first]->spec.kind == STEP_RESHAPE) first++;
+        while (last > first && plan->steps[list][last - 1]->spec.kind == STEP_RESHAPE) last--;
+        TRY(run_segment(plan, list, slots, 0, first, 0));
+        TRY(run_fields(plan, list, slots, first, last));
+        TRY(run_segment(plan, list, slots, last, count, 0));
+    }
+    const step_spec *final = plan_list_spec(plan, list, count - 1);
+    size_t out_bytes = plan_out_bytes(plan, list); /* 0 on a rank with an empty block: no work buffer */
+    if (plan->pipeline.fields == 1 && slots[final->dst] != out && out && out_bytes) /* in place, ended in a work buffer */
+        memcpy(out, slots[final->dst], out_bytes);
+    if (plan->sweep_scale[list] != 1.0) { /* 1 when folded into a step */
+        double start = MPI_Wtime();
+        scale_output(plan, out, out_bytes, plan->sweep_scale[list]);
+        plan->timings.fft_seconds += MPI_Wtime() - start;
+    }
+fail:
+    return rc;
 }

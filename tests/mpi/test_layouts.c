@@ -225,14 +225,17 @@ static void test_reshapes(test_suite *suite)
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) distfft_layout_destroy(&all[i]);
 }
 
-/* A c2c plan with the input in layout a and the output in layout b,
- * against FFTW on the gathered arrays; backward returns the input. */
+/* A c2c plan of `batch` fields with the input in layout a and the output
+ * in layout b, run as `overlap` says, against FFTW on each gathered field;
+ * backward returns the input. */
 static void plan_case(test_suite *suite, const char *name, int ndims, const int64_t *global, distfft_layout a,
-                      distfft_layout b)
+                      distfft_layout b, int64_t batch, distfft_overlap overlap)
 {
     distfft_options options;
     distfft_options_init(&options);
     options.rigor = DISTFFT_ESTIMATE;
+    options.batch = batch;
+    options.overlap = overlap;
     distfft_plan plan = NULL, plain = NULL;
     int rc = distfft_plan_create_layouts(MPI_COMM_WORLD, ndims, global, DISTFFT_DOUBLE, &options, a, b, &plan);
     if (rc) test_detail(suite, "%s", distfft_last_error());
@@ -265,34 +268,38 @@ static void plan_case(test_suite *suite, const char *name, int ndims, const int6
                          (!reshape_in || !reshape_out || with >= own + 2),
               "plan %s: reshape steps described, counted: %s", name, text);
     (void)own;
+    test_case(suite, (overlap == DISTFFT_OVERLAP_OFF) == (strstr(text, " overlap=") == NULL),
+              "plan %s: run field by field where asked: %s", name, text);
     distfft_layout out_layout = NULL;
     distfft_plan_output_layout(plan, &out_layout);
     test_case(suite, distfft_layout_equal(out_layout, b), "plan %s: output layout is the caller's", name);
     distfft_layout_destroy(&out_layout);
-    void *x = alloc_box(a, DISTFFT_COMPLEX_DOUBLE, 1), *y = alloc_box(b, DISTFFT_COMPLEX_DOUBLE, 1),
-         *z = alloc_box(a, DISTFFT_COMPLEX_DOUBLE, 1);
-    test_fill(DISTFFT_COMPLEX_DOUBLE, ndims, global, box_shape, box_start, 1, 0, x);
+    void *x = alloc_box(a, DISTFFT_COMPLEX_DOUBLE, batch), *y = alloc_box(b, DISTFFT_COMPLEX_DOUBLE, batch),
+         *z = alloc_box(a, DISTFFT_COMPLEX_DOUBLE, batch);
+    test_fill(DISTFFT_COMPLEX_DOUBLE, ndims, global, box_shape, box_start, batch, 0, x);
     rc = distfft_plan_execute(plan, x, y, DISTFFT_FORWARD);
     if (rc == 0) rc = distfft_plan_execute(plan, y, z, DISTFFT_BACKWARD);
     int64_t n = test_product(ndims, global);
     double complex *gx = NULL, *gy = NULL, *gz = NULL;
     void *raw[3] = {NULL, NULL, NULL};
-    for (int i = 0; i < 3 && rank == 0; i++) raw[i] = malloc((size_t)n * 16);
-    distfft_layout_gather(a, DISTFFT_COMPLEX_DOUBLE, 1, x, 0, raw[0]);
-    distfft_layout_gather(b, DISTFFT_COMPLEX_DOUBLE, 1, y, 0, raw[1]);
-    distfft_layout_gather(a, DISTFFT_COMPLEX_DOUBLE, 1, z, 0, raw[2]);
+    for (int i = 0; i < 3 && rank == 0; i++) raw[i] = malloc((size_t)(n * batch) * 16);
+    distfft_layout_gather(a, DISTFFT_COMPLEX_DOUBLE, batch, x, 0, raw[0]);
+    distfft_layout_gather(b, DISTFFT_COMPLEX_DOUBLE, batch, y, 0, raw[1]);
+    distfft_layout_gather(a, DISTFFT_COMPLEX_DOUBLE, batch, z, 0, raw[2]);
     int ok = rc == DISTFFT_SUCCESS;
-    if (rank == 0) {
-        gx = raw[0], gy = raw[1], gz = raw[2];
+    for (int64_t f = 0; f < batch && rank == 0; f++) {
+        gx = (double complex *)raw[0] + f * n, gy = (double complex *)raw[1] + f * n;
+        gz = (double complex *)raw[2] + f * n;
         double complex *reference = malloc((size_t)n * 16);
         test_reference_dft(ndims, global, -1, gx, reference);
         double error = test_max_abs_diff(n, reference, gy) / test_max_abs(n, reference);
         double back = test_max_abs_diff(n, gx, gz) / test_max_abs(n, gx);
         ok = ok && error < test_tolerance(DISTFFT_DOUBLE, n) && back < test_tolerance(DISTFFT_DOUBLE, n);
-        if (!ok) test_detail(suite, "%s: forward error %g, round trip %g", name, error, back);
+        if (!ok) test_detail(suite, "%s field %lld: forward error %g, round trip %g", name, (long long)f, error, back);
         free(reference);
     }
-    test_case(suite, ok, "plan %s: forward = FFTW on the gathered array, backward returns", name);
+    test_case(suite, ok, "plan %s batch=%lld overlap=%s: forward = FFTW on each gathered field, backward returns",
+              name, (long long)batch, distfft_overlap_name(overlap));
     for (int i = 0; i < 3; i++) free(raw[i]);
     distfft_free(x);
     distfft_free(y);
@@ -308,14 +315,25 @@ static void test_plans(test_suite *suite)
     distfft_layout brick = NULL, odd = NULL;
     bricks(global, &brick, dims);
     irregular(3, global, &odd);
-    plan_case(suite, "bricks->bricks", 3, global, brick, brick);
-    plan_case(suite, "bricks->irregular", 3, global, brick, odd);
+    plan_case(suite, "bricks->bricks", 3, global, brick, brick, 1, DISTFFT_OVERLAP_OFF);
+    plan_case(suite, "bricks->irregular", 3, global, brick, odd, 1, DISTFFT_OVERLAP_OFF);
+    /* Field by field (every own block a multiple of 8 elements: 64-byte
+     * fields): the reshapes at the ends move every field at once. */
+    int64_t cube[3] = {8, 8, 8};
+    distfft_layout brick8 = NULL, odd8 = NULL;
+    bricks(cube, &brick8, dims);
+    irregular(3, cube, &odd8);
+    plan_case(suite, "irregular->bricks", 3, cube, odd8, brick8, 3, DISTFFT_OVERLAP_ON);
+    plan_case(suite, "bricks->irregular", 3, cube, brick8, odd8, 2, DISTFFT_OVERLAP_FIELDS);
+    plan_case(suite, "irregular->irregular", 3, cube, odd8, odd8, 3, DISTFFT_OVERLAP_OFF);
+    distfft_layout_destroy(&brick8);
+    distfft_layout_destroy(&odd8);
     int64_t five[5] = {3, 4, 2, 5, 3};
     distfft_layout odd5 = NULL, other5 = NULL;
     irregular(5, five, &odd5);
     int five_dims[1] = {size}, five_by[5] = {-1, 0, -1, -1, -1};
     distfft_layout_from_grid(MPI_COMM_WORLD, 5, five, 1, five_dims, five_by, &other5);
-    plan_case(suite, "5-D irregular->slabs", 5, five, odd5, other5);
+    plan_case(suite, "5-D irregular->slabs", 5, five, odd5, other5, 1, DISTFFT_OVERLAP_OFF);
     distfft_layout_destroy(&brick);
     distfft_layout_destroy(&odd);
     distfft_layout_destroy(&odd5);
