@@ -43,7 +43,7 @@ if(DISTFFT_WITH_FORTRAN)
   add_library(distfft_fortran SHARED ${CMAKE_SOURCE_DIR}/src/fortran/distfft.f90)
   set_target_properties(distfft_fortran PROPERTIES
     Fortran_MODULE_DIRECTORY ${DISTFFT_FORTRAN_MODULE_DIR}
-    VERSION ${PROJECT_VERSION} SOVERSION 0
+    VERSION ${PROJECT_VERSION} SOVERSION 1
     # It finds libdistfft beside itself, built or installed (a program's
     # RUNPATH does not serve its libraries' dependencies). Set at link
     # time: MPI's Fortran link flags bring their own -rpath, which CMake

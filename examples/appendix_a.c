@@ -64,9 +64,9 @@ int main(int argc, char *argv[])
 
     // Forward FFT: [fft axis 2, exchange 2->1 on P1, fft axis 1,
     //               exchange 1->0 on P0, fft axis 0]; backward reverses it
-    int rc = distfft_plan_forward(plan, arrayA, arrayC);
+    int rc = distfft_plan_execute(plan, arrayA, arrayC, DISTFFT_FORWARD);
     if (rc == DISTFFT_SUCCESS) // backward is scaled by 1/N: the inverse
-        rc = distfft_plan_backward(plan, arrayC, result);
+        rc = distfft_plan_execute(plan, arrayC, result, DISTFFT_BACKWARD);
 
     // Check the round trip on every rank, then agree on the verdict
     double error = 0.0;

@@ -60,9 +60,9 @@ int main(int argc, char *argv[])
                 }
 
     // Forward and backward FFT (backward is scaled by 1/N: the inverse)
-    int rc = distfft_plan_forward(plan, arrayA, arrayD);
+    int rc = distfft_plan_execute(plan, arrayA, arrayD, DISTFFT_FORWARD);
     if (rc == DISTFFT_SUCCESS)
-        rc = distfft_plan_backward(plan, arrayD, result);
+        rc = distfft_plan_execute(plan, arrayD, result, DISTFFT_BACKWARD);
 
     // Check the round trip relative to the largest value, on every rank
     double error = 0.0, largest = 1.0;

@@ -63,7 +63,7 @@ int main(int argc, char **argv)
         for (int a = 0; a < 3; a++) phase += 2 * 3.14159265358979323846 * (double)(k[a] * x[a]) / (double)n[a];
         u[i] = cexp(I * phase);
     }
-    CHECK(distfft_plan_forward(plan, u, u_hat));
+    CHECK(distfft_plan_execute(plan, u, u_hat, DISTFFT_FORWARD));
 
     /* N^3 at k (in whichever brick holds it), zero elsewhere. */
     double error = 0, total = (double)(n[0] * n[1] * n[2]);

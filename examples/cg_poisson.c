@@ -159,7 +159,7 @@ static int fft_solution(distfft_plan plan, const domain *d, const double *f, dou
     double _Complex *f_hat = distfft_malloc((size_t)(count ? count : 1) * sizeof *f_hat);
     double *in = distfft_malloc((size_t)(d->count ? d->count : 1) * sizeof *in);
     memcpy(in, f, (size_t)d->count * sizeof *in);
-    int rc = distfft_plan_forward(plan, in, f_hat);
+    int rc = distfft_plan_execute(plan, in, f_hat, DISTFFT_FORWARD);
     int64_t m = 0;
     for (int64_t i = 0; i < n[0]; i++)
         for (int64_t j = 0; j < n[1]; j++)
@@ -171,7 +171,7 @@ static int fft_solution(distfft_plan plan, const domain *d, const double *f, dou
                               d->inverse_h2[a];
                 f_hat[m] = lambda > 0 ? f_hat[m] / lambda : 0;
             }
-    if (rc == DISTFFT_SUCCESS) rc = distfft_plan_backward(plan, f_hat, u);
+    if (rc == DISTFFT_SUCCESS) rc = distfft_plan_execute(plan, f_hat, u, DISTFFT_BACKWARD);
     distfft_free(f_hat);
     distfft_free(in);
     return rc;

@@ -24,9 +24,10 @@
  *    own communicators (with MPI_ERRORS_RETURN) and frees every MPI object it
  *    creates in the matching destroy call (or, after a release, in
  *    distfft_collect). It caches one attribute on a communicator that a
- *    plan or redistribution is created on (the queue of released objects:
- *    memory, no MPI object; freed with the communicator), and the queue's
- *    frees agree on that communicator itself (see "Release calls").
+ *    plan, redistribution or layout is created on (the queue of released
+ *    objects: memory, no MPI object; freed with the communicator), and the
+ *    queue's frees agree on that communicator itself (see "Release
+ *    calls").
  *  - Destroy calls (distfft_plan_destroy, _redist_destroy, _halo_destroy,
  *    _grid_destroy, _layout_destroy, _reshape_destroy) are collective:
  *    call them at the same point of the program on every rank, as any
@@ -39,24 +40,26 @@
  *    MPI_Win_free returns on no rank before every rank of the node's group
  *    has called it: a rank that destroys such an object while another
  *    waits in some other collective deadlocks the job.
- *  - Release calls (distfft_plan_release, distfft_redist_release) are the
- *    path that cannot deadlock that way: LOCAL, for the two kinds of
- *    object that may hold a window. Each rank releases when it likes, in
- *    any order; memory, FFTW plans and datatypes are freed at once, the
- *    handle becomes NULL, and the window and communicators (collective
- *    frees) wait on a queue of the communicator the object was created on.
+ *  - Release calls (distfft_plan_release, _redist_release,
+ *    _layout_release, _reshape_release, _halo_release: every object that
+ *    holds MPI resources but grids) are the path that cannot deadlock
+ *    that way, nor wait: LOCAL. Each rank releases when it likes, in any
+ *    order; memory, FFTW plans and datatypes are freed at once, the handle
+ *    becomes NULL, and the windows and communicators (collective frees)
+ *    wait on a queue of the communicator the object was created on -- for
+ *    a layout, reshape or halo made from another object (a plan's layout,
+ *    a layout's reshape or halo), that object's communicator.
  *    distfft_collect(comm), collective on that communicator, frees those of
  *    every object that EVERY rank has released, in creation order; the
- *    next plan or redistribution created on comm, freeing comm
- *    (MPI_Comm_free) and MPI_Finalize do the same. An object released
+ *    next object created on comm, freeing comm (MPI_Comm_free) and
+ *    MPI_Finalize do the same. An object released
  *    after comm was freed stays queued until MPI_Finalize: release before
  *    freeing comm. Release an object
  *    on every rank or destroy it on every rank, never some of each (a
  *    destroy's MPI_Win_free would wait for a free that no collect makes).
  *    Language bindings must not destroy from a garbage collector: release
  *    there (the Python package defers whole objects itself;
- *    docs/reliability.md, "Object lifetimes"). Grids, layouts, reshapes
- *    and halos hold no window and have no release call.
+ *    docs/reliability.md, "Object lifetimes"). Grids have no release call.
  *  - Destroy calls return an error only when one of their MPI frees fails
  *    (MPI_Comm_free, MPI_Type_free, MPI_Win_free, MPI_Win_unlock_all):
  *    DISTFFT_ERR_MPI, the first such failure on this rank, named in
@@ -168,7 +171,7 @@ int distfft_precision_from_name(const char *name, distfft_precision *precision);
 size_t distfft_type_size(distfft_type type);
 
 /* Allocate and free memory aligned for FFTW's SIMD code (FFTW's own malloc).
- * Buffers handed to distfft_plan_forward/backward must be aligned like this
+ * Buffers handed to distfft_plan_execute must be aligned like this
  * (plain malloc on x86-64 Linux is too). Local. */
 void *distfft_malloc(size_t bytes);
 void distfft_free(void *pointer);
@@ -314,7 +317,8 @@ const char *distfft_method_name(distfft_method method);
 int distfft_method_from_name(const char *name, distfft_method *method);
 
 /* A planned redistribution (opaque handle): made by distfft_redist_create,
- * run by distfft_redist_execute, freed by distfft_redist_destroy. */
+ * run by distfft_redist_execute, described by distfft_redist_describe,
+ * freed by distfft_redist_destroy or _release. */
 typedef struct distfft_redist_s *distfft_redist;
 
 /* Plan the redistribution of a distributed array within the process group
@@ -333,7 +337,7 @@ typedef struct distfft_redist_s *distfft_redist;
  * once. Collective on subcomm.
  *
  * Between any two layouts, distfft_reshape_create is the layout call. This
- * one is not deprecated and not a wrapper over it: it is the exchange of a
+ * one is not a wrapper over it: it is the exchange of a
  * plan step (aligned pencils of one grid direction), with every method of
  * the table -- vector, shm, hierarchical and the rest, which need that
  * structure and which a reshape between boxes does not take -- and "auto"
@@ -349,6 +353,14 @@ int distfft_redist_create(MPI_Comm subcomm, distfft_type type, int ndims,
  * A pointer may be NULL only where this rank's block is empty.
  * Collective on the plan's sub-communicator. */
 int distfft_redist_execute(distfft_redist redist, const void *in, void *out);
+
+/* One line: the method, the alignments, this rank's two local shapes and
+ * what it sends to the other ranks per execution; e.g. on 2 ranks, an
+ * 8x8 complex double array from alignment 1 to 0 with alltoallw:
+ * "(redist alltoallw 1->0 4x8 to 8x4 complex-double ranks=2 sends 256
+ * bytes)" (tests/mpi/test_layouts.c checks both examples). Into buf (truncated to size); returns the length the
+ * full text needs, excluding the NUL, or -1 for NULL. Local. */
+int distfft_redist_describe(const struct distfft_redist_s *redist, char *buf, size_t size);
 
 /* Free the plan and every MPI object it created (datatypes, its duplicate of
  * subcomm); *redist becomes NULL. Collective on subcomm; synchronising
@@ -369,7 +381,9 @@ int distfft_redist_release(distfft_redist *redist);
 /* Parallel FFT plans (paper Sec. 3.3-3.6)                                   */
 /* ------------------------------------------------------------------------ */
 
-/* Transform direction (FFTW's sign convention), for the step queries. */
+/* Transform direction (FFTW's sign convention): of distfft_plan_execute,
+ * distfft_reshape_execute (forward: input layout to output layout) and the
+ * step queries. */
 enum { DISTFFT_FORWARD = -1, DISTFFT_BACKWARD = +1 };
 
 /* Normalisation, as numpy's `norm`: BACKWARD (default) leaves the forward
@@ -656,22 +670,33 @@ int distfft_plan_create(MPI_Comm comm, int ndims, const int64_t *shape,
                         distfft_precision precision,
                         const distfft_options *options, distfft_plan *plan);
 
-/* Forward transform: in has the local input block, out the local output
- * block; in and out must be distinct (for an in-place plan: the same
- * buffer), aligned like distfft_malloc. in is preserved unless
- * options.destroy_input or options.in_place. A pointer may be NULL only
- * where this rank's block is empty. Collective on the plan's
- * communicator. */
-int distfft_plan_forward(distfft_plan plan, void *in, void *out);
-
-/* Backward transform: in has the local OUTPUT block, out the local INPUT
- * block (the reverse of forward). Same rules. Collective. */
-int distfft_plan_backward(distfft_plan plan, void *in, void *out);
+/* Run the transform in `direction`, the same on every rank.
+ * DISTFFT_FORWARD: in has the local input block, out the local output
+ * block. DISTFFT_BACKWARD: the reverse (in has the local OUTPUT block, out
+ * the local INPUT block). in and out must be distinct (for an in-place
+ * plan: the same buffer), aligned like distfft_malloc. in is preserved
+ * unless options.destroy_input or options.in_place. A pointer may be NULL
+ * only where this rank's block is empty. Another direction:
+ * DISTFFT_ERR_ARGUMENT on every rank. Collective on the plan's
+ * communicator.
+ *
+ * Every object runs with distfft_<object>_execute(object, in, out[,
+ * direction]): plans and reshapes (both ways), redistributions and serial
+ * plans (one way), halos (one array, in place). */
+int distfft_plan_execute(distfft_plan plan, void *in, void *out, int direction);
 
 /* Local block of the input (spatial) and output (spectral) arrays:
  * local_shape[ndims] and global_start[ndims] (either may be NULL), per
  * field (a batched array has `batch` such blocks, one after the other).
- * Local. */
+ * Local.
+ *
+ * Block or layout? This rank's block is all most programs need: to size
+ * and fill its arrays (local, free, no handle). distfft_plan_input_layout /
+ * _output_layout (below) return a handle holding EVERY rank's box, made
+ * collectively and freed by the caller: take it to hand the plan's
+ * decomposition to the calls that take a layout -- a reshape to or from
+ * another decomposition, a halo on the plan's input, gathering, scattering
+ * or writing the array -- or to ask about another rank's box. */
 int distfft_plan_input_block(const struct distfft_plan_s *plan,
                              int64_t *local_shape, int64_t *global_start);
 int distfft_plan_output_block(const struct distfft_plan_s *plan,
@@ -776,12 +801,12 @@ int distfft_plan_describe(const struct distfft_plan_s *plan, char *buf,
 int distfft_plan_describe_verbose(const struct distfft_plan_s *plan,
                                   int verbosity, char *buf, size_t size);
 
-/* Time accumulated by this rank inside forward/backward, split into serial
+/* Time accumulated by this rank inside distfft_plan_execute, split into serial
  * FFTs (and scaling) and redistributions, since create or the last reset. */
 typedef struct {
     double fft_seconds;           /* serial FFTs and scaling */
     double redistribute_seconds;  /* exchanges */
-    int64_t executions;           /* forward and backward calls */
+    int64_t executions;           /* distfft_plan_execute calls, both directions */
 } distfft_timings;
 
 int distfft_plan_timings(const struct distfft_plan_s *plan,
@@ -836,9 +861,10 @@ int distfft_plan_destroy(distfft_plan *plan);
  * no-op. Errors as distfft_redist_release. */
 int distfft_plan_release(distfft_plan *plan);
 
-/* Free the windows and communicators of the plans and redistributions
- * created on comm that every rank of comm has released (distfft_plan_
- * release, _redist_release), on every rank in their creation order;
+/* Free the windows and communicators of the objects created on comm (and
+ * of the layouts, reshapes and halos made from them) that every rank of
+ * comm has released (the release calls), on every rank in their creation
+ * order;
  * objects some rank still holds stay queued for a later collect. One
  * MPI_Allreduce, plus one per 4096 creation numbers between the oldest and
  * newest queued objects; then the MPI_Win_free of each window, which
@@ -846,9 +872,10 @@ int distfft_plan_release(distfft_plan *plan);
  * the objects were created on (not one of their own duplicates); a comm
  * that no object was created on is a no-op. Errors as destroy calls':
  * DISTFFT_ERR_MPI, this rank's first failed free, agreed with no other rank
- * (the rest freed all the same). distfft_plan_create / _create_layouts
- * and distfft_redist_create on comm collect too (a failed free there fails
- * the creation, on every rank), and so do MPI_Comm_free(comm) and
+ * (the rest freed all the same). Every creation on comm (plans,
+ * redistributions, layouts) and from its objects (reshapes, halos, a
+ * plan's layouts) collects too (a failed free there fails the creation,
+ * on every rank), and so do MPI_Comm_free(comm) and
  * MPI_Finalize (there a failure is not reported). Threads: as plan
  * creation, one thread at a time per process. */
 int distfft_collect(MPI_Comm comm);
@@ -940,13 +967,39 @@ int distfft_layout_describe(const struct distfft_layout_s *layout, char *buf, si
  * top). */
 int distfft_layout_destroy(distfft_layout *layout);
 
+/* Free the layout's memory now and leave its communicator to
+ * distfft_collect on the communicator it was made on (a plan's layout:
+ * the plan's; see "Release calls" at the top); *layout becomes NULL.
+ * Reshapes and halos made from it keep working. Local. Errors as
+ * distfft_redist_release. */
+int distfft_layout_release(distfft_layout *layout);
+
 /* ------------------------------------------------------------------------ */
 /* Reshapes: any layout to any other layout of the same array                */
 /* ------------------------------------------------------------------------ */
 
 /* A planned reshape (opaque handle): made by distfft_reshape_create, run by
- * distfft_reshape_forward / _backward, freed by distfft_reshape_destroy. */
+ * distfft_reshape_execute, freed by distfft_reshape_destroy or _release. */
 typedef struct distfft_reshape_s *distfft_reshape;
+
+/* A reshape's options. Fill them with distfft_reshape_options_init, then
+ * set what differs; or pass NULL for the defaults. Fields that later
+ * versions add (where the arrays live, the stream to run on) take their
+ * default at zero and are set by _init, so code that fills the struct
+ * with _init keeps its meaning; a struct zeroed instead means
+ * DISTFFT_METHOD_ALLTOALLW with DISTFFT_ESTIMATE. */
+typedef struct {
+    /* DISTFFT_METHOD_AUTO (the default): the methods that apply to boxes
+     * timed and the fastest kept; or one of them (see distfft_reshape_
+     * create). */
+    distfft_method method;
+    /* How AUTO decides: DISTFFT_ESTIMATE takes alltoallw untimed; the other
+     * rigors time the candidates. Default DISTFFT_MEASURE. */
+    distfft_rigor rigor;
+} distfft_reshape_options;
+
+/* Fill *options with the defaults: method AUTO, rigor MEASURE. Local. */
+void distfft_reshape_options_init(distfft_reshape_options *options);
 
 /* Plan moving an array from layout_in to layout_out (the same global shape
  * and ndims, communicators of the same ranks in the same order), elements
@@ -965,8 +1018,7 @@ typedef struct distfft_reshape_s *distfft_reshape;
  * boxes timed as an exchange's methods are and the fastest kept -- with
  * rigor DISTFFT_ESTIMATE, alltoallw. VECTOR, SHM and HIERARCHICAL exchange
  * aligned pencils of a grid and do not apply to boxes:
- * DISTFFT_ERR_UNSUPPORTED on every rank, naming the method and why. Other
- * fields of options are ignored.
+ * DISTFFT_ERR_UNSUPPORTED on every rank, naming the method and why.
  *
  * Errors, on every rank alike (nothing made): DISTFFT_ERR_ARGUMENT for a
  * NULL layout on some rank -- then on that rank only, as it cannot reach
@@ -977,16 +1029,17 @@ typedef struct distfft_reshape_s *distfft_reshape;
  * layouts' communicator. */
 int distfft_reshape_create(const struct distfft_layout_s *layout_in,
                            const struct distfft_layout_s *layout_out, distfft_type type,
-                           int64_t batch, const distfft_options *options,
+                           int64_t batch, const distfft_reshape_options *options,
                            distfft_reshape *reshape);
 
-/* forward: `in` holds this rank's box of layout_in (batch included), `out`
- * receives its box of layout_out; backward: the reverse (in holds the
+/* Move the data in `direction`, the same on every rank. DISTFFT_FORWARD:
+ * `in` holds this rank's box of layout_in (batch included), `out` receives
+ * its box of layout_out; DISTFFT_BACKWARD: the reverse (in holds the
  * layout_out box, out receives the layout_in box). Distinct buffers; in is
- * not modified. A pointer may be NULL only where its box is empty.
- * Collective on the layouts' communicator. */
-int distfft_reshape_forward(distfft_reshape reshape, const void *in, void *out);
-int distfft_reshape_backward(distfft_reshape reshape, const void *in, void *out);
+ * not modified. A pointer may be NULL only where its box is empty. Another
+ * direction: DISTFFT_ERR_ARGUMENT on every rank. Collective on the
+ * layouts' communicator. */
+int distfft_reshape_execute(distfft_reshape reshape, const void *in, void *out, int direction);
 
 /* One line: its method, the array, and what this rank sends forward (to
  * how many of the other ranks, how many bytes); e.g. on 2 ranks, complex
@@ -1004,6 +1057,12 @@ distfft_method distfft_reshape_method(const struct distfft_reshape_s *reshape);
  * DISTFFT_ERR_MPI where an MPI free failed (the rest freed; see "Destroy
  * calls" at the top). */
 int distfft_reshape_destroy(distfft_reshape *reshape);
+
+/* Free the reshape's memory and datatypes now and leave its
+ * communicators to distfft_collect on the communicator its input layout
+ * was made on (see "Release calls" at the top); *reshape becomes NULL.
+ * Local. Errors as distfft_redist_release. */
+int distfft_reshape_release(distfft_reshape *reshape);
 
 /* A plan whose input and output are in the caller's layouts: as
  * distfft_plan_create, and layout_in (of the input, physical shape:
@@ -1100,12 +1159,12 @@ void distfft_wisdom_forget(void);
  * made by one thread at a time per process (a creation that starts while
  * another thread creates or destroys a plan returns
  * DISTFFT_ERR_UNSUPPORTED; the wisdom calls are not checked);
- * distfft_serial_execute may run in several threads at once, on distinct
+ * distfft_serial_plan_execute may run in several threads at once, on distinct
  * arrays. The Python package's mpi4py-fft layer (distfft.mpi4py_fft.fftw)
  * runs on these calls. */
 
 /* A planned serial transform (opaque handle): made by
- * distfft_serial_plan_create, run by distfft_serial_execute, freed by
+ * distfft_serial_plan_create, run by distfft_serial_plan_execute, freed by
  * distfft_serial_plan_destroy. */
 typedef struct distfft_serial_plan_s *distfft_serial_plan;
 
@@ -1176,7 +1235,7 @@ int distfft_serial_plan_create(int ndims, const int64_t *shape, int naxes, const
  * aligned as the planning arrays were (FFTW's new-array execute;
  * DISTFFT_ERR_ALIGNMENT otherwise, unless planned with
  * DISTFFT_SERIAL_UNALIGNED). Arrays without elements may be NULL. Local. */
-int distfft_serial_execute(const struct distfft_serial_plan_s *plan, void *in, void *out);
+int distfft_serial_plan_execute(const struct distfft_serial_plan_s *plan, void *in, void *out);
 
 /* FFTW's own text of the plan (fftw_sprint_plan; "(empty)" for an array
  * without elements) into buf, truncated to size; returns the length the
@@ -1260,33 +1319,6 @@ int distfft_plan_predict(const struct distfft_plan_s *plan, int direction,
 int distfft_plan_predict_pair(const struct distfft_plan_s *plan, double *seconds);
 
 /* ------------------------------------------------------------------------ */
-/* Gathering and scattering whole arrays (testing, I/O, small problems)      */
-/* ------------------------------------------------------------------------ */
-
-/* Every rank of comm holds the block (local_shape at global_start) of a
- * global array of global_shape; blocks tile the global array. gather
- * assembles the whole array, C-ordered, in `global` on rank `root` (global
- * is ignored on other ranks); scatter does the reverse. local may be NULL for
- * an empty block. Collective on comm.
- *
- * Deprecated: use distfft_layout_gather / distfft_layout_scatter. These
- * are thin wrappers over them: they check their arguments as they always
- * did (same errors and messages), make the layout of the blocks and run
- * the layout call's code. As before, the blocks are not checked to tile
- * the array (scatter may hand every rank the whole array; a gather whose
- * blocks leave a gap leaves those entries of `global` as they were). The
- * layout costs one MPI_Allgather of the blocks where these used an
- * MPI_Gather. */
-int distfft_gather(MPI_Comm comm, distfft_type type, int ndims,
-                   const int64_t *global_shape, const int64_t *local_shape,
-                   const int64_t *global_start, const void *local, int root,
-                   void *global);
-int distfft_scatter(MPI_Comm comm, distfft_type type, int ndims,
-                    const int64_t *global_shape, const int64_t *local_shape,
-                    const int64_t *global_start, const void *global, int root,
-                    void *local);
-
-/* ------------------------------------------------------------------------ */
 /* Distributed arrays to and from .npy files (MPI-IO)                        */
 /* ------------------------------------------------------------------------ */
 
@@ -1294,8 +1326,8 @@ int distfft_scatter(MPI_Comm comm, distfft_type type, int ndims,
  * (version 1.0 header, padded so the data starts at a multiple of 64 bytes;
  * `numpy.load(path)` reads it), whatever the ranks and grid that wrote it,
  * so it can be read back on any other rank count and decomposition. Each
- * rank reads or writes its block (local_shape at global_start of
- * global_shape, the blocks of distfft_gather) through a subarray file view,
+ * rank reads or writes its box of a layout (distfft_layout_array_write /
+ * _read below) through a subarray file view,
  * in one collective MPI_File_write_all / read_all. With batch > 1 the local
  * buffer holds `batch` blocks one after the other (as plans lay fields out)
  * and the file's array has a leading axis of length batch:
@@ -1303,8 +1335,7 @@ int distfft_scatter(MPI_Comm comm, distfft_type type, int ndims,
  * Element types map to the dtypes '<c16', '<c8', '<f8', '<f4' (this
  * machine's byte order). ndims is 1..DISTFFT_MAX_DIMS; each axis below 2^31.
  *
- * write: the blocks must tile the global array (their element counts add up
- * to it). Rank 0 writes the header. The file is written under the name
+ * write: rank 0 writes the header. The file is written under the name
  * "<path>.distfft-tmp" and renamed to path only when every rank succeeded,
  * so a failed write leaves no file that looks complete (and an existing
  * file at path untouched); the temporary file is deleted on failure.
@@ -1315,32 +1346,16 @@ int distfft_scatter(MPI_Comm comm, distfft_type type, int ndims,
  * Errors, on every rank with the same message: DISTFFT_ERR_ARGUMENT for a
  * file that cannot be opened or created (missing, unwritable path), is not
  * a .npy file, holds another dtype or Fortran order, or is truncated;
- * DISTFFT_ERR_SHAPE for a file of another shape or blocks that do not fit;
- * DISTFFT_ERR_MISMATCH when ranks pass different type, ndims, shape, batch
- * or path; DISTFFT_ERR_MPI when MPI-IO fails later. local may be NULL for
- * an empty block. Collective on comm.
- *
- * Deprecated: use distfft_layout_array_write / distfft_layout_array_read.
- * These are thin wrappers over them: the same checks and messages as
- * before (write still refuses blocks whose element counts do not add up
- * to the array; read takes any blocks inside it, overlapping or not), then
- * the layout of the blocks and the layout call's code -- one MPI_Allgather
- * of the blocks more than these calls made before. */
-int distfft_array_write(MPI_Comm comm, const char *path, distfft_type type,
-                        int ndims, const int64_t *global_shape,
-                        const int64_t *local_shape,
-                        const int64_t *global_start, int64_t batch,
-                        const void *local);
-int distfft_array_read(MPI_Comm comm, const char *path, distfft_type type,
-                       int ndims, const int64_t *global_shape,
-                       const int64_t *local_shape,
-                       const int64_t *global_start, int64_t batch,
-                       void *local);
+ * DISTFFT_ERR_SHAPE for a file of another shape;
+ * DISTFFT_ERR_MISMATCH when ranks pass different type, batch or path;
+ * DISTFFT_ERR_MPI when MPI-IO fails later. local may be NULL for an empty
+ * box. Collective on the layout's communicator.
+ */
 
 /* What a .npy file holds: its element type and shape (shape has room for
  * DISTFFT_MAX_DIMS + 1 axes; a batched file's first axis is the batch), read
  * from its header by rank 0 and returned on every rank, so a reader can
- * plan and allocate before distfft_array_read. DISTFFT_ERR_ARGUMENT for a
+ * plan and allocate before distfft_layout_array_read. DISTFFT_ERR_ARGUMENT for a
  * file that cannot be opened, is not .npy, or holds a dtype distfft does not
  * know or Fortran order. Collective on comm. */
 int distfft_array_file_info(MPI_Comm comm, const char *path,
@@ -1379,16 +1394,18 @@ const char *distfft_halo_variant_name(distfft_halo_variant variant);
 int distfft_halo_variant_from_name(const char *name,
                                    distfft_halo_variant *variant);
 
-/* A planned halo exchange (opaque handle): made by distfft_halo_create, run
- * by distfft_halo_execute, freed by distfft_halo_destroy. */
+/* A planned halo exchange (opaque handle): made by
+ * distfft_layout_halo_create, run by distfft_halo_execute, described by
+ * distfft_halo_describe, freed by distfft_halo_destroy or _release. */
 typedef struct distfft_halo_s *distfft_halo;
 
-/* Plan the ghost-cell exchange of a global array of `ndims` (1..16) axes of
- * global_shape, distributed over comm in blocks: this rank holds the block
- * of local_shape at global_start -- e.g. what distfft_plan_input_block
- * reports, or any blocks that tile the array as a Cartesian product (every
- * rank's blocks along each axis, among the ranks that share its ranges on
- * all other axes, tile 0..global_shape[axis]; empty blocks are fine).
+/* Plan the ghost-cell exchange of a distributed array whose blocks are the
+ * boxes of `layout` (1..16 axes): this rank holds its box, of shape
+ * local_shape at global_start. The halo also needs every line of boxes
+ * along each axis to tile the array -- among the ranks that share this
+ * rank's ranges on all other axes, the boxes along the axis tile
+ * 0..global_shape[axis] -- as the layouts of grids and bricks do; empty
+ * boxes are fine.
  *
  * The array handed to execute is the PADDED block: along axis a it covers
  * global indices global_start[a] - widths_low[a] ..
@@ -1408,34 +1425,25 @@ typedef struct distfft_halo_s *distfft_halo;
  * owner's value: faces, edges and corners alike; entries beyond a
  * non-periodic boundary are never written.
  *
- * Neighbours: found from the blocks themselves -- one MPI_Allgather of
- * every rank's (global_start, local_shape) at create time; the ranks that
- * share this rank's ranges on every axis but a are its line along a, and
- * each ghost interval comes from the line members that own it. Axes are
- * exchanged one after another (those with a nonzero width, in increasing
- * order), each sending the ghost layers the earlier axes filled, so edges
- * and corners need no diagonal messages: with widths within the
- * neighbours' blocks, two messages per axis and rank. Every message is
- * planned and its datatypes (or buffers) built here, once.
+ * Neighbours: found from the layout's boxes; the ranks that share this
+ * rank's ranges on every axis but a are its line along a, and each ghost
+ * interval comes from the line members that own it. Axes are exchanged one
+ * after another (those with a nonzero width, in increasing order), each
+ * sending the ghost layers the earlier axes filled, so edges and corners
+ * need no diagonal messages: with widths within the neighbours' blocks,
+ * two messages per axis and rank. Every message is planned and its
+ * datatypes (or buffers) built here, once. The halo works on its own
+ * duplicate of the layout's communicator.
  *
- * Errors, on every rank alike (nothing created): negative widths, batch or
- * shapes, blocks outside the array or that do not tile it, arguments that
- * differ between ranks (type, ndims, global_shape, widths, periodic, batch,
- * variant), and with DATATYPES a padded extent (or batch) beyond INT_MAX
- * (DISTFFT_ERR_UNSUPPORTED; PACK has no such limit). Collective on comm.
- *
- * Deprecated: use distfft_layout_halo_create. This is a thin wrapper over
- * it: the same checks and messages as before, then the layout of the
- * blocks (its MPI_Allgather is the one the halo always made) and the
- * layout call's code. */
-int distfft_halo_create(MPI_Comm comm, distfft_type type, int ndims,
-                        const int64_t *global_shape,
-                        const int64_t *local_shape,
-                        const int64_t *global_start,
-                        const int64_t *widths_low,
-                        const int64_t *widths_high, const int *periodic,
-                        int64_t batch, distfft_halo_variant variant,
-                        distfft_halo *halo);
+ * Errors, on every rank alike (nothing created): negative widths or batch,
+ * lines of boxes that do not tile the array, arguments that differ between
+ * ranks (type, widths, periodic, batch, variant), and with DATATYPES a
+ * padded extent (or batch) beyond INT_MAX (DISTFFT_ERR_UNSUPPORTED; PACK
+ * has no such limit). Collective on the layout's communicator. */
+int distfft_layout_halo_create(const struct distfft_layout_s *layout, distfft_type type,
+                               const int64_t *widths_low, const int64_t *widths_high,
+                               const int *periodic, int64_t batch,
+                               distfft_halo_variant variant, distfft_halo *halo);
 
 /* Fill the ghost entries of `array` (the padded block, batch included;
  * aligned as the element type needs) from their owners. Only ghost entries
@@ -1466,16 +1474,20 @@ int distfft_halo_unpad(const struct distfft_halo_s *halo, const void *padded,
  * MPI free failed (the rest freed; see "Destroy calls" at the top). */
 int distfft_halo_destroy(distfft_halo *halo);
 
-/* The halo exchange described above (padded block, widths, periodic,
- * batch, variant, errors) with the blocks of a layout: its global shape
- * and this rank's box (the halo's own rule still applies: every line of
- * boxes along each axis tiles it, as grid and brick layouts do). The halo
- * works on its own duplicate of the layout's communicator. Collective on
- * the layout's communicator. */
-int distfft_layout_halo_create(const struct distfft_layout_s *layout, distfft_type type,
-                               const int64_t *widths_low, const int64_t *widths_high,
-                               const int *periodic, int64_t batch,
-                               distfft_halo_variant variant, distfft_halo *halo);
+/* Free the halo's memory and datatypes now and leave its communicator to
+ * distfft_collect on the communicator its layout was made on (see "Release
+ * calls" at the top); *halo becomes NULL. Local. Errors as
+ * distfft_redist_release. */
+int distfft_halo_release(distfft_halo *halo);
+
+/* One line: the variant, the array, the widths per axis (low:high, "p"
+ * where periodic) and what this rank sends to other ranks per execution;
+ * e.g. on 2 ranks, slabs of a 10x8 real double array, widths 1 on both
+ * axes, both periodic (both ghost rows come from the other rank, in one
+ * message): "(halo datatypes 10x8 real-double widths=1:1p,1:1p sends 1
+ * message 128 bytes)". Into buf (truncated to size); returns the
+ * length the full text needs, excluding the NUL, or -1 for NULL. Local. */
+int distfft_halo_describe(const struct distfft_halo_s *halo, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

@@ -13,11 +13,8 @@
  * whatever happened, and the outcome is agreed after the close; only then
  * does rank 0 rename the temporary file into place (or delete it).
  *
- * One implementation, on a layout (its global shape and this rank's box):
- * distfft_layout_array_write / _read. The deprecated triplet calls
- * distfft_array_write / _read keep their own checks and messages, build
- * the layout of their blocks (layout_value_blocks: not required to tile,
- * as they never were; write still counts elements) and run the same code.
+ * The blocks are a layout's boxes (its global shape and this rank's box),
+ * already checked to tile the array.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -363,62 +360,6 @@ int distfft_layout_array_read(const struct distfft_layout_s *layout, const char 
                               int64_t batch, void *local)
 {
     return layout_io(layout, path, type, batch, local, 0, "distfft_layout_array_read");
-}
-
-/* The deprecated triplet calls: their checks, in the layout's one
- * agreement, then the layout implementation. Building the layout costs an
- * MPI_Allgather of the boxes (2 x ndims int64_t per rank) that the old
- * calls did not make: one collective more than before (write counts the
- * elements from the boxes instead of its old MPI_Allreduce of the counts,
- * but still agrees on the verdict). */
-static int triplet_io(MPI_Comm user_comm, const char *path, distfft_type type, int ndims,
-                      const int64_t *global_shape, const int64_t *local_shape, const int64_t *global_start,
-                      int64_t batch, void *local, int writing, const char *where)
-{
-    error_clear();
-    if (user_comm == MPI_COMM_NULL) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: comm is MPI_COMM_NULL", where);
-    io_request request = {.where = where};
-    struct distfft_layout_s *layout = NULL;
-    int rc = DISTFFT_SUCCESS;
-    replicated_args args;
-    replicated_init(&args);
-    int local_code = check_request(&request, path, type, ndims, global_shape, local_shape, global_start, batch,
-                                   local, &args);
-    TRY(layout_value_blocks(user_comm, ndims, global_shape, global_start, local_shape, where, local_code, &args,
-                            &layout));
-    request.rank = layout->rank;
-    if (writing) {
-        /* The blocks must tile the array: no holes left as zeros. Every
-         * rank counts the same boxes; the agreement gives rank 0's words. */
-        int64_t total = 0, expected = shape_product(request.naxes, request.file_shape);
-        for (int r = 0; r < layout->size; r++) total += batch * layout_box_count(layout, r);
-        TRY(error_agree(layout->comm, total == expected ? DISTFFT_SUCCESS
-                        : error_fail(DISTFFT_ERR_SHAPE, "%s: the blocks hold %lld elements in all, the global "
-                                     "array %lld: they do not tile it", where, (long long)total,
-                                     (long long)expected)));
-        TRY(write_array(layout->comm, &request, local));
-    } else {
-        TRY(read_array(layout->comm, &request, local));
-    }
-fail:
-    KEEP(layout_value_free(layout));
-    return rc;
-}
-
-int distfft_array_write(MPI_Comm comm, const char *path, distfft_type type, int ndims,
-                        const int64_t *global_shape, const int64_t *local_shape,
-                        const int64_t *global_start, int64_t batch, const void *local)
-{
-    return triplet_io(comm, path, type, ndims, global_shape, local_shape, global_start, batch, (void *)local, 1,
-                      "distfft_array_write");
-}
-
-int distfft_array_read(MPI_Comm comm, const char *path, distfft_type type, int ndims,
-                       const int64_t *global_shape, const int64_t *local_shape,
-                       const int64_t *global_start, int64_t batch, void *local)
-{
-    return triplet_io(comm, path, type, ndims, global_shape, local_shape, global_start, batch, local, 0,
-                      "distfft_array_read");
 }
 
 int distfft_array_file_info(MPI_Comm user_comm, const char *path, distfft_type *type, int *naxes,

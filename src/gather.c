@@ -5,11 +5,8 @@
  * For tests, I/O and small problems: the root needs the whole array.
  * Blocks of any element count (big_count.h); each axis below 2^31.
  *
- * One implementation, on a layout (its boxes are the blocks; the root
- * already holds every rank's box): distfft_layout_gather / _scatter. The
- * deprecated triplet calls distfft_gather / _scatter keep their own checks
- * and messages, build the layout of their blocks (layout_value_blocks: not
- * required to tile, as they never were) and run the same code.
+ * The blocks are a layout's boxes: the root already holds every rank's box,
+ * so nothing is exchanged but the data.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -21,38 +18,6 @@
 #include "types.h"
 
 #define BLOCK_TAG 7001
-
-/* The triplet calls' own checks (their messages unchanged). */
-static int check_blocks(MPI_Comm comm, distfft_type type, int ndims,
-                        const int64_t *global_shape, const int64_t *local_shape,
-                        const int64_t *global_start, const void *local,
-                        int root, const void *global, const char *where,
-                        replicated_args *args)
-{
-    int size, rank, rc = mpi_rank_size(comm, &rank, &size);
-    if (rc != DISTFFT_SUCCESS) return rc;
-    if (!type_is_valid(type)) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown element type %d", where, (int)type);
-    if (ndims < 1 || ndims > DISTFFT_MAX_DIMS)
-        return error_fail(DISTFFT_ERR_SHAPE, "%s: ndims = %d must be in 1..%d", where, ndims, DISTFFT_MAX_DIMS);
-    if (!global_shape || !local_shape || !global_start)
-        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: a shape or start argument is NULL", where);
-    if (root < 0 || root >= size) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: root = %d is not a rank of comm", where, root);
-    for (int i = 0; i < ndims; i++) {
-        if (global_shape[i] < 0 || global_shape[i] > INT_MAX || local_shape[i] < 0 || global_start[i] < 0 ||
-            global_start[i] + local_shape[i] > global_shape[i])
-            return error_fail(DISTFFT_ERR_SHAPE, "%s: axis %d: block of %lld at %lld does not fit in 0..%lld",
-                              where, i, (long long)local_shape[i], (long long)global_start[i], (long long)global_shape[i]);
-    }
-    int64_t count = shape_product(ndims, local_shape);
-    if (!local && count > 0) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: local is NULL for a non-empty block", where);
-    if (rank == root && !global && shape_product(ndims, global_shape) > 0)
-        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: global is NULL on the root", where);
-    replicated_add(args, type, "element type");
-    replicated_add(args, ndims, "ndims");
-    replicated_add(args, root, "root");
-    for (int i = 0; i < ndims; i++) replicated_add(args, global_shape[i], "global_shape[%d]", i);
-    return DISTFFT_SUCCESS;
-}
 
 /* On the root: one subarray datatype of the global array per non-empty
  * box (types[p], MPI_DATATYPE_NULL elsewhere). Local; returns this rank's
@@ -194,48 +159,4 @@ int distfft_layout_scatter(const struct distfft_layout_s *layout, distfft_type t
                            const void *global, int root, void *local)
 {
     return layout_transfer(layout, type, batch, local, root, (void *)global, 0, "distfft_layout_scatter");
-}
-
-/* The deprecated triplet calls: their checks, in the layout's one
- * agreement, then the layout implementation. The old calls gathered the
- * blocks to the root (MPI_Gather); the layout gathers them to every rank
- * (MPI_Allgather of 2 x ndims int64_t per rank) -- the only extra cost. */
-static int transfer(MPI_Comm user_comm, distfft_type type, int ndims,
-                    const int64_t *global_shape, const int64_t *local_shape,
-                    const int64_t *global_start, void *local, int root,
-                    void *global, int to_root, const char *where)
-{
-    error_clear();
-    if (user_comm == MPI_COMM_NULL)
-        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: comm is MPI_COMM_NULL", where);
-    int rc = DISTFFT_SUCCESS;
-    struct distfft_layout_s *layout = NULL;
-    replicated_args args;
-    replicated_init(&args);
-    int local_code = check_blocks(user_comm, type, ndims, global_shape, local_shape, global_start,
-                                  local, root, global, where, &args);
-    TRY(layout_value_blocks(user_comm, ndims, global_shape, global_start, local_shape, where, local_code, &args,
-                            &layout));
-    TRY(move_fields(layout, type, 1, local, root, global, to_root));
-fail:
-    KEEP(layout_value_free(layout));
-    return rc;
-}
-
-int distfft_gather(MPI_Comm comm, distfft_type type, int ndims,
-                   const int64_t *global_shape, const int64_t *local_shape,
-                   const int64_t *global_start, const void *local, int root,
-                   void *global)
-{
-    return transfer(comm, type, ndims, global_shape, local_shape, global_start,
-                    (void *)local, root, global, 1, "distfft_gather");
-}
-
-int distfft_scatter(MPI_Comm comm, distfft_type type, int ndims,
-                    const int64_t *global_shape, const int64_t *local_shape,
-                    const int64_t *global_start, const void *global, int root,
-                    void *local)
-{
-    return transfer(comm, type, ndims, global_shape, local_shape, global_start,
-                    local, root, (void *)global, 0, "distfft_scatter");
 }

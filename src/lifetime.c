@@ -301,6 +301,19 @@ fail: /* every rank comes here; a queue found (a drain failed) stays */
     return rc;
 }
 
+int lifetime_register_beside(const lifetime_tag *parent, MPI_Comm comm, lifetime_tag *tag)
+{
+    lifetime_queue *queue = parent->queue;
+    tag->queue = NULL;
+    if (!queue) return DISTFFT_SUCCESS;
+    int rc = error_agree(comm, drain(queue, comm));
+    if (rc != DISTFFT_SUCCESS) return rc;
+    tag->queue = queue;
+    tag->number = queue->next_number++;
+    queue->references++;
+    return DISTFFT_SUCCESS;
+}
+
 int lifetime_forget(lifetime_tag *tag)
 {
     lifetime_queue *queue = tag->queue;

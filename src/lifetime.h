@@ -17,8 +17,11 @@
 #ifndef DISTFFT_LIFETIME_H
 #define DISTFFT_LIFETIME_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <mpi.h>
+
+#include "distfft.h"
 
 typedef struct lifetime_queue lifetime_queue;
 
@@ -36,6 +39,13 @@ typedef struct {
  * the object exists on every rank; on failure the caller frees it. */
 int lifetime_register(MPI_Comm comm, lifetime_tag *tag);
 
+/* Give a new object made from `parent` (a live object of the same ranks:
+ * a reshape or halo from a layout, a layout from a plan) its number in
+ * the parent's queue, draining it on comm (a communicator of those
+ * ranks). An unnumbered parent leaves the object unnumbered. Collective
+ * on comm, agreed; on failure the caller frees the object. */
+int lifetime_register_beside(const lifetime_tag *parent, MPI_Comm comm, lifetime_tag *tag);
+
 /* The object was destroyed at once (collectively): drop its reference. */
 int lifetime_forget(lifetime_tag *tag);
 
@@ -50,6 +60,14 @@ int lifetime_release(lifetime_tag *tag, int (*free_object)(void *), void *object
  * numbered. *companion becomes MPI_COMM_NULL unless nothing was freed
  * (DISTFFT_ERR_MEMORY). */
 int lifetime_release_with(lifetime_tag *tag, int (*free_object)(void *), void *object, MPI_Comm *companion);
+
+/* Whether a release that returned rc freed its object (tag: the copy of
+ * the object's tag it was given): all but DISTFFT_ERR_MEMORY for the
+ * record of a numbered object, which leaves the object intact. */
+static inline bool lifetime_released(int rc, const lifetime_tag *tag)
+{
+    return !(rc == DISTFFT_ERR_MEMORY && tag->queue);
+}
 
 /* MPI_Comm_free / MPI_Win_free, or parked when a release is running on
  * this thread. MPI return codes (for KEEP_MPI). */

@@ -320,9 +320,9 @@ static int measure_roundtrip(MPI_Comm comm, const bench_options *options,
     if (arrays->scratch) /* the backward may overwrite what it reads */
         source = memcpy(arrays->scratch, arrays->output,
                         (size_t)(arrays->batch * arrays->output_count) * arrays->output_element_size);
-    int status = distfft_plan_backward(arrays->plan, source, arrays->roundtrip);
+    int status = distfft_plan_execute(arrays->plan, source, arrays->roundtrip, DISTFFT_BACKWARD);
     if (status != DISTFFT_SUCCESS) {
-        report_library_error(comm, "distfft_plan_backward", status);
+        report_library_error(comm, "distfft_plan_execute (backward)", status);
         return EXIT_STATUS_FAILED;
     }
     int64_t count = arrays->batch * arrays->input_count;
@@ -419,9 +419,9 @@ static int check_and_save(MPI_Comm comm, const bench_options *options,
     if (arrays->scratch) /* the forward may overwrite what it reads */
         source = memcpy(arrays->scratch, arrays->input,
                         (size_t)(arrays->batch * arrays->input_count) * arrays->input_element_size);
-    int status = distfft_plan_forward(arrays->plan, source, arrays->output);
+    int status = distfft_plan_execute(arrays->plan, source, arrays->output, DISTFFT_FORWARD);
     if (status != DISTFFT_SUCCESS) {
-        report_library_error(comm, "distfft_plan_forward", status);
+        report_library_error(comm, "distfft_plan_execute (forward)", status);
         return EXIT_STATUS_FAILED;
     }
     int exit_status = 0;

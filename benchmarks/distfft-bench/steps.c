@@ -89,9 +89,9 @@ int bench_steps_collect(MPI_Comm comm, distfft_plan plan, void *input,
     memset(steps, 0, sizeof *steps);
     int status = distfft_plan_reset_timings(plan);
     for (int pair = 0; pair < inner && status == DISTFFT_SUCCESS; ++pair) {
-        status = distfft_plan_forward(plan, input, output);
+        status = distfft_plan_execute(plan, input, output, DISTFFT_FORWARD);
         if (status == DISTFFT_SUCCESS)
-            status = distfft_plan_backward(plan, output, roundtrip);
+            status = distfft_plan_execute(plan, output, roundtrip, DISTFFT_BACKWARD);
     }
     if (status != DISTFFT_SUCCESS)
         return status;

@@ -49,9 +49,9 @@ int bench_time_pairs(MPI_Comm comm, distfft_plan plan, void *input,
         MPI_Barrier(comm);
         double start = MPI_Wtime();
         for (int pair = 0; pair < inner && status == DISTFFT_SUCCESS; ++pair) {
-            status = distfft_plan_forward(plan, input, output);
+            status = distfft_plan_execute(plan, input, output, DISTFFT_FORWARD);
             if (status == DISTFFT_SUCCESS)
-                status = distfft_plan_backward(plan, output, roundtrip);
+                status = distfft_plan_execute(plan, output, roundtrip, DISTFFT_BACKWARD);
         }
         double elapsed = MPI_Wtime() - start;
         if (status != DISTFFT_SUCCESS) {

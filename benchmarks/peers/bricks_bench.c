@@ -63,8 +63,8 @@ int main(int argc, char **argv)
     for (int r = 0; r < repeats; r++) {
         MPI_Barrier(MPI_COMM_WORLD);
         double t = MPI_Wtime();
-        require(distfft_plan_forward(plan, u, u_hat), "forward");
-        require(distfft_plan_backward(plan, u_hat, v), "backward");
+        require(distfft_plan_execute(plan, u, u_hat, DISTFFT_FORWARD), "forward");
+        require(distfft_plan_execute(plan, u_hat, v, DISTFFT_BACKWARD), "backward");
         t = MPI_Wtime() - t;
         MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         if (t < best) best = t;

@@ -28,7 +28,7 @@ redistribute_seconds are null (mpi4py-fft has no timers).
 
 --with-distfft (needs the distfft Python package) times, on the same ranks
 and data, taking turns in a shuffled order within every repetition so
-machine noise hits them alike: "distfft C", distfft_plan_forward/backward
+machine noise hits them alike: "distfft C", distfft_plan_execute
 called straight through ctypes with prepared pointers (no Python checks);
 "distfft Python", plan.forward(u, u_hat) / plan.backward(u_hat, u); and
 "mpi4py-fft", PFFT(comm, shape, axes=all, dtype, grid=(-1,), collapse=True)
@@ -251,17 +251,17 @@ def distfft_contenders(comm, options, dtype):
         plan.forward(u, u_hat)
         plan.backward(u_hat, u)
 
-    forward, backward = _lib.lib.distfft_plan_forward, _lib.lib.distfft_plan_backward
+    execute = _lib.lib.distfft_plan_execute
     # The same arrays as the Python path: where the data sits in memory
     # changes the time by a few percent, which is not Python's doing.
     handle, c_u, c_hat = plan._handle, u.ctypes.data, u_hat.ctypes.data
 
     def c_pair():
-        forward(handle, c_u, c_hat)
-        backward(handle, c_hat, c_u)
+        execute(handle, c_u, c_hat, _lib.FORWARD)
+        execute(handle, c_hat, c_u, _lib.BACKWARD)
 
-    _lib.check(forward(handle, c_u, c_hat))    # the pointers are right
-    _lib.check(backward(handle, c_hat, c_u))
+    _lib.check(execute(handle, c_u, c_hat, _lib.FORWARD))    # the pointers are right
+    _lib.check(execute(handle, c_hat, c_u, _lib.BACKWARD))
 
     def python_work():
         """What plan.forward/backward do besides the C call (local)."""

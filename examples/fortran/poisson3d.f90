@@ -63,7 +63,7 @@ program poisson3d
     end do
   end do
 
-  call distfft_plan_forward(plan, f, f_hat)
+  call distfft_plan_execute(plan, f, f_hat, DISTFFT_FORWARD)
   do l = 1, int(klocal(3))
     do j = 1, int(klocal(2))
       do i = 1, int(klocal(1))
@@ -71,7 +71,7 @@ program poisson3d
       end do
     end do
   end do
-  call distfft_plan_backward(plan, f_hat, u)
+  call distfft_plan_execute(plan, f_hat, u, DISTFFT_BACKWARD)
 
   error = 0
   if (size(u) > 0) error = maxval(abs(u - exact))

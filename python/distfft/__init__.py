@@ -32,7 +32,7 @@ from ._lifetime import collect
 from . import wisdom
 from . import model
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 KINDS = names_of("kind")   # the C library's transform kinds, in distfft_kind order
 

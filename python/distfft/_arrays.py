@@ -1,7 +1,7 @@
 """
 _arrays.py -- aligned allocation and the checks on arrays handed to C.
 
-FFTW's SIMD code (and so distfft_plan_forward/backward) needs buffers
+FFTW's SIMD code (and so distfft_plan_execute) needs buffers
 aligned to 16 bytes; we allocate at 64 (a cache line, AVX-512) by
 over-allocating a byte buffer and viewing an aligned window of it.
 """

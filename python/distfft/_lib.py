@@ -97,6 +97,7 @@ OPTIONS_FIELDS = ("grid_ndims", "grid_dims", "method", "norm", "rigor", "destroy
 STEP_FIELDS = ("description", "is_redistribution", "grid_direction", "axis_in", "axis_out",
                "group_size", "method", "bytes_sent", "global_bytes", "seconds", "executions")
 TIMINGS_FIELDS = ("fft_seconds", "redistribute_seconds", "executions")
+RESHAPE_OPTIONS_FIELDS = ("method", "rigor")
 
 _ELEMENTS = {("int", 1): ctypes.c_int8, ("int", 2): ctypes.c_int16,
              ("int", 4): ctypes.c_int32, ("int", 8): ctypes.c_int64,
@@ -166,6 +167,7 @@ def structure(struct, used, layout=LAYOUT):
 
 
 Options = structure("distfft_options", OPTIONS_FIELDS)
+ReshapeOptions = structure("distfft_reshape_options", RESHAPE_OPTIONS_FIELDS)
 Step = structure("distfft_step", STEP_FIELDS)
 Timings = structure("distfft_timings", TIMINGS_FIELDS)
 
@@ -303,9 +305,22 @@ def c_string(text, what):
         raise ValueError(f"distfft: {what} {text!r} is not valid Unicode text") from None
 
 
+def text_of(call, handle):
+    """The text a describe call (call(handle, buffer, size) -> length) writes."""
+    size = call(handle, None, 0)
+    buffer = ctypes.create_string_buffer(size + 1)
+    call(handle, buffer, size + 1)
+    return buffer.value.decode()
+
+
 def options_new():
     """A distfft_options filled with the library's defaults."""
     return filled(Options, lib.distfft_options_init)[0]
+
+
+def reshape_options_new():
+    """A distfft_reshape_options filled with the library's defaults."""
+    return filled(ReshapeOptions, lib.distfft_reshape_options_init)[0]
 
 
 def _check_options():

@@ -38,9 +38,8 @@ distfft_collect, one thread at a time per process, and without
 MPI_THREAD_MULTIPLE every distfft call must come from the thread that calls
 MPI (include/distfft.h, "Threads"); the release also frees FFTW plans,
 which FFTW's planner does not allow from a second thread. So __del__ must
-not enter the library at all. Besides, layouts, reshapes and halos have no
-C release, and each object's communicator here is the package's own
-duplicate, whose MPI_Comm_free is collective. At a drain, every rank is at
+not enter the library at all. Besides, each object's communicator here is
+the package's own duplicate, whose MPI_Comm_free is collective. At a drain, every rank is at
 the same point of its program on the calling thread, so plain destroy calls
 do what release and collect would (test_lifetime.py,
 test_garbage_collection_never_enters_the_library).

@@ -28,12 +28,13 @@ ENUMS = ("distfft_type", "distfft_precision", "distfft_placement", "distfft_meth
 
 # Structs the library fills or reads through a pointer: their layout is
 # measured at build time (_layout.json), never written here.
-STRUCTS = ("distfft_options", "distfft_step", "distfft_timings")
+STRUCTS = ("distfft_options", "distfft_reshape_options", "distfft_step", "distfft_timings")
 
 # name: (result type, parameter types...)
 SIGNATURES = {
     "distfft_decompose": ("void", "int64_t", "int", "int", "int64_t *", "int64_t *"),
     "distfft_error_string": ("const char *", "int"),
+    "distfft_halo_describe": ("int", "const struct distfft_halo_s *", "char *", "size_t"),
     "distfft_halo_destroy": ("int", "distfft_halo *"),
     "distfft_halo_execute": ("int", "distfft_halo", "void *"),
     "distfft_halo_padded_block": ("int64_t", "const struct distfft_halo_s *", "int64_t *",
@@ -66,7 +67,6 @@ SIGNATURES = {
     "distfft_model_forget": ("void",),
     "distfft_model_import_file": ("int", "MPI_Comm", "const char *", "int"),
     "distfft_options_init": ("void", "distfft_options *"),
-    "distfft_plan_backward": ("int", "distfft_plan", "void *", "void *"),
     "distfft_plan_create": ("int", "MPI_Comm", "int", "const int64_t *", "distfft_precision",
         "const distfft_options *", "distfft_plan *"),
     "distfft_plan_create_layouts": ("int", "MPI_Comm", "int", "const int64_t *",
@@ -76,7 +76,7 @@ SIGNATURES = {
     "distfft_plan_describe_verbose": ("int", "const struct distfft_plan_s *", "int", "char *",
         "size_t"),
     "distfft_plan_destroy": ("int", "distfft_plan *"),
-    "distfft_plan_forward": ("int", "distfft_plan", "void *", "void *"),
+    "distfft_plan_execute": ("int", "distfft_plan", "void *", "void *", "int"),
     "distfft_plan_grid": ("int", "const struct distfft_plan_s *", "int *", "int *"),
     "distfft_plan_input_block": ("int", "const struct distfft_plan_s *", "int64_t *", "int64_t *"),
     "distfft_plan_input_layout": ("int", "const struct distfft_plan_s *", "distfft_layout *"),
@@ -96,17 +96,18 @@ SIGNATURES = {
     "distfft_plan_work_bytes": ("size_t", "const struct distfft_plan_s *"),
     "distfft_redist_create": ("int", "MPI_Comm", "distfft_type", "int", "const int64_t *", "int",
         "const int64_t *", "int", "int64_t", "distfft_method", "distfft_redist *"),
+    "distfft_redist_describe": ("int", "const struct distfft_redist_s *", "char *", "size_t"),
     "distfft_redist_destroy": ("int", "distfft_redist *"),
     "distfft_redist_execute": ("int", "distfft_redist", "const void *", "void *"),
-    "distfft_reshape_backward": ("int", "distfft_reshape", "const void *", "void *"),
     "distfft_reshape_create": ("int", "const struct distfft_layout_s *",
-        "const struct distfft_layout_s *", "distfft_type", "int64_t", "const distfft_options *",
-        "distfft_reshape *"),
+        "const struct distfft_layout_s *", "distfft_type", "int64_t",
+        "const distfft_reshape_options *", "distfft_reshape *"),
     "distfft_reshape_describe": ("int", "const struct distfft_reshape_s *", "char *", "size_t"),
     "distfft_reshape_destroy": ("int", "distfft_reshape *"),
-    "distfft_reshape_forward": ("int", "distfft_reshape", "const void *", "void *"),
+    "distfft_reshape_execute": ("int", "distfft_reshape", "const void *", "void *", "int"),
     "distfft_reshape_method": ("distfft_method", "const struct distfft_reshape_s *"),
-    "distfft_serial_execute": ("int", "const struct distfft_serial_plan_s *", "void *", "void *"),
+    "distfft_reshape_options_init": ("void", "distfft_reshape_options *"),
+    "distfft_serial_plan_execute": ("int", "const struct distfft_serial_plan_s *", "void *", "void *"),
     "distfft_serial_plan_create": ("int", "int", "const int64_t *", "int", "const int *",
         "const distfft_kind *", "int", "distfft_precision", "void *", "const int64_t *", "void *",
         "const int64_t *", "distfft_rigor", "int", "int", "distfft_serial_plan *"),

@@ -141,7 +141,14 @@ class Halo(_lifetime.Handle):
         _lib.check(_lib.lib.distfft_halo_execute(self._handle, data))
         return padded
 
-    __call__ = exchange
+    execute = __call__ = exchange   # the C call's name: distfft_halo_execute
+
+    def describe(self):
+        """One line: variant, array, widths, what this rank sends (the C
+        distfft_halo_describe). Local."""
+        if self._handle is None:
+            raise ValueError("distfft: the halo has been destroyed")
+        return _lib.text_of(_lib.lib.distfft_halo_describe, self._handle)
 
 
 def halo_for(array, widths, periodic=True, variant="datatypes", widths_high=None):

@@ -40,13 +40,6 @@ def _ints(values, what, ndim=None):
     return result
 
 
-def _text(call, handle):
-    size = call(handle, None, 0)
-    buffer = ctypes.create_string_buffer(size + 1)
-    call(handle, buffer, size + 1)
-    return buffer.value.decode()
-
-
 class Layout(_lifetime.Handle):
     """A global array's boxes on the ranks of a communicator.
 
@@ -159,7 +152,7 @@ class Layout(_lifetime.Handle):
     def describe(self):
         """"(layout 8x8x8 ranks=2 [0:4,0:8,0:8] [4:8,0:8,0:8])". Local."""
         self._require_live()
-        return _text(_lib.lib.distfft_layout_describe, self._handle)
+        return _lib.text_of(_lib.lib.distfft_layout_describe, self._handle)
 
     def __repr__(self):
         return f"<distfft.Layout {self.describe() if self._handle is not None else 'destroyed'}>"
@@ -282,7 +275,7 @@ class Reshape(_lifetime.Handle):
             self.batch = _lib.c_integer(batch, "batch", 64)
             if self.batch < 1:
                 raise ValueError(f"distfft: batch {batch!r} must be an integer >= 1")
-            options = _lib.options_new()
+            options = _lib.reshape_options_new()
             options.method = _lib.code_of("method", str(method))
             options.rigor = _lib.code_of("rigor", str(rigor))
             return ctype, options
@@ -307,18 +300,20 @@ class Reshape(_lifetime.Handle):
 
     def describe(self):
         self._require_live()
-        return _text(_lib.lib.distfft_reshape_describe, self._handle)
+        return _lib.text_of(_lib.lib.distfft_reshape_describe, self._handle)
 
     def forward(self, a, out=None):
         """This rank's box of layout_in -> its box of layout_out (a new
         DistArray if out is None). Collective."""
-        return self._execute(a, out, True)
+        return self.execute(a, out, True)
 
     def backward(self, a, out=None):
         """This rank's box of layout_out -> its box of layout_in. Collective."""
-        return self._execute(a, out, False)
+        return self.execute(a, out, False)
 
-    def _execute(self, a, out, forward):
+    def execute(self, a, out=None, forward=True):
+        """forward(a, out) or backward(a, out), by `forward` (the C call
+        distfft_reshape_execute). Collective."""
         self._require_live()
         in_shape, out_shape = (self.input_shape, self.output_shape) if forward else \
             (self.output_shape, self.input_shape)
@@ -338,8 +333,8 @@ class Reshape(_lifetime.Handle):
                 check_array(result, out_shape, self.dtype, f"reshape {what}: out", writable=True)
             return source, result
         source, result = self._agree(prepare)
-        call = _lib.lib.distfft_reshape_forward if forward else _lib.lib.distfft_reshape_backward
-        _lib.check(call(self._handle, pointer(source), pointer(result)))
+        direction = _lib.FORWARD if forward else _lib.BACKWARD
+        _lib.check(_lib.lib.distfft_reshape_execute(self._handle, pointer(source), pointer(result), direction))
         return result
 
     def _require_live(self):

@@ -28,7 +28,7 @@ from ._arrays import check_array, empty_aligned, is_aligned, pointer, zeros_alig
 from ._collective import Agreement
 from .distarray import DistArray
 
-# Misaligned for every element type: distfft_plan_forward/backward reject it
+# Misaligned for every element type: distfft_plan_execute rejects it
 # (DISTFFT_ERR_ALIGNMENT, agreed over the plan's communicator) before use.
 _REJECTED_POINTER = 1
 
@@ -499,14 +499,14 @@ class Plan(_lifetime.Handle):
         # pointer no buffer can have (misaligned), which the library
         # rejects on every rank. Only then do the ranks exchange the Python
         # message. The successful path costs no extra collective.
-        function = _lib.lib.distfft_plan_forward if forward else _lib.lib.distfft_plan_backward
+        direction = _lib.FORWARD if forward else _lib.BACKWARD
         pin = pout = _REJECTED_POINTER
         if error is None:
             try:
                 out, pin, pout = self._prepare(a, out, forward)
             except Exception as e:
                 error = e
-        rc = function(self._handle, pin, pout)
+        rc = _lib.lib.distfft_plan_execute(self._handle, pin, pout, direction)
         if rc != 0:
             self._agree.raise_if_any(error)   # every rank got rc != 0
             _lib.check(rc)

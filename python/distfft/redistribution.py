@@ -143,6 +143,13 @@ class Redistribution(_lifetime.Handle):
 
     __call__ = execute
 
+    def describe(self):
+        """One line: method, alignments, local shapes, what this rank sends
+        (the C distfft_redist_describe). Local."""
+        if self._handle is None:
+            raise ValueError("distfft: the redistribution has been destroyed")
+        return _lib.text_of(_lib.lib.distfft_redist_describe, self._handle)
+
     def _prepare(self, a, out):
         if not isinstance(a, numpy.ndarray):
             raise TypeError(f"distfft: the input must be a numpy.ndarray, not {type(a).__name__}")

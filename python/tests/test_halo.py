@@ -64,6 +64,8 @@ def test_distarray_method_and_batch(comm):
                       variant="pack") as halo:
         p = halo.padded_array(whole[(slice(None),) + local_slice])
         assert numpy.array_equal(halo(p), expected_padded(whole, halo, 0))
+        assert numpy.array_equal(halo.execute(p), expected_padded(whole, halo, 0))
+        assert halo.describe().startswith("(halo pack 5x8 real-float batch=2 widths=2:2p,2:2p sends ")
 
 
 def test_bad_input(comm):

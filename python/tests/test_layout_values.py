@@ -83,6 +83,8 @@ def test_reshape_3d(comm, method, dtype):
             assert numpy.array_equal(moved, whole[b.local_slice]) and moved.layout is b
             back = reshape.backward(moved)
             assert numpy.array_equal(back, whole[a.local_slice])
+            again = reshape.execute(back, forward=True)
+            assert numpy.array_equal(again, moved)
             assert reshape.method == method if method != "auto" else reshape.method in BOX_METHODS
     for layout in layouts:
         layout.destroy()

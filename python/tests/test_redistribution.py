@@ -40,6 +40,8 @@ def test_batch_and_methods(comm, method):
         result = redist(whole[redist.input_slice], out)   # a non-contiguous view: one copy
         assert result is out
         assert numpy.array_equal(out, whole[redist.output_slice])
+        line = redist.describe()
+        assert line.startswith(f"(redist {method} 2->1 ") and f" ranks={comm.size} " in line
 
 
 def test_on_a_cartesian_sub_communicator(comm):

@@ -48,7 +48,7 @@ def with_row(name, row):
 
 # Wrong in the ways a hand-written declaration goes wrong.
 WRONG = {
-    "a parameter's type": with_row("distfft_plan_forward", ("int", "distfft_plan", "void *", "int")),
+    "a parameter's type": with_row("distfft_plan_execute", ("int", "distfft_plan", "void *", "int", "int")),
     "a missing parameter": with_row("distfft_layout_box",
                                     ("int", "const struct distfft_layout_s *", "int64_t *", "int64_t *")),
     "the result's type": with_row("distfft_plan_local_size", ("int", "const struct distfft_plan_s *")),

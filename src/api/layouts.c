@@ -1,20 +1,35 @@
 /*
  * layouts.c -- the public layout calls: making layouts (from a box, from a
- * grid and an alignment, from a plan's side) and asking them. The calls
- * that take a layout instead of (global shape, local shape, start)
- * triplets -- gather, scatter, array files, halo -- live with their one
- * implementation (gather.c, array_io.c, halo/halo.c), which the deprecated
- * triplet calls wrap: one implementation, one vocabulary.
+ * grid and an alignment, from a plan's side) and asking them. The other
+ * calls on a layout -- gather, scatter, array files, halo -- live with
+ * their implementation (gather.c, array_io.c, halo/halo.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../error.h"
+#include "../lifetime.h"
 #include "../layout.h"
 #include "../layouts/layout_value.h"
 #include "../plan/plan.h"
 #include "../text.h"
 #include "../types.h"
+
+/* A layout just made (rc its agreed outcome) becomes a public object:
+ * numbered on comm, the caller's communicator, or beside `parent` (the
+ * plan it describes) on the layout's own. Freed again where that fails.
+ * Collective; agreed. */
+static int number(MPI_Comm comm, const lifetime_tag *parent, int rc, distfft_layout *layout)
+{
+    if (rc != DISTFFT_SUCCESS) return rc;
+    struct distfft_layout_s *l = *layout;
+    rc = parent ? lifetime_register_beside(parent, l->comm, &l->lifetime) : lifetime_register(comm, &l->lifetime);
+    if (rc != DISTFFT_SUCCESS) {
+        KEEP(layout_value_free(l));
+        *layout = NULL;
+    }
+    return rc;
+}
 
 int distfft_layout_from_box(MPI_Comm comm, int ndims, const int64_t *global_shape, const int64_t *start,
                             const int64_t *shape, distfft_layout *layout)
@@ -25,8 +40,9 @@ int distfft_layout_from_box(MPI_Comm comm, int ndims, const int64_t *global_shap
     if (comm == MPI_COMM_NULL) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: comm is MPI_COMM_NULL", where);
     int prior = layout ? DISTFFT_SUCCESS
                        : error_fail(DISTFFT_ERR_ARGUMENT, "%s: layout (out-handle) is NULL", where);
-    return layout_value_build(comm, ndims, global_shape, start, shape, where, prior, NULL,
-                              layout ? layout : &(distfft_layout){NULL});
+    distfft_layout *out = layout ? layout : &(distfft_layout){NULL};
+    return number(comm, NULL, layout_value_build(comm, ndims, global_shape, start, shape, where, prior, NULL, out),
+                  out);
 }
 
 /* The grid arguments: extents, their product, the alignment. */
@@ -95,8 +111,9 @@ int distfft_layout_from_grid(MPI_Comm comm, int ndims, const int64_t *global_sha
         }
         layout_block(&alignment, grid_dims, coords, shape, start);
     }
-    return layout_value_build(comm, ndims, global_shape, start, shape, where, prior, &args,
-                              layout_out ? layout_out : &(distfft_layout){NULL});
+    distfft_layout *out = layout_out ? layout_out : &(distfft_layout){NULL};
+    return number(comm, NULL, layout_value_build(comm, ndims, global_shape, start, shape, where, prior, &args, out),
+                  out);
 }
 
 /* A plan's side: the caller's layout when it gave one, else the plan's blocks. */
@@ -107,11 +124,12 @@ static int plan_side(const struct distfft_plan_s *plan, int end, distfft_layout 
     if (!plan) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: plan is NULL", where);
     if (!layout) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: layout (out-handle) is NULL", where);
     const struct distfft_layout_s *given = plan_end_layout(plan, end);
-    if (given) return layout_value_copy(given, layout);
+    if (given) return number(MPI_COMM_NULL, &plan->lifetime, layout_value_copy(given, layout), layout);
     const algebra_steps *a = &plan->algebra;
-    return layout_value_build(plan->comm, plan->request.ndims, end ? a->out_shape : a->in_shape,
-                              end ? a->output_start : a->input_start, end ? a->output_local : a->input_local,
-                              where, DISTFFT_SUCCESS, NULL, layout);
+    int rc = layout_value_build(plan->comm, plan->request.ndims, end ? a->out_shape : a->in_shape,
+                                end ? a->output_start : a->input_start, end ? a->output_local : a->input_local,
+                                where, DISTFFT_SUCCESS, NULL, layout);
+    return number(MPI_COMM_NULL, &plan->lifetime, rc, layout);
 }
 
 int distfft_plan_input_layout(const struct distfft_plan_s *plan, distfft_layout *layout)
@@ -199,7 +217,25 @@ int distfft_layout_destroy(distfft_layout *layout)
 {
     error_clear();
     if (!layout) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_layout_destroy: NULL");
-    int rc = layout_value_free(*layout);
+    int rc = DISTFFT_SUCCESS;
+    if (*layout) KEEP(lifetime_forget(&(*layout)->lifetime));
+    KEEP(layout_value_free(*layout));
     *layout = NULL;
+    return rc;
+}
+
+static int layout_free_opaque(void *layout)
+{
+    return layout_value_free(layout);
+}
+
+int distfft_layout_release(distfft_layout *layout)
+{
+    error_clear();
+    if (!layout) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_layout_release: NULL");
+    if (!*layout) return DISTFFT_SUCCESS;
+    lifetime_tag tag = (*layout)->lifetime;
+    int rc = lifetime_release(&tag, layout_free_opaque, *layout);
+    if (lifetime_released(rc, &tag)) *layout = NULL;
     return rc;
 }

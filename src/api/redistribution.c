@@ -154,6 +154,21 @@ int distfft_redist_execute(distfft_redist redist, const void *in, void *out)
     return redist_run(redist, in, out);
 }
 
+int distfft_redist_describe(const struct distfft_redist_s *redist, char *buf, size_t size)
+{
+    if (!redist) return -1;
+    const redist_geometry *g = &redist->geometry;
+    text out = text_on(buf, size);
+    char in_shape[512], out_shape[512];
+    shape_format(g->ndims, g->in_shape, in_shape, sizeof in_shape);
+    shape_format(g->ndims, g->out_shape, out_shape, sizeof out_shape);
+    text_append(&out, "(redist %s %d->%d %s to %s %s", redist->method->name, g->axis_in, g->axis_out, in_shape,
+                out_shape, distfft_type_name(g->type));
+    if (g->batch > 1) text_append(&out, " batch=%lld", (long long)g->batch);
+    text_append(&out, " ranks=%d sends %lld bytes)", g->parts, (long long)redist_bytes_sent(redist));
+    return (int)out.used;
+}
+
 int distfft_redist_destroy(distfft_redist *redist)
 {
     error_clear();

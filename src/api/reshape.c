@@ -4,7 +4,10 @@
  * times the rows of the method table that apply to boxes; an explicit
  * method must apply), execution, and the description.
  */
+#include <string.h>
+
 #include "../error.h"
+#include "../lifetime.h"
 #include "../redist/reshape.h"
 #include "../redist/redist.h"
 #include "../text.h"
@@ -54,8 +57,15 @@ static int check_create(const struct distfft_layout_s *in, const struct distfft_
     return DISTFFT_SUCCESS;
 }
 
+void distfft_reshape_options_init(distfft_reshape_options *options)
+{
+    memset(options, 0, sizeof *options);
+    options->method = DISTFFT_METHOD_AUTO;
+    options->rigor = DISTFFT_MEASURE;
+}
+
 int distfft_reshape_create(const struct distfft_layout_s *layout_in, const struct distfft_layout_s *layout_out,
-                           distfft_type type, int64_t batch, const distfft_options *options,
+                           distfft_type type, int64_t batch, const distfft_reshape_options *options,
                            distfft_reshape *reshape)
 {
     error_clear();
@@ -63,29 +73,42 @@ int distfft_reshape_create(const struct distfft_layout_s *layout_in, const struc
     if (!layout_in || !layout_out)
         return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_reshape_create: layout_in or layout_out is NULL "
                           "(on this rank: it cannot reach the others)");
-    distfft_options defaults;
-    distfft_options_init(&defaults);
+    distfft_reshape_options defaults;
+    distfft_reshape_options_init(&defaults);
     if (!options) options = &defaults;
     replicated_args args;
     replicated_init(&args);
     int local = check_create(layout_in, layout_out, type, batch, options->method, reshape, &args);
+    if (local == DISTFFT_SUCCESS && !distfft_rigor_name(options->rigor))
+        local = error_fail(DISTFFT_ERR_ARGUMENT, "distfft_reshape_create: unknown rigor %d", (int)options->rigor);
     replicated_add(&args, options->rigor == DISTFFT_ESTIMATE, "rigor estimate");
     int rc = error_agree_replicated(layout_in->comm, local, &args);
     if (rc != DISTFFT_SUCCESS) return rc;
-    return tune_reshape(layout_in, layout_out, type, batch, options->method, options->rigor, reshape);
+    rc = tune_reshape(layout_in, layout_out, type, batch, options->method, options->rigor, reshape);
+    if (rc != DISTFFT_SUCCESS) return rc;
+    rc = lifetime_register_beside(&layout_in->lifetime, (*reshape)->comm, &(*reshape)->lifetime); /* agreed */
+    if (rc != DISTFFT_SUCCESS) {
+        KEEP(reshape_free(*reshape));
+        *reshape = NULL;
+    }
+    return rc;
 }
 
-static int execute(distfft_reshape reshape, bool forward, const void *in, void *out)
+int distfft_reshape_execute(distfft_reshape reshape, const void *in, void *out, int direction)
 {
     error_clear();
-    const char *where = forward ? "distfft_reshape_forward" : "distfft_reshape_backward";
+    const char *where = "distfft_reshape_execute";
     if (!reshape) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: reshape is NULL (destroyed or never created)", where);
+    bool forward = direction != DISTFFT_BACKWARD;
     int64_t in_count = forward ? reshape->in_count : reshape->out_count;
     int64_t out_count = forward ? reshape->out_count : reshape->in_count;
     int64_t element = (int64_t)distfft_type_size(reshape->type);
     const char *pin = in, *pout = out;
     int local = DISTFFT_SUCCESS;
-    if (!in && in_count > 0)
+    if (direction != DISTFFT_FORWARD && direction != DISTFFT_BACKWARD)
+        local = error_fail(DISTFFT_ERR_ARGUMENT, "%s: direction %d is neither DISTFFT_FORWARD (%d) nor "
+                           "DISTFFT_BACKWARD (%d)", where, direction, DISTFFT_FORWARD, DISTFFT_BACKWARD);
+    else if (!in && in_count > 0)
         local = error_fail(DISTFFT_ERR_ARGUMENT, "%s: in is NULL but this rank's box has %lld elements", where,
                            (long long)in_count);
     else if (!out && out_count > 0)
@@ -96,16 +119,6 @@ static int execute(distfft_reshape reshape, bool forward, const void *in, void *
     int rc = reshape->size == 1 ? local : error_agree(reshape->comm, local);
     if (rc != DISTFFT_SUCCESS) return rc;
     return reshape_run(reshape, forward, in, out);
-}
-
-int distfft_reshape_forward(distfft_reshape reshape, const void *in, void *out)
-{
-    return execute(reshape, true, in, out);
-}
-
-int distfft_reshape_backward(distfft_reshape reshape, const void *in, void *out)
-{
-    return execute(reshape, false, in, out);
 }
 
 int distfft_reshape_describe(const struct distfft_reshape_s *reshape, char *buf, size_t size)
@@ -130,7 +143,30 @@ int distfft_reshape_destroy(distfft_reshape *reshape)
 {
     error_clear();
     if (!reshape) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_reshape_destroy: NULL");
-    int rc = reshape_free(*reshape);
+    int rc = DISTFFT_SUCCESS;
+    if (*reshape) KEEP(lifetime_forget(&(*reshape)->lifetime));
+    KEEP(reshape_free(*reshape));
     *reshape = NULL;
+    return rc;
+}
+
+static int reshape_free_opaque(void *reshape)
+{
+    return reshape_free(reshape);
+}
+
+int distfft_reshape_release(distfft_reshape *reshape)
+{
+    error_clear();
+    if (!reshape) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_reshape_release: NULL");
+    return reshape_release(reshape, NULL);
+}
+
+int reshape_release(distfft_reshape *reshape, MPI_Comm *companion)
+{
+    if (!*reshape) return DISTFFT_SUCCESS;
+    lifetime_tag tag = (*reshape)->lifetime;
+    int rc = lifetime_release_with(&tag, reshape_free_opaque, *reshape, companion);
+    if (lifetime_released(rc, &tag)) *reshape = NULL;
     return rc;
 }

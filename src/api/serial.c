@@ -236,9 +236,9 @@ int distfft_serial_plan_create(int ndims, const int64_t *shape, int naxes, const
     return DISTFFT_SUCCESS;
 }
 
-int distfft_serial_execute(const struct distfft_serial_plan_s *plan, void *in, void *out)
+int distfft_serial_plan_execute(const struct distfft_serial_plan_s *plan, void *in, void *out)
 {
-    const char *where = "distfft_serial_execute";
+    const char *where = "distfft_serial_plan_execute";
     error_clear();
     if (!plan) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: plan is NULL", where);
     if (plan->empty) return DISTFFT_SUCCESS;

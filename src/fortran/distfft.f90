@@ -16,8 +16,8 @@
 ! Communicators are the integer handles of `use mpi` (with mpi_f08, pass
 ! comm%MPI_VAL). Every routine takes an optional last argument ierr: the
 ! error code (DISTFFT_SUCCESS = 0); without it, a failure prints
-! distfft_last_error() and stops. Arrays handed to forward, backward and
-! execute may be of any rank but must be contiguous, of the element kind
+! distfft_last_error() and stops. Arrays handed to the execute calls
+! may be of any rank but must be contiguous, of the element kind
 ! the plan needs, and of exactly this rank's block size (batch included);
 ! wrong sizes and kinds are found on every rank before any transform, and
 ! agreed, so every rank returns the same error.
@@ -118,7 +118,7 @@ module distfft
   end type distfft_layout
 
   ! A reshape between two layouts: made by distfft_reshape_create, run by
-  ! distfft_reshape_forward / _backward, freed by distfft_reshape_destroy.
+  ! distfft_reshape_execute, freed by distfft_reshape_destroy.
   type, public :: distfft_reshape
     type(c_ptr) :: handle = c_null_ptr
     integer :: comm = 0
@@ -138,70 +138,52 @@ module distfft
   end type distfft_halo
 
   public :: distfft_options_init, distfft_options_layout_matches
-  public :: distfft_plan_create, distfft_plan_forward, distfft_plan_backward, distfft_plan_destroy
+  public :: distfft_plan_create, distfft_plan_execute, distfft_plan_destroy
   public :: distfft_plan_input_block, distfft_plan_output_block, distfft_plan_output_shape
   public :: distfft_plan_describe
   public :: distfft_redist_create, distfft_redist_execute, distfft_redist_destroy
   public :: distfft_plan_release, distfft_redist_release, distfft_collect
   public :: distfft_last_error, distfft_error_string
-  public :: distfft_array_write, distfft_array_read, distfft_array_file_info
+  public :: distfft_array_file_info
   public :: distfft_layout_from_box, distfft_layout_box, distfft_layout_equal, distfft_layout_destroy
   public :: distfft_layout_from_grid, distfft_plan_layout, distfft_layout_describe
-  public :: distfft_reshape_create, distfft_reshape_forward, distfft_reshape_backward, distfft_reshape_destroy
+  public :: distfft_reshape_create, distfft_reshape_execute, distfft_reshape_destroy
   public :: distfft_plan_create_layouts
   public :: distfft_layout_gather, distfft_layout_scatter, distfft_layout_array_write, distfft_layout_array_read
   public :: distfft_layout_halo_create, distfft_halo_execute, distfft_halo_padded_block, distfft_halo_destroy
+  public :: distfft_layout_release, distfft_reshape_release, distfft_halo_release
+  public :: distfft_redist_describe, distfft_reshape_describe, distfft_halo_describe
 
   interface distfft_plan_create
     module procedure plan_create_i8, plan_create_i4
   end interface distfft_plan_create
-  ! Forward transform of in (this rank's input block) into out (its output
-  ! block): contiguous arrays of any rank, of exactly the block sizes (batch
-  ! included), checked and agreed on every rank first. One specific per
-  ! (input kind, output kind): c2c, r2c and real-to-real plans. in is
-  ! changed only with options%destroy_input. Collective.
-  interface distfft_plan_forward
-    module procedure forward_c16_c16, forward_c8_c8, forward_f8_c16, forward_f4_c8, &
-      forward_f8_f8, forward_f4_f4
-  end interface distfft_plan_forward
-  ! The reverse of distfft_plan_forward: in is the output block, out the
-  ! input block, (output kind, input kind).
-  interface distfft_plan_backward
-    module procedure backward_c16_c16, backward_c8_c8, backward_c16_f8, backward_c8_f4, &
-      backward_f8_f8, backward_f4_f4
-  end interface distfft_plan_backward
+  ! The transform in direction (DISTFFT_FORWARD: in is this rank's input
+  ! block, out its output block; DISTFFT_BACKWARD: the reverse), the same
+  ! on every rank: contiguous arrays of any rank, of exactly the block sizes
+  ! (batch included), checked and agreed on every rank first. One specific
+  ! per (in kind, out kind): c2c, r2c (forward), c2r (backward) and
+  ! real-to-real plans. in is changed only with options%destroy_input.
+  ! Collective.
+  interface distfft_plan_execute
+    module procedure execute_c16_c16, execute_c8_c8, execute_f8_c16, execute_c16_f8, &
+      execute_f4_c8, execute_c8_f4, execute_f8_f8, execute_f4_f4
+  end interface distfft_plan_execute
   ! Move in into out: contiguous arrays of the redistribution's element kind
   ! and exactly this rank's block sizes (batch included), checked and agreed
   ! on every rank first. Collective on the sub-communicator.
   interface distfft_redist_execute
     module procedure redist_c16, redist_c8, redist_f8, redist_f4
   end interface distfft_redist_execute
-  ! Distributed arrays to and from .npy files (distfft_array.inc).
-  ! Deprecated: use distfft_layout_array_write (a layout instead of the
-  ! global_shape, local_shape, global_start triplet); this runs the C
-  ! library's deprecated distfft_array_write, a thin wrapper over the
-  ! layout call.
-  interface distfft_array_write
-    module procedure array_write_c16, array_write_c8, array_write_f8, array_write_f4
-  end interface distfft_array_write
-  ! Read this rank's block of a .npy file written by distfft_array_write
-  ! (same arguments). Collective on comm. Deprecated: use
-  ! distfft_layout_array_read.
-  interface distfft_array_read
-    module procedure array_read_c16, array_read_c8, array_read_f8, array_read_f4
-  end interface distfft_array_read
 
-  ! Move this rank's box of layout_in (in) into its box of layout_out (out):
-  ! contiguous arrays of the reshape's element kind and exactly the boxes'
-  ! sizes (batch included), checked and agreed on every rank first.
-  ! Complex and real, double and single precision. Collective.
-  interface distfft_reshape_forward
-    module procedure reshape_forward_c16, reshape_forward_c8, reshape_forward_f8, reshape_forward_f4
-  end interface distfft_reshape_forward
-  ! The reverse: in is the layout_out box, out the layout_in box.
-  interface distfft_reshape_backward
-    module procedure reshape_backward_c16, reshape_backward_c8, reshape_backward_f8, reshape_backward_f4
-  end interface distfft_reshape_backward
+  ! Move this rank's box of layout_in (in) into its box of layout_out (out)
+  ! with DISTFFT_FORWARD, or the reverse with DISTFFT_BACKWARD (in is the
+  ! layout_out box, out the layout_in box): contiguous arrays of the
+  ! reshape's element kind and exactly the boxes' sizes (batch included),
+  ! checked and agreed on every rank first. Complex and real, double and
+  ! single precision. Collective.
+  interface distfft_reshape_execute
+    module procedure reshape_execute_c16, reshape_execute_c8, reshape_execute_f8, reshape_execute_f4
+  end interface distfft_reshape_execute
 
   ! Gather this rank's box of a layout (local) into the whole array (global,
   ! on rank root; any array elsewhere), or scatter it from there: arrays of
@@ -215,7 +197,7 @@ module distfft
     module procedure layout_scatter_c16, layout_scatter_c8, layout_scatter_f8, layout_scatter_f4
   end interface distfft_layout_scatter
   ! Write this rank's box of a layout into a .npy file holding the global
-  ! array (as distfft_array_write), or read it from one.
+  ! array (distfft_array.inc says how a Fortran array lies in it).
   interface distfft_layout_array_write
     module procedure layout_write_c16, layout_write_c8, layout_write_f8, layout_write_f4
   end interface distfft_layout_array_write

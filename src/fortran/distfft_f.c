@@ -44,9 +44,6 @@ int distfft_f_comm_free(MPI_Fint *comm);
 int distfft_f_plan_release(distfft_plan *plan, MPI_Fint *plan_comm);
 int distfft_f_redist_release(distfft_redist *redist, MPI_Fint *redist_comm);
 int distfft_f_collect(MPI_Fint comm);
-int distfft_f_array_io(int writing, MPI_Fint comm, const char *path, int type, int ndims,
-                       const int64_t *global_shape, const int64_t *local_shape, const int64_t *global_start,
-                       int64_t batch, void *local);
 int distfft_f_array_file_info(MPI_Fint comm, const char *path, int *type, int *naxes, int64_t *shape);
 size_t distfft_f_strlen(const char *text);
 
@@ -211,29 +208,6 @@ int distfft_f_redist_create(MPI_Fint subcomm, int type, int ndims, const int64_t
                                    valid ? c_out : NULL, ndims - axis_out, batch, (distfft_method)method, redist);
     if (rc != DISTFFT_SUCCESS) distfft_f_comm_free(redist_comm);
     return rc;
-}
-
-/* distfft_array_write (writing = 1) or _read of a Fortran array: shapes and
- * start in Fortran order. The file holds the C array of the reversed shape,
- * which is the Fortran array's own memory order, so a Fortran a(n1, n2, n3)
- * is numpy's array of shape (n3, n2, n1) (its .T indexes as Fortran does). */
-int distfft_f_array_io(int writing, MPI_Fint comm, const char *path, int type, int ndims,
-                       const int64_t *global_shape, const int64_t *local_shape, const int64_t *global_start,
-                       int64_t batch, void *local)
-{
-    int64_t global[DISTFFT_MAX_DIMS], shape[DISTFFT_MAX_DIMS], start[DISTFFT_MAX_DIMS];
-    int valid = ndims >= 1 && ndims <= DISTFFT_MAX_DIMS && global_shape && local_shape && global_start;
-    if (valid) {
-        fortran_reverse(ndims, global_shape, global);
-        fortran_reverse(ndims, local_shape, shape);
-        fortran_reverse(ndims, global_start, start);
-    }
-    MPI_Comm c_comm = MPI_Comm_f2c(comm);
-    if (writing)
-        return distfft_array_write(c_comm, path, (distfft_type)type, ndims, valid ? global : NULL,
-                                   valid ? shape : NULL, valid ? start : NULL, batch, local);
-    return distfft_array_read(c_comm, path, (distfft_type)type, ndims, valid ? global : NULL,
-                              valid ? shape : NULL, valid ? start : NULL, batch, local);
 }
 
 /* distfft_array_file_info with the shape in Fortran order (a batch last). */

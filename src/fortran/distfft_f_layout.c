@@ -11,7 +11,9 @@
 
 #include "../error.h"
 #include "fortran_order.h"
+#include "../halo/halo.h"
 #include "../layouts/layout_value.h"
+#include "../redist/reshape.h"
 #include "../types.h"
 
 /* Prototypes: the module's interface, not the C API. */
@@ -31,6 +33,8 @@ int distfft_f_layout_halo_create(const struct distfft_layout_s *layout, int type
                                  distfft_halo *halo, MPI_Fint *halo_comm, int64_t *padded_count);
 int distfft_f_halo_padded_block(const struct distfft_halo_s *halo, int ndims, int64_t *padded_shape,
                                 int64_t *padded_start);
+int distfft_f_reshape_release(distfft_reshape *reshape, MPI_Fint *reshape_comm);
+int distfft_f_halo_release(distfft_halo *halo, MPI_Fint *halo_comm);
 
 
 int distfft_f_layout_from_box(MPI_Fint comm, int ndims, const int64_t *global_shape, const int64_t *start,
@@ -82,8 +86,8 @@ int distfft_f_reshape_create(const struct distfft_layout_s *in, const struct dis
     *reshape = NULL;
     *reshape_comm = MPI_Comm_c2f(MPI_COMM_NULL);
     if (!in || !out) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_reshape_create: a layout was not created");
-    distfft_options options;
-    distfft_options_init(&options);
+    distfft_reshape_options options;
+    distfft_reshape_options_init(&options);
     options.method = (distfft_method)method;
     int rc = fortran_duplicate(in->comm, reshape_comm);
     if (rc == DISTFFT_SUCCESS)
@@ -155,4 +159,25 @@ int distfft_f_halo_padded_block(const struct distfft_halo_s *halo, int ndims, in
     fortran_reverse(ndims, shape, padded_shape);
     fortran_reverse(ndims, start, padded_start);
     return DISTFFT_SUCCESS;
+}
+
+/* distfft_reshape_release and distfft_halo_release, parking the module's
+ * duplicate communicator (*comm) on the object's record: a destroy frees
+ * it collectively, a release must not. */
+int distfft_f_reshape_release(distfft_reshape *reshape, MPI_Fint *reshape_comm)
+{
+    error_clear();
+    MPI_Comm comm = MPI_Comm_f2c(*reshape_comm);
+    int rc = reshape_release(reshape, &comm);
+    *reshape_comm = MPI_Comm_c2f(comm);
+    return rc;
+}
+
+int distfft_f_halo_release(distfft_halo *halo, MPI_Fint *halo_comm)
+{
+    error_clear();
+    MPI_Comm comm = MPI_Comm_f2c(*halo_comm);
+    int rc = halo_release(halo, &comm);
+    *halo_comm = MPI_Comm_c2f(comm);
+    return rc;
 }

@@ -10,19 +10,15 @@
  * agreement. Nothing is written to the caller's out-handle before the last
  * agreement succeeded.
  *
- * One implementation, on a layout (distfft_layout_halo_create). The
- * deprecated triplet call distfft_halo_create keeps its own checks and
- * messages, builds the layout of its blocks (layout_value_blocks: the
- * MPI_Allgather of the blocks the halo always made, now made there; the
- * halo's own rule on lines, not the layout's tiling check) and runs the
- * same code on the layout's communicator, which the halo keeps: no extra
- * collective.
+ * The blocks are a layout's boxes (distfft_layout_halo_create); the halo
+ * works on its own duplicate of the layout's communicator.
  */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../error.h"
+#include "../text.h"
 #include "../layouts/layout_value.h"
 #include "../types.h"
 #include "halo.h"
@@ -32,7 +28,7 @@
 
 static int check_axis(const struct distfft_halo_s *h, int i)
 {
-    const char *where = "distfft_halo_create";
+    const char *where = "distfft_layout_halo_create";
     if (h->global_shape[i] < 0 || h->local_shape[i] < 0 || h->global_start[i] < 0 ||
         h->global_start[i] > h->global_shape[i] - h->local_shape[i])
         return error_fail(DISTFFT_ERR_SHAPE, "%s: axis %d: the block of %lld at %lld does "
@@ -57,7 +53,7 @@ static int check_create(struct distfft_halo_s *h, distfft_type type, int ndims,
                         const int64_t *widths_high, const int *periodic, int64_t batch,
                         distfft_halo_variant variant, const distfft_halo *out)
 {
-    const char *where = "distfft_halo_create";
+    const char *where = "distfft_layout_halo_create";
     if (!out) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: halo (out-handle) is NULL", where);
     if (!type_is_valid(type))
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown element type %d", where, (int)type);
@@ -134,7 +130,7 @@ static int halo_free(struct distfft_halo_s *h)
     int rc = DISTFFT_SUCCESS;
     if (!h) return rc;
     KEEP(halo_transfer_free(h));
-    if (h->comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&h->comm));
+    if (h->comm != MPI_COMM_NULL) KEEP_MPI(lifetime_comm_free(&h->comm));
     free(h);
     return rc;
 }
@@ -169,38 +165,10 @@ int distfft_layout_halo_create(const struct distfft_layout_s *layout, distfft_ty
     TRY(error_agree_replicated(layout->comm, local, &args));
     TRY_MPI(MPI_Comm_dup(layout->comm, &h->comm));
     TRY(halo_build(h, layout, CHECK_MPI(MPI_Comm_set_errhandler(h->comm, MPI_ERRORS_RETURN))));
+    TRY(lifetime_register_beside(&layout->lifetime, h->comm, &h->lifetime)); /* agreed */
     *halo = h;
     return DISTFFT_SUCCESS;
 fail:
-    KEEP(halo_free(h));
-    return rc;
-}
-
-int distfft_halo_create(MPI_Comm comm, distfft_type type, int ndims,
-                        const int64_t *global_shape, const int64_t *local_shape,
-                        const int64_t *global_start, const int64_t *widths_low,
-                        const int64_t *widths_high, const int *periodic, int64_t batch,
-                        distfft_halo_variant variant, distfft_halo *halo)
-{
-    error_clear();
-    if (halo) *halo = NULL;
-    if (comm == MPI_COMM_NULL)
-        return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_halo_create: comm is MPI_COMM_NULL");
-    int rc = DISTFFT_SUCCESS;
-    struct distfft_halo_s *h;
-    struct distfft_layout_s *layout = NULL;
-    replicated_args args;
-    int local = halo_new(&h, "distfft_halo_create", type, ndims, global_shape, local_shape, global_start,
-                         widths_low, widths_high, periodic, batch, variant, halo, &args);
-    TRY(layout_value_blocks(comm, ndims, global_shape, global_start, local_shape, "distfft_halo_create", local,
-                            &args, &layout));
-    h->comm = layout->comm; /* the halo keeps the layout's duplicate */
-    layout->comm = MPI_COMM_NULL;
-    TRY(halo_build(h, layout, DISTFFT_SUCCESS));
-    *halo = h;
-    h = NULL;
-fail:
-    KEEP(layout_value_free(layout)); /* its table only: the halo has its communicator */
     KEEP(halo_free(h));
     return rc;
 }
@@ -265,11 +233,59 @@ int distfft_halo_unpad(const struct distfft_halo_s *halo, const void *padded, vo
     return copy_interior(halo, padded, block, 0, "distfft_halo_unpad");
 }
 
+int distfft_halo_describe(const struct distfft_halo_s *halo, char *buf, size_t size)
+{
+    if (!halo) return -1;
+    text out = text_on(buf, size);
+    char shape[512];
+    shape_format(halo->ndims, halo->global_shape, shape, sizeof shape);
+    text_append(&out, "(halo %s %s %s", distfft_halo_variant_name(halo->variant), shape,
+                distfft_type_name(halo->type));
+    if (halo->batch > 1) text_append(&out, " batch=%lld", (long long)halo->batch);
+    text_append(&out, " widths=");
+    for (int a = 0; a < halo->ndims; a++)
+        text_append(&out, "%s%lld:%lld%s", a ? "," : "", (long long)halo->low[a], (long long)halo->high[a],
+                    halo->periodic[a] ? "p" : "");
+    int messages = 0;
+    int64_t elements = 0;
+    for (int s = 0; s < halo->stages; s++)
+        for (int m = 0; m < halo->stage[s].sends; m++) {
+            messages += halo->stage[s].send[m].peer != halo->rank;
+            elements += halo->stage[s].send[m].peer != halo->rank ? halo->stage[s].send[m].elements : 0;
+        }
+    text_append(&out, " sends %d message%s %lld bytes)", messages, messages == 1 ? "" : "s",
+                (long long)elements * (long long)halo->element);
+    return (int)out.used;
+}
+
 int distfft_halo_destroy(distfft_halo *halo)
 {
     error_clear();
     if (!halo) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_halo_destroy: NULL");
-    int rc = halo_free(*halo);
+    int rc = DISTFFT_SUCCESS;
+    if (*halo) KEEP(lifetime_forget(&(*halo)->lifetime));
+    KEEP(halo_free(*halo));
     *halo = NULL;
+    return rc;
+}
+
+static int halo_free_opaque(void *halo)
+{
+    return halo_free(halo);
+}
+
+int distfft_halo_release(distfft_halo *halo)
+{
+    error_clear();
+    if (!halo) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_halo_release: NULL");
+    return halo_release(halo, NULL);
+}
+
+int halo_release(distfft_halo *halo, MPI_Comm *companion)
+{
+    if (!*halo) return DISTFFT_SUCCESS;
+    lifetime_tag tag = (*halo)->lifetime;
+    int rc = lifetime_release_with(&tag, halo_free_opaque, *halo, companion);
+    if (lifetime_released(rc, &tag)) *halo = NULL;
     return rc;
 }

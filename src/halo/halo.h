@@ -21,6 +21,7 @@
 
 #include "../big_count.h"
 #include "distfft.h"
+#include "../lifetime.h"
 
 #define HALO_DIMS (DISTFFT_MAX_DIMS + 1) /* batch + array axes */
 
@@ -66,7 +67,13 @@ struct distfft_halo_s {
     MPI_Status *statuses;            /* as many: MPI_STATUSES_IGNORE makes GCC
                                       * warn with MPICH's headers */
     void *send_buffer, *receive_buffer; /* PACK: the largest stage's */
+    lifetime_tag lifetime;           /* its number beside its layout's (lifetime.h) */
 };
+
+/* distfft_halo_release of a non-NULL handle pointer, parking *companion
+ * (a language binding's communicator beside the halo; may be NULL) on the
+ * same record (halo.c). Local. */
+int halo_release(distfft_halo *halo, MPI_Comm *companion);
 
 /* halo_plan.c: from every rank's block (`blocks`: a layout's table,
  * start[ndims] then shape[ndims] per rank), check that each line tiles the

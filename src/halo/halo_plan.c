@@ -156,7 +156,7 @@ static int find_line(const struct distfft_halo_s *h, const int64_t *blocks,
         covered += ranges[k].length;
     free(ranges);
     if (covered != h->global_shape[axis])
-        return error_fail(DISTFFT_ERR_SHAPE, "distfft_halo_create: along axis %d "
+        return error_fail(DISTFFT_ERR_SHAPE, "distfft_layout_halo_create: along axis %d "
                           "the blocks of the ranks that share rank %d's ranges on the "
                           "other axes do not tile 0..%lld (they cover 0..%lld, then a "
                           "gap or an overlap)", axis, h->rank,
@@ -210,7 +210,7 @@ static int check_volume(const struct distfft_halo_s *h, const int64_t *blocks)
     for (int r = 0; r < h->size && sum <= total; r++)
         sum += shape_product(h->ndims, BLOCK(blocks, h, r) + h->ndims);
     if (sum == total) return DISTFFT_SUCCESS;
-    return error_fail(DISTFFT_ERR_SHAPE, "distfft_halo_create: the ranks' blocks "
+    return error_fail(DISTFFT_ERR_SHAPE, "distfft_layout_halo_create: the ranks' blocks "
                       "hold %s%lld elements, the global array %lld: they do not "
                       "tile it", sum > total ? "more than " : "", (long long)sum,
                       (long long)total);

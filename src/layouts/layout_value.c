@@ -188,9 +188,9 @@ static int check_cover(const struct distfft_layout_s *l, const char *where)
                       (long long)expected, message);
 }
 
-static int build(MPI_Comm user_comm, int ndims, const int64_t *global_shape, const int64_t *start,
-                 const int64_t *shape, const char *where, int prior, replicated_args *caller_args,
-                 int check_tiling, struct distfft_layout_s **layout_out)
+int layout_value_build(MPI_Comm user_comm, int ndims, const int64_t *global_shape, const int64_t *start,
+                       const int64_t *shape, const char *where, int prior, replicated_args *caller_args,
+                       struct distfft_layout_s **layout_out)
 {
     *layout_out = NULL;
     int rc = DISTFFT_SUCCESS, size = 0, rank = 0;
@@ -220,31 +220,15 @@ static int build(MPI_Comm user_comm, int ndims, const int64_t *global_shape, con
     memcpy(mine, start, ndims * sizeof(int64_t));
     memcpy(mine + ndims, shape, ndims * sizeof(int64_t));
     TRY_MPI(MPI_Allgather(mine, 2 * ndims, MPI_INT64_T, l->boxes, 2 * ndims, MPI_INT64_T, l->comm));
-    if (check_tiling) {
-        local = check_overlaps(l, where);
-        if (local == DISTFFT_SUCCESS) local = check_cover(l, where);
-        TRY(error_agree(l->comm, local)); /* the same verdict everywhere; rank 0's words */
-    }
+    local = check_overlaps(l, where);
+    if (local == DISTFFT_SUCCESS) local = check_cover(l, where);
+    TRY(error_agree(l->comm, local)); /* the same verdict everywhere; rank 0's words */
     *layout_out = l;
     return DISTFFT_SUCCESS;
 fail:
     if (!l && comm != MPI_COMM_NULL) KEEP_MPI(MPI_Comm_free(&comm));
     KEEP(layout_value_free(l));
     return rc;
-}
-
-int layout_value_build(MPI_Comm comm, int ndims, const int64_t *global_shape, const int64_t *start,
-                       const int64_t *shape, const char *where, int prior, replicated_args *args,
-                       struct distfft_layout_s **layout)
-{
-    return build(comm, ndims, global_shape, start, shape, where, prior, args, 1, layout);
-}
-
-int layout_value_blocks(MPI_Comm comm, int ndims, const int64_t *global_shape, const int64_t *start,
-                        const int64_t *shape, const char *where, int prior, replicated_args *args,
-                        struct distfft_layout_s **layout)
-{
-    return build(comm, ndims, global_shape, start, shape, where, prior, args, 0, layout);
 }
 
 int layout_value_copy(const struct distfft_layout_s *layout, struct distfft_layout_s **copy)
@@ -256,6 +240,7 @@ int layout_value_copy(const struct distfft_layout_s *layout, struct distfft_layo
     if (l) {
         *l = *layout;
         l->comm = MPI_COMM_NULL;
+        l->lifetime = (lifetime_tag){NULL, 0}; /* a copy is not the public object */
         l->boxes = malloc(bytes);
     }
     int local = l && l->boxes ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "layout copy");

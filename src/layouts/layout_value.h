@@ -17,12 +17,14 @@
 
 #include "distfft.h"
 #include "../error.h"
+#include "../lifetime.h"
 
 struct distfft_layout_s {
     MPI_Comm comm;                          /* our duplicate (MPI_ERRORS_RETURN) */
     int ndims, size, rank;
     int64_t global_shape[DISTFFT_MAX_DIMS];
     int64_t *boxes;                         /* size x (start[ndims], shape[ndims]) */
+    lifetime_tag lifetime;                  /* a public one's number; {NULL, 0} for copies */
 };
 
 /* Rank r's start and shape (pointers into the table). */
@@ -44,20 +46,6 @@ static inline const int64_t *layout_shape(const struct distfft_layout_s *l, int 
 int layout_value_build(MPI_Comm comm, int ndims, const int64_t *global_shape,
                        const int64_t *start, const int64_t *shape, const char *where, int prior,
                        replicated_args *args, struct distfft_layout_s **layout);
-
-/* layout_value_build without the tiling check: every box inside the
- * array (and ndims, global_shape agreed), but boxes may overlap or leave
- * gaps. Only for the deprecated triplet calls (distfft_gather, _scatter,
- * distfft_array_write, _read, distfft_halo_create), which build one of
- * these from their (global shape, local shape, start) and run the layout
- * implementation: they never required more of their blocks than their own
- * checks (scatter and read serve overlapping blocks; write counts
- * elements; halo checks its lines), so a tiling check would refuse calls
- * that worked. Such a value never leaves the library. Collective on comm;
- * one MPI_Allgather of the boxes after the agreement. */
-int layout_value_blocks(MPI_Comm comm, int ndims, const int64_t *global_shape,
-                        const int64_t *start, const int64_t *shape, const char *where, int prior,
-                        replicated_args *args, struct distfft_layout_s **layout);
 
 /* A second handle on the same value (its own duplicate of the
  * communicator). Collective on the layout's communicator. */

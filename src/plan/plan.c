@@ -371,29 +371,23 @@ static int check_execute(const struct distfft_plan_s *plan, const char *where, c
  * verdict is the collective one, and the reduction is skipped. Measured
  * (docs/guide/node.md, "Fixed costs"): a few microseconds, against
  * milliseconds for the smallest benchmarked transform. */
-static int execute(distfft_plan plan, int list, void *in, void *out)
+int distfft_plan_execute(distfft_plan plan, void *in, void *out, int direction)
 {
     error_clear();
-    const char *where = list == PLAN_FORWARD ? "distfft_plan_forward" : "distfft_plan_backward";
+    const char *where = "distfft_plan_execute";
     if (!plan)
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: plan is NULL (destroyed or never created)", where);
-    int local = check_execute(plan, where, in, (int64_t)plan_in_bytes(plan, list), out,
-                              (int64_t)plan_out_bytes(plan, list));
+    int list = direction == DISTFFT_BACKWARD ? PLAN_BACKWARD : PLAN_FORWARD;
+    int local = direction == DISTFFT_FORWARD || direction == DISTFFT_BACKWARD
+                    ? check_execute(plan, where, in, (int64_t)plan_in_bytes(plan, list), out,
+                                    (int64_t)plan_out_bytes(plan, list))
+                    : error_fail(DISTFFT_ERR_ARGUMENT, "%s: direction %d is neither DISTFFT_FORWARD (%d) nor "
+                                 "DISTFFT_BACKWARD (%d)", where, direction, DISTFFT_FORWARD, DISTFFT_BACKWARD);
     int rc = plan->comm_size == 1 ? local : error_agree(plan->comm, local);
     if (rc != DISTFFT_SUCCESS) return rc;
     plan->timings.executions++;
     if (plan->request.options.in_place && (!in || !out)) in = out = in ? in : out; /* one buffer */
     return plan_run(plan, list, in, out);
-}
-
-int distfft_plan_forward(distfft_plan plan, void *in, void *out)
-{
-    return execute(plan, PLAN_FORWARD, in, out);
-}
-
-int distfft_plan_backward(distfft_plan plan, void *in, void *out)
-{
-    return execute(plan, PLAN_BACKWARD, in, out);
 }
 
 static atomic_int planner_users;

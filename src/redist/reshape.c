@@ -35,6 +35,7 @@ static int copy_boxes(const struct distfft_layout_s *layout, MPI_Comm comm, stru
 {
     *copy = *layout;
     copy->comm = comm;
+    copy->lifetime = (lifetime_tag){NULL, 0};
     size_t bytes = (size_t)layout->size * 2 * (size_t)layout->ndims * sizeof *layout->boxes;
     copy->boxes = malloc(bytes);
     if (!copy->boxes) return error_fail(DISTFFT_ERR_MEMORY, "distfft_reshape_create: boxes of %d ranks", layout->size);

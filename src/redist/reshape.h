@@ -37,6 +37,7 @@ struct distfft_reshape_s {
     int64_t bytes_received;        /* forward, from other ranks */
     int peers_in, peers_out;       /* other ranks this one sends to / receives from (forward) */
     double tuning_seconds;
+    lifetime_tag lifetime;         /* its number beside its input layout's (lifetime.h) */
 };
 
 /* The reshape object between two agreed, compatible layouts (same ranks,
@@ -58,5 +59,10 @@ const char *reshape_method_name(const struct distfft_reshape_s *reshape);
 /* Free everything, even when an MPI free fails (NULL: no-op). Returns
  * the first failure (a message is recorded only then). */
 int reshape_free(struct distfft_reshape_s *reshape);
+
+/* distfft_reshape_release of a non-NULL handle pointer, parking *companion
+ * (a language binding's communicator beside the reshape; may be NULL) on
+ * the same record (api/reshape.c). Local. */
+int reshape_release(distfft_reshape *reshape, MPI_Comm *companion);
 
 #endif

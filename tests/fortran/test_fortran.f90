@@ -79,8 +79,8 @@ contains
     call distfft_plan_output_block(plan, klocal)
     allocate(r(product(local)), r_back(product(local)), r_hat(product(klocal)))
     r = [(real(mod(i * 13 + rank, 17), c_double), i = 1, size(r))]
-    call distfft_plan_forward(plan, r, r_hat, ierr)
-    call distfft_plan_backward(plan, r_hat, r_back, ierr)
+    call distfft_plan_execute(plan, r, r_hat, DISTFFT_FORWARD, ierr)
+    call distfft_plan_execute(plan, r_hat, r_back, DISTFFT_BACKWARD, ierr)
     call check(ierr == DISTFFT_SUCCESS .and. maxval(abs(r - r_back)) < 1e-10_c_double, trim(name) // ': round trip')
     call distfft_plan_destroy(plan)
   end subroutine test_index_order
@@ -110,7 +110,7 @@ contains
         end do
       end do
     end do
-    call distfft_plan_forward(plan, u, u_hat, ierr)
+    call distfft_plan_execute(plan, u, u_hat, DISTFFT_FORWARD, ierr)
     worst = 0
     do l = 1, klocal(3)
       do j = 1, klocal(2)
@@ -144,8 +144,8 @@ contains
     allocate(a(local(1), local(2), local(3), 2), b(local(1), local(2), local(3), 2))
     allocate(a_hat(klocal(1), klocal(2), klocal(3), 2))
     a = reshape([(cmplx(mod(i * 37, 101), rank - i, c_double_complex), i = 1, size(a))], shape(a))
-    call distfft_plan_forward(plan, a, a_hat, ierr)
-    call distfft_plan_backward(plan, a_hat, b, ierr)
+    call distfft_plan_execute(plan, a, a_hat, DISTFFT_FORWARD, ierr)
+    call distfft_plan_execute(plan, a_hat, b, DISTFFT_BACKWARD, ierr)
     call check(ierr == DISTFFT_SUCCESS .and. maxval(abs(a - b)) < 1e-9_c_double, 'batched c2c round trip')
     call distfft_plan_destroy(plan)
 
@@ -156,8 +156,8 @@ contains
     call distfft_plan_output_block(plan, klocal2)
     allocate(r(local2(1), local2(2)), r_back(local2(1), local2(2)), r_hat(klocal2(1), klocal2(2)))
     r = reshape([(real(mod(i * 13, 17), c_float), i = 1, size(r))], shape(r))
-    call distfft_plan_forward(plan, r, r_hat, ierr)
-    call distfft_plan_backward(plan, r_hat, r_back, ierr)
+    call distfft_plan_execute(plan, r, r_hat, DISTFFT_FORWARD, ierr)
+    call distfft_plan_execute(plan, r_hat, r_back, DISTFFT_BACKWARD, ierr)
     call check(ierr == DISTFFT_SUCCESS .and. maxval(abs(r - r_back)) < 1e-4, 'r2c single-precision round trip')
     call distfft_plan_destroy(plan)
   end subroutine test_round_trips
@@ -192,6 +192,8 @@ contains
       end do
     end do
     call check(ok, 'redistribution from Fortran axis 1 to axis 2')
+    message = distfft_redist_describe(redist)   ! C order: alignment 1 -> 0
+    call check(index(message, '(redist alltoallw 1->0 ') == 1, 'redistribution describe: ' // message)
     call distfft_redist_destroy(redist)
   end subroutine test_redistribution
 
@@ -206,6 +208,7 @@ contains
     integer(c_int64_t) :: local(3), start(3), shape(DISTFFT_MAX_DIMS + 1)
     integer :: type, naxes
     logical :: ok
+    type(distfft_layout) :: layout
     ! One file per rank count: ctest may run them at once.
     write (path, '(a, i0, a)') 'test_fortran_array_np', ranks, '.npy'
     local = n
@@ -213,8 +216,10 @@ contains
     local(3) = block_size(n(3), start(3))
     allocate(a(local(1), local(2), local(3), 2))
     call fill_linear(a, local, start)
-    call distfft_array_write(MPI_COMM_WORLD, path, n, local, start, a, ierr, batch=2_c_int64_t)
+    call distfft_layout_from_box(layout, MPI_COMM_WORLD, n, start, local, ierr)
+    if (ierr == DISTFFT_SUCCESS) call distfft_layout_array_write(layout, path, a, ierr, batch=2_c_int64_t)
     ok = ierr == DISTFFT_SUCCESS
+    call distfft_layout_destroy(layout)
     call distfft_array_file_info(MPI_COMM_WORLD, path, type, naxes, shape, ierr)
     call check(ok .and. ierr == DISTFFT_SUCCESS .and. type == DISTFFT_REAL_DOUBLE .and. naxes == 4 .and. &
                all(shape(1:4) == [6, 5, 4, 2]), 'write a batched array file; its info in Fortran order')
@@ -222,11 +227,13 @@ contains
     start = 0
     local(1) = block_size(n(1), start(1))
     allocate(b(local(1), local(2), local(3), 2))
-    call distfft_array_read(MPI_COMM_WORLD, path, n, local, start, b, ierr, batch=2_c_int64_t)
+    call distfft_layout_from_box(layout, MPI_COMM_WORLD, n, start, local, ierr)
+    if (ierr == DISTFFT_SUCCESS) call distfft_layout_array_read(layout, path, b, ierr, batch=2_c_int64_t)
     call fill_linear(a, local, start, b)
     call check(ierr == DISTFFT_SUCCESS .and. all(abs(a - b) < 0.25_c_double), 'read it back through other blocks')
-    call distfft_array_read(MPI_COMM_WORLD, path, n, local, start, b(:, :, :, 1), ierr, batch=2_c_int64_t)
-    call check_error(ierr, DISTFFT_ERR_SHAPE, 'the array', 'an array file read into too small an array')
+    call distfft_layout_array_read(layout, path, b(:, :, :, 1), ierr, batch=2_c_int64_t)
+    call check_error(ierr, DISTFFT_ERR_SHAPE, "this rank's block", 'an array file read into too small an array')
+    call distfft_layout_destroy(layout)
   end subroutine test_array_file
 
   ! a = global Fortran linear index of each element of the block (batch
@@ -278,14 +285,14 @@ contains
     extra = merge(1, 0, rank == ranks - 1)
     allocate(u(product(local) + extra), u_hat(product(klocal)))
     u = 0
-    call distfft_plan_forward(plan, u, u_hat, ierr)
+    call distfft_plan_execute(plan, u, u_hat, DISTFFT_FORWARD, ierr)
     call check_error(ierr, DISTFFT_ERR_SHAPE, 'elements', 'an array of the wrong size on one rank')
     call check(index(message, 'rank ') > 0, 'the message names the rank')
     allocate(v(product(local)), v_hat(product(klocal)))
-    call distfft_plan_forward(plan, v, v_hat, ierr)
+    call distfft_plan_execute(plan, v, v_hat, DISTFFT_FORWARD, ierr)
     call check_error(ierr, DISTFFT_ERR_ARGUMENT, 'complex-float', 'arrays of the wrong kind')
     call distfft_plan_destroy(plan)
-    call distfft_plan_forward(plan, u, u_hat, ierr)
+    call distfft_plan_execute(plan, u, u_hat, DISTFFT_FORWARD, ierr)
     call check_error(ierr, DISTFFT_ERR_ARGUMENT, 'not created', 'a destroyed plan')
     call distfft_plan_create(plan, MPI_COMM_WORLD, [8, 6, 5], DISTFFT_DOUBLE, ierr, options)
     call distfft_plan_destroy(plan)

@@ -55,19 +55,23 @@ program test_fortran_layouts
   allocate(b(shape2(1), shape2(2), shape2(3)))
   call fill(a, start1)
   call distfft_reshape_create(reshape, split1, split2, DISTFFT_REAL_DOUBLE)
-  call distfft_reshape_forward(reshape, a, b)
+  call distfft_reshape_execute(reshape, a, b, DISTFFT_FORWARD)
   call check(matches(b, start2), 'reshape forward: every element at its place')
-  call distfft_reshape_backward(reshape, b, c)
+  call distfft_reshape_execute(reshape, b, c, DISTFFT_BACKWARD)
   call check(all(c == a), 'reshape backward: the input again')
-  call distfft_reshape_destroy(reshape)
+  message = distfft_reshape_describe(reshape)
+  call check(index(message, '(reshape ') == 1 .and. index(message, ' 4x5x6 real-double ') > 0, &
+             'reshape describe: ' // message)
+  call distfft_reshape_release(reshape, ierr)   ! its communicators wait for the collect below
+  call check(ierr == DISTFFT_SUCCESS .and. .not. c_associated(reshape%handle), 'reshape release: local')
 
   ! A c2c plan whose input is split1 and output split2.
   call distfft_plan_create_layouts(plan, MPI_COMM_WORLD, n, DISTFFT_DOUBLE, split1, split2)
   allocate(u(shape1(1), shape1(2), shape1(3)), v(shape1(1), shape1(2), shape1(3)))
   allocate(u_hat(shape2(1), shape2(2), shape2(3)))
   u = cmplx(a, 0, c_double_complex)
-  call distfft_plan_forward(plan, u, u_hat)
-  call distfft_plan_backward(plan, u_hat, v)
+  call distfft_plan_execute(plan, u, u_hat, DISTFFT_FORWARD)
+  call distfft_plan_execute(plan, u_hat, v, DISTFFT_BACKWARD)
   call check(maxval(abs(v - u)) < 1e-12_c_double * maxval(abs(u) + 1), 'plan in layouts: backward(forward(u)) = u')
   if (all(start2 == 0) .and. all(shape2 > 0)) then
     call check(abs(u_hat(1, 1, 1) - 120 * 121 / 2) < 1e-9_c_double, 'plan in layouts: mode 0 = sum')
@@ -86,7 +90,8 @@ program test_fortran_layouts
   call check(same, 'the plan''s output layout is split2')
   message = distfft_layout_describe(side)
   call check(index(message, '(layout 4x5x6 ranks=') == 1, 'describe: ' // message)
-  call distfft_layout_destroy(side)
+  call distfft_layout_release(side, ierr)
+  call check(ierr == DISTFFT_SUCCESS .and. .not. c_associated(side%handle), 'a plan''s layout released')
   call distfft_layout_destroy(grid1)
   call distfft_plan_destroy(plan)
 
@@ -101,6 +106,8 @@ program test_fortran_layouts
   call layout_calls(split2, start2, shape2, split1, start1, shape1)
   call distfft_layout_destroy(split1)
   call distfft_layout_destroy(split2)
+  call distfft_collect(MPI_COMM_WORLD, ierr)
+  call check(ierr == DISTFFT_SUCCESS, 'collect frees what was released')
   values(1) = failures
   call MPI_Allreduce(MPI_IN_PLACE, values, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   if (rank == 0) write (*, '(a, i0, a, i0, a)') 'test_fortran_layouts: ', values(1), ' failed checks (', &
@@ -178,7 +185,11 @@ contains
       end do
     end do
     call check(ok, 'halo execute: every padded entry holds the gathered value at its wrapped index')
-    call distfft_halo_destroy(halo)
+    message = distfft_halo_describe(halo)
+    call check(index(message, '(halo datatypes 4x5x6 real-double widths=1:1p,1:1p,1:1p sends ') == 1, &
+               'halo describe: ' // message)
+    call distfft_halo_release(halo, ierr)
+    call check(ierr == DISTFFT_SUCCESS .and. .not. c_associated(halo%handle), 'halo release: local')
 
     ! A local array of the wrong size on rank 0 only: the same error everywhere.
     allocate(wrong(merge(size(x) + 1, size(x), rank == 0)))

@@ -126,8 +126,8 @@ contains
       call distfft_plan_output_block(plan, klocal)
       allocate(a(local(1), local(2)), b(local(1), local(2)), a_hat(klocal(1), klocal(2)))
       a = reshape([(cmplx(mod(i * 7, 13), rank, c_double_complex), i = 1, size(a))], shape(a))
-      call distfft_plan_forward(plan, a, a_hat, rc)
-      call distfft_plan_backward(plan, a_hat, b, rc)
+      call distfft_plan_execute(plan, a, a_hat, DISTFFT_FORWARD, rc)
+      call distfft_plan_execute(plan, a_hat, b, DISTFFT_BACKWARD, rc)
       call check(rc == DISTFFT_SUCCESS .and. maxval(abs(a - b)) < 1e-9_c_double, 'shm plan round trip')
     end if
     released = DISTFFT_SUCCESS
@@ -169,7 +169,7 @@ contains
     call distfft_plan_output_block(other, klocal)
     allocate(a(local(1), local(2)), a_hat(klocal(1), klocal(2)))
     a = reshape([(cmplx(i, -i, c_double_complex), i = 1, size(a))], shape(a))
-    call distfft_plan_forward(other, a, a_hat, rc)
+    call distfft_plan_execute(other, a, a_hat, DISTFFT_FORWARD, rc)
     ok = ok .and. rc == DISTFFT_SUCCESS
     call distfft_plan_destroy(other, rc)
     ok = ok .and. rc == DISTFFT_SUCCESS

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "distfft.h"
+#include "blocks.h"
 #include "mpi_handle_counter.h"
 
 static int me, P, threads_ok, romio_counted;
@@ -121,8 +122,8 @@ static int plan_cycle(long i)
     double *x = buffer(n_in * sizeof(double)), *back = buffer(n_in * sizeof(double));
     void *y = buffer(n_out);
     for (size_t k = 0; k < n_in; k++) x[k] = sin(0.37 * (double)k + me);
-    rc = distfft_plan_forward(plan, x, y);
-    if (rc == DISTFFT_SUCCESS) rc = distfft_plan_backward(plan, y, back);
+    rc = distfft_plan_execute(plan, x, y, DISTFFT_FORWARD);
+    if (rc == DISTFFT_SUCCESS) rc = distfft_plan_execute(plan, y, back, DISTFFT_BACKWARD);
     double error = 0;
     for (size_t k = 0; rc == DISTFFT_SUCCESS && k < n_in; k++)
         error = fmax(error, fabs(back[k] - x[k]));
@@ -166,7 +167,7 @@ static int halo_cycle(long i)
     int64_t local[3] = {9, 5, 4}, start[3] = {0, 0, 0};
     distfft_decompose(9, P, me, &local[0], &start[0]);
     distfft_halo halo = NULL;
-    int rc = distfft_halo_create(MPI_COMM_WORLD, DISTFFT_REAL_DOUBLE, 3, shape, local, start,
+    int rc = test_halo_create(MPI_COMM_WORLD, DISTFFT_REAL_DOUBLE, 3, shape, local, start,
                                  low, high, periodic, 1 + i % 2,
                                  i % 2 ? DISTFFT_HALO_PACK : DISTFFT_HALO_DATATYPES, &halo);
     if (rc != DISTFFT_SUCCESS) return rc;
@@ -188,10 +189,10 @@ static int file_cycle(long i, const char *dir)
     for (size_t k = 0; k < n; k++) out[k] = (float)(k + 100 * me + i);
     char path[4096];
     snprintf(path, sizeof path, "%s/soak_np%d_%ld.npy", dir, P, i % 3); /* runs side by side */
-    int rc = distfft_array_write(MPI_COMM_WORLD, path, DISTFFT_REAL_FLOAT, 2, shape, local,
+    int rc = test_array_write(MPI_COMM_WORLD, path, DISTFFT_REAL_FLOAT, 2, shape, local,
                                  start, 2, out);
     if (rc == DISTFFT_SUCCESS)
-        rc = distfft_array_read(MPI_COMM_WORLD, path, DISTFFT_REAL_FLOAT, 2, shape, local,
+        rc = test_array_read(MPI_COMM_WORLD, path, DISTFFT_REAL_FLOAT, 2, shape, local,
                                 start, 2, in);
     if (rc == DISTFFT_SUCCESS && memcmp(in, out, n * sizeof(float))) {
         fprintf(stderr, "[rank %d] soak: cycle %ld: %s read back differs\n", me, i, path);

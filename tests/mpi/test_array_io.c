@@ -1,5 +1,5 @@
 /*
- * test_array_io.c -- distfft_array_write / _read / _file_info.
+ * test_array_io.c -- distfft_layout_array_write / _read, distfft_array_file_info.
  *
  *   test_array_io write DIR   every element type, 1-D to 3-D, batch 1 and
  *                             3, written from blocks of a 2-D process grid
@@ -121,7 +121,7 @@ static void read_and_check(distfft_type type, const file_case *c, int split_last
     my_block(c->ndims, c->shape, split_last, local, start);
     size_t bytes = (size_t)(c->batch * test_product(c->ndims, local)) * distfft_type_size(type);
     void *buffer = test_guarded_alloc(bytes, 0xA5);
-    int rc = distfft_array_read(MPI_COMM_WORLD, path, type, c->ndims, c->shape, local, start, c->batch, buffer);
+    int rc = test_array_read(MPI_COMM_WORLD, path, type, c->ndims, c->shape, local, start, c->batch, buffer);
     if (rc) test_detail(&suite, "read %s: %s", path, distfft_last_error());
     int64_t wrong = rc ? -1 : fill_or_check(type, c, local, start, buffer, 1);
     test_case(&suite, rc == DISTFFT_SUCCESS && wrong == 0 && test_guard_intact(buffer, bytes, 0xA5),
@@ -141,7 +141,7 @@ static void write_all_files(void)
             size_t bytes = (size_t)(c->batch * test_product(c->ndims, local)) * distfft_type_size((distfft_type)t);
             void *buffer = distfft_malloc(bytes ? bytes : 1);
             fill_or_check((distfft_type)t, c, local, start, buffer, 0);
-            int rc = distfft_array_write(MPI_COMM_WORLD, path, (distfft_type)t, c->ndims, c->shape, local, start,
+            int rc = test_array_write(MPI_COMM_WORLD, path, (distfft_type)t, c->ndims, c->shape, local, start,
                                          c->batch, buffer);
             if (rc) test_detail(&suite, "write %s: %s", path, distfft_last_error());
             test_case(&suite, rc == DISTFFT_SUCCESS, "write %s_%s", c->name, type_tags[t]);
@@ -222,16 +222,20 @@ static void derive_file(const char *from, const char *to, long keep, const char 
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
-/* Reading a file into the cube case's blocks, as complex double unless
- * `type` says otherwise. */
-static int read_cube(const char *path, distfft_type type, const int64_t *shape)
+/* Reading a file into the cube case's blocks (of global `shape`), as
+ * complex double unless `type` says otherwise: the error expected. */
+static void bad_read(const char *path, distfft_type type, const int64_t *shape, int code, const char *text,
+                     const char *name)
 {
     int64_t local[3], start[3];
     my_block(3, shape, 0, local, start);
     void *buffer = distfft_malloc((size_t)test_product(3, local) * 16 + 16);
-    int rc = distfft_array_read(MPI_COMM_WORLD, path, type, 3, shape, local, start, 1, buffer);
+    distfft_layout layout = NULL;
+    int rc = distfft_layout_from_box(MPI_COMM_WORLD, 3, shape, start, local, &layout);
+    if (rc == DISTFFT_SUCCESS) rc = distfft_layout_array_read(layout, path, type, 1, buffer);
+    expect_error(rc, code, text, name);
+    distfft_layout_destroy(&layout);
     distfft_free(buffer);
-    return rc;
 }
 
 static void bad_reads(const char *good)
@@ -239,24 +243,24 @@ static void bad_reads(const char *good)
     char path[512];
     const int64_t cube[3] = {5, 7, 6}, other[3] = {5, 7, 5};
     snprintf(path, sizeof path, "%s/missing.npy", dir);
-    expect_error(read_cube(path, DISTFFT_COMPLEX_DOUBLE, cube), DISTFFT_ERR_ARGUMENT, "missing.npy", "missing file");
-    expect_error(read_cube(good, DISTFFT_COMPLEX_DOUBLE, other), DISTFFT_ERR_SHAPE, "5x7x6, not 5x7x5",
+    bad_read(path, DISTFFT_COMPLEX_DOUBLE, cube, DISTFFT_ERR_ARGUMENT, "missing.npy", "missing file");
+    bad_read(good, DISTFFT_COMPLEX_DOUBLE, other, DISTFFT_ERR_SHAPE, "5x7x6, not 5x7x5",
                  "file of another shape");
-    expect_error(read_cube(good, DISTFFT_REAL_DOUBLE, cube), DISTFFT_ERR_ARGUMENT, "dtype '<c16', not '<f8'",
+    bad_read(good, DISTFFT_REAL_DOUBLE, cube, DISTFFT_ERR_ARGUMENT, "dtype '<c16', not '<f8'",
                  "file of another dtype");
     snprintf(path, sizeof path, "%s/truncated.npy", dir);
     derive_file(good, path, 64 + 5 * 7 * 6 * 16 - 16, NULL, NULL);
-    expect_error(read_cube(path, DISTFFT_COMPLEX_DOUBLE, cube), DISTFFT_ERR_ARGUMENT, "truncated", "truncated file");
+    bad_read(path, DISTFFT_COMPLEX_DOUBLE, cube, DISTFFT_ERR_ARGUMENT, "truncated", "truncated file");
     snprintf(path, sizeof path, "%s/header-only.npy", dir);
     derive_file(good, path, 30, NULL, NULL);
-    expect_error(read_cube(path, DISTFFT_COMPLEX_DOUBLE, cube), DISTFFT_ERR_ARGUMENT, "header", "truncated header");
+    bad_read(path, DISTFFT_COMPLEX_DOUBLE, cube, DISTFFT_ERR_ARGUMENT, "header", "truncated header");
     snprintf(path, sizeof path, "%s/fortran.npy", dir);
     derive_file(good, path, -1, "False", "True ");
-    expect_error(read_cube(path, DISTFFT_COMPLEX_DOUBLE, cube), DISTFFT_ERR_ARGUMENT, "Fortran order",
+    bad_read(path, DISTFFT_COMPLEX_DOUBLE, cube, DISTFFT_ERR_ARGUMENT, "Fortran order",
                  "Fortran-ordered file");
     snprintf(path, sizeof path, "%s/text.npy", dir);
     derive_file(good, path, -1, "\x93NUMPY", "#NUMPY");
-    expect_error(read_cube(path, DISTFFT_COMPLEX_DOUBLE, cube), DISTFFT_ERR_ARGUMENT, "not a .npy file",
+    bad_read(path, DISTFFT_COMPLEX_DOUBLE, cube, DISTFFT_ERR_ARGUMENT, "not a .npy file",
                  "not a .npy file");
     distfft_type type;
     int naxes;
@@ -273,22 +277,26 @@ static void bad_writes(const char *good)
     my_block(3, cube, 0, local, start);
     double complex *buffer = distfft_malloc((size_t)test_product(3, local) * 16 + 16);
     fill_or_check(DISTFFT_COMPLEX_DOUBLE, &cases[0], local, start, buffer, 0);
+    distfft_layout layout = NULL;
+    distfft_layout_from_box(MPI_COMM_WORLD, 3, cube, start, local, &layout);
     snprintf(path, sizeof path, "%s/no-such-directory/cube.npy", dir);
-    expect_error(distfft_array_write(MPI_COMM_WORLD, path, DISTFFT_COMPLEX_DOUBLE, 3, cube, local, start, 1, buffer),
-                 DISTFFT_ERR_ARGUMENT, "cannot create", "unwritable path");
-    /* Blocks that leave a hole: the existing file must stay as it was. */
+    expect_error(distfft_layout_array_write(layout, path, DISTFFT_COMPLEX_DOUBLE, 1, buffer), DISTFFT_ERR_ARGUMENT,
+                 "cannot create", "unwritable path");
+    /* Blocks that leave a hole make no layout: the existing file stays as it was. */
     int64_t short_local[3] = {local[0], local[1], me == 0 && local[2] > 0 ? local[2] - 1 : local[2]};
-    expect_error(distfft_array_write(MPI_COMM_WORLD, good, DISTFFT_COMPLEX_DOUBLE, 3, cube, short_local, start, 1,
-                                     buffer), DISTFFT_ERR_SHAPE, "do not tile", "blocks that do not tile");
+    distfft_layout holes = NULL;
+    expect_error(distfft_layout_from_box(MPI_COMM_WORLD, 3, cube, start, short_local, &holes), DISTFFT_ERR_SHAPE,
+                 "gap", "blocks that do not tile");
     snprintf(temporary, sizeof temporary, "%s.distfft-tmp", good);
     test_case(&suite, !file_exists(temporary), "no temporary file left behind");
     read_and_check(DISTFFT_COMPLEX_DOUBLE, &cases[0], 1);
     if (P > 1) {
         snprintf(path, sizeof path, "%s/rank%d.npy", dir, me);
-        expect_message(distfft_array_write(MPI_COMM_WORLD, path, DISTFFT_COMPLEX_DOUBLE, 3, cube, local, start, 1,
-                                           buffer), DISTFFT_ERR_MISMATCH, "path", 0, "paths differ between ranks");
+        expect_message(distfft_layout_array_write(layout, path, DISTFFT_COMPLEX_DOUBLE, 1, buffer),
+                       DISTFFT_ERR_MISMATCH, "path", 0, "paths differ between ranks");
         test_case(&suite, !file_exists(path), "no file for differing paths");
     }
+    distfft_layout_destroy(&layout);
     distfft_free(buffer);
 }
 
@@ -300,7 +308,7 @@ static void bad_input(void)
     my_block(3, cases[0].shape, 0, local, start);
     void *buffer = distfft_malloc((size_t)test_product(3, local) * 16 + 16);
     fill_or_check(DISTFFT_COMPLEX_DOUBLE, &cases[0], local, start, buffer, 0);
-    int rc = distfft_array_write(MPI_COMM_WORLD, good, DISTFFT_COMPLEX_DOUBLE, 3, cases[0].shape, local, start, 1,
+    int rc = test_array_write(MPI_COMM_WORLD, good, DISTFFT_COMPLEX_DOUBLE, 3, cases[0].shape, local, start, 1,
                                  buffer);
     test_case(&suite, rc == DISTFFT_SUCCESS, "write the good file");
     distfft_free(buffer);

@@ -61,8 +61,8 @@ static void check_plan(test_suite *suite, int ndims, const int64_t *shape, int g
     double complex *first = distfft_malloc(16 * (out_count + 1));
     double complex *second = distfft_malloc(16 * (out_count + 1));
     test_fill(DISTFFT_COMPLEX_DOUBLE, ndims, shape, in_shape, in_start, 1, 0, input);
-    int rc = distfft_plan_forward(tuned, input, first);
-    if (rc == DISTFFT_SUCCESS) rc = distfft_plan_forward(paper, input, second);
+    int rc = distfft_plan_execute(tuned, input, first, DISTFFT_FORWARD);
+    if (rc == DISTFFT_SUCCESS) rc = distfft_plan_execute(paper, input, second, DISTFFT_FORWARD);
     double error = test_max_abs_diff(out_count, first, second);
     double largest = test_max_abs(out_count, second);
     MPI_Allreduce(MPI_IN_PLACE, &error, 1, MPI_DOUBLE, MPI_MAX, suite->comm);

@@ -271,32 +271,35 @@ static void test_execute(void)
     int rc;
 
     /* out starts inside in: a partial overlap, not in == out */
-    rc = distfft_plan_forward(f.plan, f.x, f.x + 16);
+    rc = distfft_plan_execute(f.plan, f.x, f.x + 16, DISTFFT_FORWARD);
     expect_failure(rc, arg, "overlap", -1, r2c_untouched(&f, "a"),
                    "forward: out overlaps the end of in");
-    rc = distfft_plan_backward(f.plan, f.y, f.y);
+    rc = distfft_plan_execute(f.plan, f.y, f.y, DISTFFT_BACKWARD);
     expect_failure(rc, arg, "overlap", -1, r2c_untouched(&f, "b"),
                    "backward (r2c plan): in == out");
-    rc = distfft_plan_backward(f.plan, f.y + 32, b ? f.y : f.x);
+    rc = distfft_plan_execute(f.plan, f.y + 32, b ? f.y : f.x, DISTFFT_BACKWARD);
     expect_failure(rc, arg, "overlap", bad_rank, r2c_untouched(&f, "c"),
                    "backward (r2c plan): overlap on one rank");
     /* a float is 4 bytes: x + 4 is aligned for a float, not for FFTW */
-    rc = distfft_plan_forward(f.plan, f.x + 4, f.y);
+    rc = distfft_plan_execute(f.plan, f.x + 4, f.y, DISTFFT_FORWARD);
     expect_failure(rc, align, "aligned", -1, r2c_untouched(&f, "d"),
                    "forward (r2c float): input 4 bytes off");
-    rc = distfft_plan_forward(f.plan, f.x, b ? f.y + 8 : f.y);
+    rc = distfft_plan_execute(f.plan, f.x, b ? f.y + 8 : f.y, DISTFFT_FORWARD);
     expect_failure(rc, align, "aligned", bad_rank, r2c_untouched(&f, "e"),
                    "forward (r2c float): output 8 bytes off on one rank");
+    rc = distfft_plan_execute(f.plan, f.x, f.y, b ? 0 : DISTFFT_FORWARD);
+    expect_failure(rc, arg, "direction", bad_rank, r2c_untouched(&f, "h"),
+                   "execute: direction 0 on one rank");
 
     /* Used after destroy: destroy sets the handle NULL on every rank. */
     distfft_plan plan = f.plan;
     rc = distfft_plan_destroy(&plan);
     test_case(&suite, rc == DISTFFT_SUCCESS && plan == NULL,
               "plan_destroy sets the handle NULL");
-    rc = distfft_plan_forward(plan, f.x, f.y);
+    rc = distfft_plan_execute(plan, f.x, f.y, DISTFFT_FORWARD);
     expect_failure(rc, arg, "destroyed", -1, r2c_untouched(&f, "f"),
                    "forward: plan used after destroy");
-    rc = distfft_plan_backward(plan, f.y, f.x);
+    rc = distfft_plan_execute(plan, f.y, f.x, DISTFFT_BACKWARD);
     expect_failure(rc, arg, "destroyed", -1, r2c_untouched(&f, "g"),
                    "backward: plan used after destroy");
     rc = distfft_plan_destroy(&plan);
@@ -389,67 +392,6 @@ static void test_redist(void)
 }
 
 /* ---- gather and scatter ------------------------------------------------------------ */
-
-static void test_gather(void)
-{
-    const unsigned arg = CODE(DISTFFT_ERR_ARGUMENT);
-    const unsigned mismatch = CODE(DISTFFT_ERR_MISMATCH);
-    const unsigned shape_code = CODE(DISTFFT_ERR_SHAPE);
-    const int last = me == P - 1, b = me == bad_rank;
-    int64_t global_shape[2] = {P, 4}, other_shape[2] = {P, 5};
-    int64_t local_shape[2] = {1, 4}, start[2] = {me, 0}, outside[2] = {me, 1};
-    double local[4] = {me, me + 1, me + 2, me + 3}, local_copy[4];
-    memcpy(local_copy, local, sizeof local);
-    size_t global_bytes = (size_t)(4 * P) * sizeof(double);
-    unsigned char *global = test_guarded_alloc(global_bytes, 0x11);
-    const distfft_type T = DISTFFT_REAL_DOUBLE;
-    MPI_Comm W = MPI_COMM_WORLD;
-    int rc;
-#define UNTOUCHED                                                            \
-    (test_all_bytes(global, global_bytes + TEST_GUARD_BYTES, 0x11) &&        \
-     memcmp(local, local_copy, sizeof local) == 0)
-
-    if (P > 1) {
-        rc = distfft_gather(W, T, 2, global_shape, local_shape, start, local,
-                            last ? 1 : 0, global);
-        expect_failure(rc, mismatch, "root", -1, UNTOUCHED,
-                       "gather: root differs on the last rank");
-        rc = distfft_gather(W, last ? DISTFFT_REAL_FLOAT : T, 2, global_shape,
-                            local_shape, start, local, 0, global);
-        expect_failure(rc, mismatch, "element type", -1, UNTOUCHED,
-                       "gather: element type differs on the last rank");
-        rc = distfft_scatter(W, T, 2, last ? other_shape : global_shape,
-                             local_shape, start, global, 0, local);
-        expect_failure(rc, mismatch | shape_code, "global_shape", -1,
-                       UNTOUCHED,
-                       "scatter: global_shape differs on the last rank");
-    }
-    rc = distfft_gather(W, T, 2, global_shape, local_shape,
-                        b ? outside : start, local, 0, global);
-    expect_failure(rc, shape_code, "does not fit", bad_rank, UNTOUCHED,
-                   "gather: block outside the array on one rank");
-    rc = distfft_gather(W, T, 2, global_shape, local_shape, start, local, -1,
-                        global);
-    expect_failure(rc, arg, "root", -1, UNTOUCHED, "gather: root -1");
-    rc = distfft_gather(W, (distfft_type)9, 2, global_shape, local_shape,
-                        start, local, 0, global);
-    expect_failure(rc, arg, "element type", -1, UNTOUCHED,
-                   "gather: unknown element type");
-    rc = distfft_gather(W, T, 0, global_shape, local_shape, start, local, 0,
-                        global);
-    expect_failure(rc, shape_code | arg, "ndims", -1, UNTOUCHED,
-                   "gather: ndims 0");
-    rc = distfft_scatter(W, T, 2, global_shape, local_shape, start, NULL, 0,
-                         local);
-    expect_failure(rc, arg, "global is NULL", 0, UNTOUCHED,
-                   "scatter: NULL global array on the root");
-    rc = distfft_gather(W, T, 2, global_shape, local_shape, start, local, 0,
-                        global);
-    test_case(&suite, rc == DISTFFT_SUCCESS,
-              "gather works after the failed calls");
-#undef UNTOUCHED
-    distfft_free(global);
-}
 
 /* ---- placement and wisdom (collective on a communicator) ------------------------ */
 
@@ -566,7 +508,6 @@ int main(int argc, char **argv)
     test_plan_create();
     test_execute();
     test_redist();
-    test_gather();
     test_placement_wisdom();
     test_local();
 

@@ -72,8 +72,8 @@ static void *run_job(void *arg)
 {
     job *j = arg;
     for (int r = 0; r < j->rounds && !j->rc; r++) {
-        j->rc = distfft_plan_forward(j->plan, j->in, j->out);
-        if (!j->rc) j->rc = distfft_plan_backward(j->plan, j->out, j->back);
+        j->rc = distfft_plan_execute(j->plan, j->in, j->out, DISTFFT_FORWARD);
+        if (!j->rc) j->rc = distfft_plan_execute(j->plan, j->out, j->back, DISTFFT_BACKWARD);
     }
     return NULL;
 }

@@ -73,8 +73,8 @@ static int repeatable(distfft_plan plan, const config *c, result *first)
         /* fresh garbage in the outputs each time */
         memset(y, 0x5A + run, first->out_bytes);
         memset(z, 0xA5 - run, first->in_bytes);
-        ok = distfft_plan_forward(plan, x, y) == DISTFFT_SUCCESS &&
-             distfft_plan_backward(plan, y, z) == DISTFFT_SUCCESS;
+        ok = distfft_plan_execute(plan, x, y, DISTFFT_FORWARD) == DISTFFT_SUCCESS &&
+             distfft_plan_execute(plan, y, z, DISTFFT_BACKWARD) == DISTFFT_SUCCESS;
         if (!ok) {
             test_detail(&suite, "%s: %s", c->name, distfft_last_error());
         } else if (run == 0) {

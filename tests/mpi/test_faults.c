@@ -4,7 +4,7 @@
  *
  * For each scenario (plan creation of several shapes and methods, plan
  * execution, redistribution and halo creation and execution, array file
- * write and read, gather and scatter with triplets and with a layout,
+ * write and read, gather and scatter with a layout,
  * layouts from boxes, reshapes between layouts and a plan taking a
  * caller's layout, wisdom file export and import, a cost-model import,
  * the destroy calls, and the release calls with
@@ -113,7 +113,7 @@ typedef struct {
 } scenario;
 
 enum { PLAN_CREATE, PLAN_EXECUTE, REDIST_CREATE, REDIST_EXECUTE, HALO_CREATE, HALO_EXECUTE,
-       FILE_WRITE, FILE_READ, GATHER, LAYOUT_GATHER, LAYOUT_CREATE, RESHAPE_CREATE,
+       FILE_WRITE, FILE_READ, LAYOUT_GATHER, LAYOUT_CREATE, RESHAPE_CREATE,
        RESHAPE_EXECUTE, PLAN_LAYOUTS_CREATE, WISDOM_FILES, MODEL_IMPORT, PLAN_DESTROY, REDIST_DESTROY, HALO_DESTROY,
        LAYOUT_DESTROY, RESHAPE_DESTROY, PLAN_RELEASE, REDIST_RELEASE };
 #define DESTROYS(what) ((what) >= PLAN_DESTROY)
@@ -155,7 +155,6 @@ static const scenario scenarios[] = {
     {"halo execute pack", 0, DISTFFT_HALO_PACK, 0, 2, 0, HALO_EXECUTE},
     {"array file write", 0, 0, 0, 2, 0, FILE_WRITE},
     {"array file read", 0, 0, 0, 2, 0, FILE_READ},
-    {"gather and scatter", 0, 0, 0, 1, 0, GATHER},
     {"layout gather and scatter", 0, 0, 0, 2, 0, LAYOUT_GATHER},
     {"plan destroy c2c pencil alltoallw", DISTFFT_METHOD_ALLTOALLW, DISTFFT_C2C, 2, 1,
      DISTFFT_OVERLAP_OFF, PLAN_DESTROY},
@@ -238,13 +237,18 @@ static const int64_t halo_shape[3] = {9, 5, 4}, halo_low[3] = {2, 1, 1},
                      halo_high[3] = {1, 2, 0};
 static const int halo_periodic[3] = {1, 0, 1};
 
-static int create_halo(const scenario *s, distfft_halo *halo)
+/* The halo's layout (slabs along axis 0) into st->layout, made in setup. */
+static int create_halo_layout(state *st)
 {
     int64_t local[3] = {9, 5, 4}, start[3] = {0, 0, 0};
     distfft_decompose(9, P, me, &local[0], &start[0]);
-    return distfft_halo_create(MPI_COMM_WORLD, DISTFFT_REAL_DOUBLE, 3, halo_shape, local,
-                               start, halo_low, halo_high, halo_periodic, s->batch,
-                               (distfft_halo_variant)s->kind_last, halo);
+    return distfft_layout_from_box(MPI_COMM_WORLD, 3, halo_shape, start, local, &st->layout);
+}
+
+static int create_halo(const scenario *s, state *st)
+{
+    return distfft_layout_halo_create(st->layout, DISTFFT_REAL_DOUBLE, halo_low, halo_high, halo_periodic,
+                                      s->batch, (distfft_halo_variant)s->kind_last, &st->halo);
 }
 
 /* Layouts of a 7x5x6 array: uneven boxes split along axis 0 (in) and along
@@ -266,8 +270,8 @@ static int create_layouts(state *st)
 
 static int create_reshape(const scenario *s, state *st)
 {
-    distfft_options o;
-    distfft_options_init(&o);
+    distfft_reshape_options o;
+    distfft_reshape_options_init(&o);
     o.method = s->method;
     return distfft_reshape_create(st->layout_in, st->layout_out, DISTFFT_COMPLEX_DOUBLE,
                                   s->batch, &o, &st->reshape);
@@ -332,7 +336,11 @@ static int setup(const scenario *s, state *st)
     int rc = DISTFFT_SUCCESS;
     if (s->what == PLAN_DESTROY || s->what == PLAN_RELEASE) return create_plan(s, &st->plan);
     if (s->what == REDIST_DESTROY || s->what == REDIST_RELEASE) return create_redist(s, &st->redist);
-    if (s->what == HALO_DESTROY) return create_halo(s, &st->halo);
+    if (s->what == HALO_CREATE || s->what == HALO_EXECUTE || s->what == HALO_DESTROY) {
+        rc = create_halo_layout(st);
+        if (rc || s->what == HALO_CREATE) return rc;
+    }
+    if (s->what == HALO_DESTROY) return create_halo(s, st);
     if (s->what == LAYOUT_DESTROY) return create_layout(1, &st->layout_in);
     if (s->what == RESHAPE_CREATE || s->what == PLAN_LAYOUTS_CREATE) return create_layouts(st);
     if (s->what == MODEL_IMPORT) return write_model_file();
@@ -372,16 +380,14 @@ static int setup(const scenario *s, state *st)
         st->a = zeros((size_t)(s->batch * product(3, in_shape)) * element);
         st->b = zeros((size_t)(s->batch * product(3, out_shape)) * element);
     } else if (s->what == HALO_EXECUTE) {
-        rc = create_halo(s, &st->halo);
+        rc = create_halo(s, st);
         if (rc) return rc;
         st->a = zeros((size_t)distfft_halo_padded_block(st->halo, NULL, NULL) * sizeof(double));
-    } else if (s->what == FILE_WRITE || s->what == FILE_READ || s->what == GATHER || s->what == LAYOUT_GATHER) {
+    } else if (s->what == FILE_WRITE || s->what == FILE_READ || s->what == LAYOUT_GATHER) {
         int64_t local[2], start[2];
         file_block(local, start);
-        if (s->what == GATHER || s->what == LAYOUT_GATHER)
-            st->c = zeros((size_t)(s->batch * product(2, file_shape)) * sizeof(float));
-        if (s->what == LAYOUT_GATHER)
-            rc = distfft_layout_from_box(MPI_COMM_WORLD, 2, file_shape, start, local, &st->layout);
+        if (s->what == LAYOUT_GATHER) st->c = zeros((size_t)(s->batch * product(2, file_shape)) * sizeof(float));
+        rc = distfft_layout_from_box(MPI_COMM_WORLD, 2, file_shape, start, local, &st->layout);
         st->bytes_a = (size_t)(s->batch * product(2, local)) * sizeof(float);
         st->a = zeros(st->bytes_a);
         st->b = zeros(st->bytes_a);
@@ -390,8 +396,7 @@ static int setup(const scenario *s, state *st)
         if (s->what == FILE_READ) {
             char path[4096];
             file_path(path, sizeof path);
-            rc = distfft_array_write(MPI_COMM_WORLD, path, DISTFFT_REAL_FLOAT, 2, file_shape,
-                                     local, start, s->batch, st->a);
+            if (!rc) rc = distfft_layout_array_write(st->layout, path, DISTFFT_REAL_FLOAT, s->batch, st->a);
         }
     }
     return rc;
@@ -405,43 +410,29 @@ static int body(const scenario *s, state *st)
     case PLAN_CREATE:
         return create_plan(s, &st->plan);
     case PLAN_EXECUTE:
-        rc = distfft_plan_forward(st->plan, st->a, st->b);
-        return rc ? rc : distfft_plan_backward(st->plan, st->b, st->c);
+        rc = distfft_plan_execute(st->plan, st->a, st->b, DISTFFT_FORWARD);
+        return rc ? rc : distfft_plan_execute(st->plan, st->b, st->c, DISTFFT_BACKWARD);
     case REDIST_CREATE:
         return create_redist(s, &st->redist);
     case REDIST_EXECUTE:
         return distfft_redist_execute(st->redist, st->a, st->b);
     case HALO_CREATE:
-        return create_halo(s, &st->halo);
+        return create_halo(s, st);
     case HALO_EXECUTE:
         return distfft_halo_execute(st->halo, st->a);
     case FILE_WRITE:
     case FILE_READ: {
-        int64_t local[2], start[2];
         char path[4096];
-        file_block(local, start);
         file_path(path, sizeof path);
         if (s->what == FILE_WRITE)
-            return distfft_array_write(MPI_COMM_WORLD, path, DISTFFT_REAL_FLOAT, 2, file_shape,
-                                       local, start, s->batch, st->a);
-        rc = distfft_array_read(MPI_COMM_WORLD, path, DISTFFT_REAL_FLOAT, 2, file_shape, local,
-                                start, s->batch, st->b);
+            return distfft_layout_array_write(st->layout, path, DISTFFT_REAL_FLOAT, s->batch, st->a);
+        rc = distfft_layout_array_read(st->layout, path, DISTFFT_REAL_FLOAT, s->batch, st->b);
         if (rc == DISTFFT_SUCCESS && memcmp(st->a, st->b, st->bytes_a)) rc = -1;
         return rc;
     }
-    case GATHER:
     case LAYOUT_GATHER: {
-        int64_t local[2], start[2];
-        file_block(local, start);
-        if (s->what == GATHER) {
-            rc = distfft_gather(MPI_COMM_WORLD, DISTFFT_REAL_FLOAT, 2, file_shape, local, start, st->a, 0, st->c);
-            if (!rc)
-                rc = distfft_scatter(MPI_COMM_WORLD, DISTFFT_REAL_FLOAT, 2, file_shape, local, start, st->c, 0,
-                                     st->b);
-        } else {
-            rc = distfft_layout_gather(st->layout, DISTFFT_REAL_FLOAT, s->batch, st->a, 0, st->c);
-            if (!rc) rc = distfft_layout_scatter(st->layout, DISTFFT_REAL_FLOAT, s->batch, st->c, 0, st->b);
-        }
+        rc = distfft_layout_gather(st->layout, DISTFFT_REAL_FLOAT, s->batch, st->a, 0, st->c);
+        if (!rc) rc = distfft_layout_scatter(st->layout, DISTFFT_REAL_FLOAT, s->batch, st->c, 0, st->b);
         if (rc == DISTFFT_SUCCESS && memcmp(st->a, st->b, st->bytes_a)) rc = -1;
         return rc;
     }
@@ -450,8 +441,8 @@ static int body(const scenario *s, state *st)
     case RESHAPE_CREATE:
         return create_reshape(s, st);
     case RESHAPE_EXECUTE:
-        rc = distfft_reshape_forward(st->reshape, st->a, st->b);
-        if (!rc) rc = distfft_reshape_backward(st->reshape, st->b, st->c);
+        rc = distfft_reshape_execute(st->reshape, st->a, st->b, DISTFFT_FORWARD);
+        if (!rc) rc = distfft_reshape_execute(st->reshape, st->b, st->c, DISTFFT_BACKWARD);
         if (rc == DISTFFT_SUCCESS && memcmp(st->a, st->c, st->bytes_a)) rc = -1;
         return rc;
     case PLAN_LAYOUTS_CREATE:
@@ -538,7 +529,7 @@ static int next_plan_works(void)
     distfft_plan_input_block(plan, in, NULL);
     distfft_plan_output_block(plan, out, NULL);
     void *x = zeros((size_t)product(3, in) * 16), *y = zeros((size_t)product(3, out) * 16);
-    rc = distfft_plan_forward(plan, x, y);
+    rc = distfft_plan_execute(plan, x, y, DISTFFT_FORWARD);
     distfft_free(x);
     distfft_free(y);
     return !rc && !distfft_plan_destroy(&plan);

@@ -93,7 +93,7 @@ static void *gathered_global(const setup *s, distfft_halo halo, const void *padd
     char *global = malloc(global_bytes + 1);
     distfft_halo_unpad(halo, padded, block);
     for (int64_t f = 0; f < s->batch; f++)
-        distfft_gather(MPI_COMM_WORLD, s->type, hc->ndims, hc->shape, s->local, s->start,
+        test_gather(MPI_COMM_WORLD, s->type, hc->ndims, hc->shape, s->local, s->start,
                        block + (size_t)(f * field_local) * element, 0,
                        global + (size_t)(f * field_global) * element);
     MPI_Bcast(global, (int)global_bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
@@ -150,7 +150,7 @@ static char *exchange(test_suite *suite, const setup *s, distfft_halo_variant va
 {
     const halo_case *hc = s->hc;
     distfft_halo halo = NULL;
-    int rc = distfft_halo_create(MPI_COMM_WORLD, s->type, hc->ndims, hc->shape, s->local,
+    int rc = test_halo_create(MPI_COMM_WORLD, s->type, hc->ndims, hc->shape, s->local,
                                  s->start, hc->low, hc->high, hc->periodic, s->batch,
                                  variant, &halo);
     if (rc != DISTFFT_SUCCESS) {

@@ -37,7 +37,7 @@ static void expect(test_suite *suite, const arguments *a, int code, const char *
 {
     distfft_halo halo = NULL;
     if (a->out) *a->out = (distfft_halo)&halo; /* must come back NULL */
-    int rc = distfft_halo_create(MPI_COMM_WORLD, DISTFFT_REAL_DOUBLE, a->ndims, a->shape,
+    int rc = test_halo_create(MPI_COMM_WORLD, DISTFFT_REAL_DOUBLE, a->ndims, a->shape,
                                  a->local, a->start, a->low, a->high, a->periodic,
                                  a->batch, a->variant, a->out);
     int codes[2] = {rc, -rc};
@@ -95,7 +95,7 @@ static void execute_errors(test_suite *suite)
 {
     arguments a = good(NULL);
     distfft_halo halo = NULL;
-    int rc = distfft_halo_create(MPI_COMM_WORLD, DISTFFT_REAL_DOUBLE, 1, a.shape, a.local,
+    int rc = test_halo_create(MPI_COMM_WORLD, DISTFFT_REAL_DOUBLE, 1, a.shape, a.local,
                                  a.start, a.low, a.high, a.periodic, 1,
                                  DISTFFT_HALO_DATATYPES, &halo);
     test_case(suite, rc == DISTFFT_SUCCESS, "bad input: create for the execute checks");

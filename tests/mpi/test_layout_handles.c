@@ -70,12 +70,12 @@ int main(int argc, char **argv)
                                 DISTFFT_METHOD_AUTO};
     for (int m = 0; m < 4; m++) {
         before = mpi_handle_counts_now();
-        distfft_options options;
-        distfft_options_init(&options);
+        distfft_reshape_options options;
+        distfft_reshape_options_init(&options);
         options.method = methods[m];
         distfft_reshape reshape = NULL;
         ok = !distfft_reshape_create(a, b, DISTFFT_COMPLEX_DOUBLE, 1, &options, &reshape) &&
-             !distfft_reshape_forward(reshape, x, y) && !distfft_reshape_backward(reshape, y, x) &&
+             !distfft_reshape_execute(reshape, x, y, DISTFFT_FORWARD) && !distfft_reshape_execute(reshape, y, x, DISTFFT_BACKWARD) &&
              !distfft_reshape_destroy(&reshape);
         char name[64];
         snprintf(name, sizeof name, "reshape %s", distfft_method_name(methods[m]));
@@ -88,7 +88,7 @@ int main(int argc, char **argv)
     options.rigor = DISTFFT_ESTIMATE;
     distfft_plan plan = NULL;
     ok = !distfft_plan_create_layouts(MPI_COMM_WORLD, 3, n, DISTFFT_DOUBLE, &options, b, a, &plan) &&
-         !distfft_plan_forward(plan, x, y) && !distfft_plan_backward(plan, y, x) && !distfft_plan_destroy(&plan);
+         !distfft_plan_execute(plan, x, y, DISTFFT_FORWARD) && !distfft_plan_execute(plan, y, x, DISTFFT_BACKWARD) && !distfft_plan_destroy(&plan);
     check_clean(&before, ok, "plan in layouts");
 
     before = mpi_handle_counts_now();

@@ -135,15 +135,15 @@ static void test_values(test_suite *suite)
 static void reshape_round(test_suite *suite, const char *name, distfft_layout a, distfft_layout b,
                           distfft_type type, int64_t batch, distfft_method method)
 {
-    distfft_options options;
-    distfft_options_init(&options);
+    distfft_reshape_options options;
+    distfft_reshape_options_init(&options);
     options.method = method;
     distfft_reshape reshape = NULL;
     int rc = distfft_reshape_create(a, b, type, batch, &options, &reshape);
     void *x = alloc_box(a, type, batch), *y = alloc_box(b, type, batch), *z = alloc_box(a, type, batch);
     fill(a, type, batch, x);
-    int ok = rc == DISTFFT_SUCCESS && distfft_reshape_forward(reshape, x, y) == DISTFFT_SUCCESS &&
-             check(b, type, batch, y) == 0 && distfft_reshape_backward(reshape, y, z) == DISTFFT_SUCCESS &&
+    int ok = rc == DISTFFT_SUCCESS && distfft_reshape_execute(reshape, x, y, DISTFFT_FORWARD) == DISTFFT_SUCCESS &&
+             check(b, type, batch, y) == 0 && distfft_reshape_execute(reshape, y, z, DISTFFT_BACKWARD) == DISTFFT_SUCCESS &&
              check(a, type, batch, z) == 0 && check(a, type, batch, x) == 0;
     if (!ok && rc) test_detail(suite, "%s", distfft_last_error());
     test_case(suite, ok, "reshape %s %s batch=%lld %s", name, distfft_type_name(type), (long long)batch,
@@ -162,8 +162,8 @@ static void reshape_every_method(test_suite *suite, distfft_layout a, distfft_la
 {
     for (int m = 0; m < distfft_method_count(); m++) {
         distfft_method method = (distfft_method)m;
-        distfft_options options;
-        distfft_options_init(&options);
+        distfft_reshape_options options;
+        distfft_reshape_options_init(&options);
         options.method = method;
         distfft_reshape reshape = NULL;
         int rc = distfft_reshape_create(a, b, DISTFFT_COMPLEX_DOUBLE, 2, &options, &reshape);
@@ -277,8 +277,8 @@ static void plan_case(test_suite *suite, const char *name, int ndims, const int6
     void *x = alloc_box(a, DISTFFT_COMPLEX_DOUBLE, batch), *y = alloc_box(b, DISTFFT_COMPLEX_DOUBLE, batch),
          *z = alloc_box(a, DISTFFT_COMPLEX_DOUBLE, batch);
     test_fill(DISTFFT_COMPLEX_DOUBLE, ndims, global, box_shape, box_start, batch, 0, x);
-    rc = distfft_plan_forward(plan, x, y);
-    if (rc == 0) rc = distfft_plan_backward(plan, y, z);
+    rc = distfft_plan_execute(plan, x, y, DISTFFT_FORWARD);
+    if (rc == 0) rc = distfft_plan_execute(plan, y, z, DISTFFT_BACKWARD);
     int64_t n = test_product(ndims, global);
     double complex *gx = NULL, *gy = NULL, *gz = NULL;
     void *raw[3] = {NULL, NULL, NULL};
@@ -416,38 +416,54 @@ static void test_calls(test_suite *suite)
     distfft_layout_destroy(&odd);
 }
 
-/* The deprecated triplet calls run the layout implementation on the layout
- * of their blocks, and keep what they allowed: blocks that overlap
- * (scatter and read: every rank the whole array) or leave gaps (gather:
- * the root's array untouched there). Layout calls check their buffers. */
-static void test_triplet_calls(test_suite *suite)
+/* Every object describes itself in one line; on 2 ranks, the header's
+ * examples byte for byte. */
+static void test_descriptions(test_suite *suite)
 {
-    int64_t global[2] = {3, 4}, zero[2] = {0, 0}, none[2] = {0, 4};
+    char text[256];
+    int64_t in_shape[2] = {0, 8}, out_shape[2] = {8, 0};
+    distfft_decompose(8, size, rank, &in_shape[0], NULL);
+    distfft_decompose(8, size, rank, &out_shape[1], NULL);
+    distfft_redist redist = NULL;
+    int rc = distfft_redist_create(MPI_COMM_WORLD, DISTFFT_COMPLEX_DOUBLE, 2, in_shape, 1, out_shape, 0, 1,
+                                   DISTFFT_METHOD_ALLTOALLW, &redist);
+    int length = rc ? -1 : distfft_redist_describe(redist, text, sizeof text);
+    int ok = length == (int)strlen(text) && strncmp(text, "(redist alltoallw 1->0 ", 23) == 0;
+    if (size == 2) ok = ok && strcmp(text, "(redist alltoallw 1->0 4x8 to 8x4 complex-double ranks=2 sends 256 "
+                                           "bytes)") == 0;
+    if (!ok) test_detail(suite, "redist: %s", text);
+    test_case(suite, test_all(MPI_COMM_WORLD, ok && distfft_redist_describe(NULL, text, sizeof text) == -1),
+              "distfft_redist_describe");
+    distfft_redist_destroy(&redist);
+    int64_t global[2] = {10, 8}, start[2] = {0, 0}, shape[2] = {0, 8};
+    distfft_decompose(10, size, rank, &shape[0], &start[0]);
+    const int64_t widths[2] = {1, 1};
+    const int periodic[2] = {1, 1};
+    distfft_layout slabs = NULL;
+    distfft_halo halo = NULL;
+    rc = distfft_layout_from_box(MPI_COMM_WORLD, 2, global, start, shape, &slabs);
+    if (!rc) rc = distfft_layout_halo_create(slabs, DISTFFT_REAL_DOUBLE, widths, NULL, periodic, 1,
+                                              DISTFFT_HALO_DATATYPES, &halo);
+    length = rc ? -1 : distfft_halo_describe(halo, text, sizeof text);
+    ok = length == (int)strlen(text) && strncmp(text, "(halo datatypes 10x8 real-double widths=1:1p,1:1p ", 50) == 0;
+    if (size == 2) ok = ok && strcmp(text, "(halo datatypes 10x8 real-double widths=1:1p,1:1p sends 1 message 128 "
+                                           "bytes)") == 0;
+    if (!ok) test_detail(suite, "halo: %s", text);
+    test_case(suite, test_all(MPI_COMM_WORLD, ok && distfft_halo_describe(NULL, text, sizeof text) == -1),
+              "distfft_halo_describe");
+    distfft_halo_destroy(&halo);
+    distfft_layout_destroy(&slabs);
+}
+
+/* The layout calls check their buffers and root: the same error on
+ * every rank. */
+static void test_layout_buffers(test_suite *suite)
+{
+    int64_t global[2] = {3, 4};
     const distfft_type type = DISTFFT_REAL_DOUBLE;
     double whole[12], mine[12], back[12];
     for (int i = 0; i < 12; i++) whole[i] = rank == 0 ? i + 0.5 : -1.0, mine[i] = 0, back[i] = -2.0;
-    int rc = distfft_scatter(MPI_COMM_WORLD, type, 2, global, global, zero, whole, 0, mine);
-    int ok = rc == 0;
-    for (int i = 0; i < 12; i++) ok = ok && mine[i] == i + 0.5;
-    test_case(suite, test_all(MPI_COMM_WORLD, ok), "distfft_scatter: overlapping blocks (every rank the whole array)");
-    char path[64];
-    int stamp = (int)getpid();
-    MPI_Bcast(&stamp, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    snprintf(path, sizeof path, "test_layouts_triplet_%d_%d.npy", size, stamp);
-    rc = distfft_array_write(MPI_COMM_WORLD, path, type, 2, global, rank == 0 ? global : none, zero, 1, mine);
-    for (int i = 0; i < 12; i++) mine[i] = 0;
-    if (rc == 0) rc = distfft_array_read(MPI_COMM_WORLD, path, type, 2, global, global, zero, 1, mine);
-    ok = rc == 0;
-    for (int i = 0; i < 12; i++) ok = ok && mine[i] == i + 0.5;
-    test_case(suite, test_all(MPI_COMM_WORLD, ok), "distfft_array_read: overlapping blocks (every rank the whole file)");
-    if (rank == 0) remove(path);
-    /* a gap: only the last rank sends its first row; the root's other entries stay */
-    int64_t row[2] = {1, 4}, last = size - 1;
-    rc = distfft_gather(MPI_COMM_WORLD, type, 2, global, rank == last ? row : none, zero, mine, 0, back);
-    ok = rc == 0;
-    for (int i = 0; rank == 0 && i < 12; i++) ok = ok && back[i] == (i < 4 ? i + 0.5 : -2.0);
-    test_case(suite, test_all(MPI_COMM_WORLD, ok), "distfft_gather: blocks that leave a gap fill what they hold");
-    /* a layout call with a NULL buffer on one rank: the same error everywhere */
+    int rc, ok;
     distfft_layout layout = NULL;
     int64_t start[2] = {0, 0}, shape[2] = {0, 4};
     distfft_decompose(3, size, rank, &shape[0], &start[0]);
@@ -461,6 +477,12 @@ static void test_triplet_calls(test_suite *suite)
               "distfft_layout_gather: a NULL block on rank 0, the same code on every rank");
     rc = distfft_layout_scatter(layout, type, 1, whole, size, mine);
     test_case(suite, test_all(MPI_COMM_WORLD, rc == DISTFFT_ERR_ARGUMENT), "distfft_layout_scatter: root out of range");
+    distfft_reshape reshape = NULL;
+    rc = distfft_reshape_create(layout, layout, type, 1, NULL, &reshape);
+    if (rc == DISTFFT_SUCCESS) rc = distfft_reshape_execute(reshape, mine, back, rank == 0 ? 2 : DISTFFT_FORWARD);
+    test_case(suite, test_all(MPI_COMM_WORLD, rc == DISTFFT_ERR_ARGUMENT && strstr(distfft_last_error(), "direction")),
+              "distfft_reshape_execute: direction 2 on rank 0, the same error on every rank");
+    distfft_reshape_destroy(&reshape);
     distfft_layout_destroy(&layout);
 }
 
@@ -550,7 +572,8 @@ int main(int argc, char **argv)
     test_reshapes(&suite);
     test_plans(&suite);
     test_calls(&suite);
-    test_triplet_calls(&suite);
+    test_layout_buffers(&suite);
+    test_descriptions(&suite);
     test_bad_input(&suite);
     int code = test_suite_finish(&suite);
     MPI_Finalize();

@@ -432,9 +432,9 @@ static int run_in_place(distfft_plan plan, const void *input, size_t in_bytes,
     void *buffer = distfft_malloc(bytes);
     if (!buffer) return DISTFFT_ERR_MEMORY;
     if (in_bytes) memcpy(buffer, input, in_bytes);
-    int rc = distfft_plan_forward(plan, buffer, buffer);
+    int rc = distfft_plan_execute(plan, buffer, buffer, DISTFFT_FORWARD);
     if (rc == DISTFFT_SUCCESS && out_bytes) memcpy(spectral, buffer, out_bytes);
-    if (rc == DISTFFT_SUCCESS) rc = distfft_plan_backward(plan, buffer, buffer);
+    if (rc == DISTFFT_SUCCESS) rc = distfft_plan_execute(plan, buffer, buffer, DISTFFT_BACKWARD);
     if (rc == DISTFFT_SUCCESS && in_bytes) memcpy(physical, buffer, in_bytes);
     distfft_free(buffer);
     return rc;
@@ -467,11 +467,11 @@ static int transform(test_suite *suite, const plan_case *pc,
             report(suite, rc, "plan in place", name);
             ok = 0;
         }
-    } else if ((rc = distfft_plan_forward(plan, (void *)input, spectral)) !=
+    } else if ((rc = distfft_plan_execute(plan, (void *)input, spectral, DISTFFT_FORWARD)) !=
         DISTFFT_SUCCESS) {
         report(suite, rc, "plan_forward", name);
         ok = 0;
-    } else if ((rc = distfft_plan_backward(plan, spectral, physical)) !=
+    } else if ((rc = distfft_plan_execute(plan, spectral, physical, DISTFFT_BACKWARD)) !=
                DISTFFT_SUCCESS) {
         report(suite, rc, "plan_backward", name);
         ok = 0;

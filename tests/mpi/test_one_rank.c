@@ -171,12 +171,12 @@ static void compare_backwards(const char *what, distfft_plan keep, distfft_plan 
     void *y = test_guarded_alloc(out_bytes, 0), *kept = test_guarded_alloc(in_bytes, 0);
     void *again = test_guarded_alloc(in_bytes, 0), *destroyed = test_guarded_alloc(in_bytes, 0);
     memcpy(y, spectrum, out_bytes);
-    int ok = distfft_plan_backward(keep, y, kept) == DISTFFT_SUCCESS &&
-             distfft_plan_backward(keep, y, again) == DISTFFT_SUCCESS;
+    int ok = distfft_plan_execute(keep, y, kept, DISTFFT_BACKWARD) == DISTFFT_SUCCESS &&
+             distfft_plan_execute(keep, y, again, DISTFFT_BACKWARD) == DISTFFT_SUCCESS;
     test_case(&suite, ok && memcmp(y, spectrum, out_bytes) == 0, "%s: two backwards keep their input", what);
     test_case(&suite, ok && memcmp(kept, again, in_bytes) == 0,
               "%s: the second backward's bits are the first's", what);
-    ok = ok && distfft_plan_backward(destroy, y, destroyed) == DISTFFT_SUCCESS;
+    ok = ok && distfft_plan_execute(destroy, y, destroyed, DISTFFT_BACKWARD) == DISTFFT_SUCCESS;
     double worst = 0, largest = 0;
     for (int64_t i = 0; i < in_count; i++) {
         double complex value = test_element(in_type, destroyed, i);
@@ -214,7 +214,7 @@ static void run_norms(const config *c, distfft_precision precision, int threads,
             distfft_plan_types(keep, &in_type, &out_type);
             size_t out_bytes = (size_t)test_product(c->ndims, out_shape) * distfft_type_size(out_type);
             void *y = test_guarded_alloc(out_bytes, 0);
-            int ok = distfft_plan_forward(keep, x, y) == DISTFFT_SUCCESS;
+            int ok = distfft_plan_execute(keep, x, y, DISTFFT_FORWARD) == DISTFFT_SUCCESS;
             test_case(&suite, ok, "%s: forward", what);
             if (ok)
                 compare_backwards(what, keep, destroy, y, out_bytes,
@@ -261,13 +261,13 @@ static void run(const config *c, distfft_precision precision, int threads)
     for (int64_t i = 0; i < in_count; i++) original[i] = test_element(in_type, x, i);
 
     /* Keeping the input: forward, then backward; both inputs untouched. */
-    int ok = distfft_plan_forward(keep, x, y) == DISTFFT_SUCCESS;
+    int ok = distfft_plan_execute(keep, x, y, DISTFFT_FORWARD) == DISTFFT_SUCCESS;
     double forward = error_against(out_type, out_count, y, expected);
     test_case(&suite, ok && forward <= tolerance, "%s: forward against FFTW's reference (%.2g <= %.2g)", what,
               forward, tolerance);
     test_case(&suite, memcmp(x, x_copy, in_bytes) == 0, "%s: forward keeps its input", what);
     memcpy(y_copy, y, out_bytes);
-    ok = distfft_plan_backward(keep, y, z) == DISTFFT_SUCCESS;
+    ok = distfft_plan_execute(keep, y, z, DISTFFT_BACKWARD) == DISTFFT_SUCCESS;
     double back = error_against(in_type, in_count, z, original);
     test_case(&suite, ok && back <= 4 * tolerance, "%s: backward round trip (%.2g <= %.2g)", what, back,
               4 * tolerance);
@@ -277,9 +277,9 @@ static void run(const config *c, distfft_precision precision, int threads)
 
     /* Destroying it: the same results. */
     memset(z, 0, in_bytes);
-    ok = distfft_plan_forward(destroy, x, y) == DISTFFT_SUCCESS;
+    ok = distfft_plan_execute(destroy, x, y, DISTFFT_FORWARD) == DISTFFT_SUCCESS;
     forward = error_against(out_type, out_count, y, expected);
-    ok = ok && distfft_plan_backward(destroy, y, z) == DISTFFT_SUCCESS;
+    ok = ok && distfft_plan_execute(destroy, y, z, DISTFFT_BACKWARD) == DISTFFT_SUCCESS;
     back = error_against(in_type, in_count, z, original);
     test_case(&suite, ok && forward <= tolerance && back <= 4 * tolerance,
               "%s, destroy_input: forward (%.2g) and round trip (%.2g)", what, forward, back);

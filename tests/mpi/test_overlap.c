@@ -150,8 +150,8 @@ static void compare(const config *c, distfft_method m, distfft_overlap overlap)
     void *z1 = test_guarded_alloc(in_bytes, 0), *z2 = test_guarded_alloc(in_bytes, 0);
     test_fill(in_type, c->ndims, c->shape, in_shape, in_start, c->batch, 0, x);
     memcpy(x_copy, x, in_bytes);
-    int ok = distfft_plan_forward(one, x, y1) == DISTFFT_SUCCESS &&
-             distfft_plan_forward(two, x, y2) == DISTFFT_SUCCESS;
+    int ok = distfft_plan_execute(one, x, y1, DISTFFT_FORWARD) == DISTFFT_SUCCESS &&
+             distfft_plan_execute(two, x, y2, DISTFFT_FORWARD) == DISTFFT_SUCCESS;
     int64_t n = test_product(c->ndims, c->shape);
     double tolerance = test_tolerance(c->precision, n);
     double forward = relative_difference(out_type, out_count, y1, y2);
@@ -160,8 +160,8 @@ static void compare(const config *c, distfft_method m, distfft_overlap overlap)
     test_case(&suite, memcmp(x, x_copy, in_bytes) == 0, "%s: forward input preserved", what);
     void *y_copy = test_guarded_alloc(out_bytes, 0);
     memcpy(y_copy, y1, out_bytes);
-    ok = distfft_plan_backward(one, y1, z1) == DISTFFT_SUCCESS &&
-         distfft_plan_backward(two, y1, z2) == DISTFFT_SUCCESS;
+    ok = distfft_plan_execute(one, y1, z1, DISTFFT_BACKWARD) == DISTFFT_SUCCESS &&
+         distfft_plan_execute(two, y1, z2, DISTFFT_BACKWARD) == DISTFFT_SUCCESS;
     double backward = relative_difference(in_type, in_count, z1, z2);
     test_case(&suite, ok && backward <= tolerance, "%s: backward against off (%.2g <= %.2g)", what, backward,
               tolerance);
@@ -206,8 +206,8 @@ static int run_pair(distfft_plan plan, int64_t batch, int ndims)
     size_t out_bytes = (size_t)(batch * test_product(ndims, out_shape)) * distfft_type_size(out_type);
     void *x = test_guarded_alloc(in_bytes, 0), *y = test_guarded_alloc(out_bytes, 0);
     memset(x, 0, in_bytes);
-    int ok = distfft_plan_forward(plan, x, y) == DISTFFT_SUCCESS &&
-             distfft_plan_backward(plan, y, x) == DISTFFT_SUCCESS;
+    int ok = distfft_plan_execute(plan, x, y, DISTFFT_FORWARD) == DISTFFT_SUCCESS &&
+             distfft_plan_execute(plan, y, x, DISTFFT_BACKWARD) == DISTFFT_SUCCESS;
     distfft_free(x);
     distfft_free(y);
     return ok;

@@ -137,7 +137,7 @@ static double complex *forward_gathered(test_suite *suite, const int64_t *shape,
     void *in = distfft_malloc(16 * (test_product(3, in_shape) + 1));
     void *out = distfft_malloc(16 * (test_product(3, out_shape) + 1));
     test_fill(DISTFFT_COMPLEX_DOUBLE, 3, shape, in_shape, in_start, 1, 0, in);
-    rc = distfft_plan_forward(plan, in, out);
+    rc = distfft_plan_execute(plan, in, out, DISTFFT_FORWARD);
     double complex *global = test_gather_double(suite->comm, DISTFFT_COMPLEX_DOUBLE, 3, out_global,
                                                 out_shape, out_start, out, &rc);
     distfft_free(in);

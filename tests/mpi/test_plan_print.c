@@ -115,8 +115,8 @@ static void check_shm(test_suite *suite)
     if (in && out) {
         memset(in, 0, bytes);
         memset(out, 0, bytes);
-        test_case(suite, distfft_plan_forward(plan, in, out) == DISTFFT_SUCCESS &&
-                      distfft_plan_backward(plan, out, in) == DISTFFT_SUCCESS, "shm plan runs");
+        test_case(suite, distfft_plan_execute(plan, in, out, DISTFFT_FORWARD) == DISTFFT_SUCCESS &&
+                      distfft_plan_execute(plan, out, in, DISTFFT_BACKWARD) == DISTFFT_SUCCESS, "shm plan runs");
         tree = print_plan(plan, 1);
         if (suite->rank == 0) printf("shm after a forward and a backward run:\n%s\n", tree ? tree : "(none)");
         test_case(suite, !paired || (has(tree, "(1 of 1 runs)") && !has(tree, "(0 of 1 runs)")),

@@ -169,7 +169,7 @@ static void run(test_suite *suite, const r2c_case *k, distfft_precision precisio
     }
     test_fill(in_type, ndims, in_global, in_local, in_start, batch, 0, input);
     memcpy(saved, input, in_bytes);
-    rc = distfft_plan_forward(plan, input, output);
+    rc = distfft_plan_execute(plan, input, output, DISTFFT_FORWARD);
     test_case(suite, rc == DISTFFT_SUCCESS &&
                          test_guard_intact(output, o.in_place ? local_bytes : out_bytes, 0x5A),
               "forward %s", name);
@@ -209,10 +209,10 @@ static void run(test_suite *suite, const r2c_case *k, distfft_precision precisio
     if (variant == PADDED) {
         reference = malloc(out_bytes + 1);
         memcpy(reference, output, out_bytes);
-        rc = distfft_plan_backward(plan, output, back);
-        if (rc == DISTFFT_SUCCESS) rc = distfft_plan_forward(plan, back, output);
+        rc = distfft_plan_execute(plan, output, back, DISTFFT_BACKWARD);
+        if (rc == DISTFFT_SUCCESS) rc = distfft_plan_execute(plan, back, output, DISTFFT_FORWARD);
     } else {
-        rc = distfft_plan_backward(plan, output, back);
+        rc = distfft_plan_execute(plan, output, back, DISTFFT_BACKWARD);
     }
     const void *result = variant == PADDED ? output : back;
     double error = 0.0, largest = 0.0;

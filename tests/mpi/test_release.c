@@ -9,7 +9,10 @@
  * the barrier for it; with release nobody waits, and one collect frees the
  * windows. Then releases in a different order on each rank, one object
  * held back on one rank through a collect (it must stay), the queue freed
- * by MPI_Comm_free, and objects left released at MPI_Finalize.
+ * by MPI_Comm_free, and objects left released at MPI_Finalize. Layouts,
+ * reshapes and halos (and a plan's layout) release the same way: their
+ * communicators wait for a collect on the communicator their layout (or
+ * plan) was made on.
  *
  * Linked with the PMPI handle counter: windows and communicators are
  * counted, so "parked until collect" and "all freed after" are checked,
@@ -58,7 +61,7 @@ static distfft_plan shm_plan(MPI_Comm comm, int64_t n)
     size_t bytes = 16 * (size_t)n * (size_t)n; /* beyond any local block */
     void *in = distfft_malloc(bytes), *out = distfft_malloc(bytes);
     memset(in, 0, bytes);
-    rc = distfft_plan_forward(plan, in, out);
+    rc = distfft_plan_execute(plan, in, out, DISTFFT_FORWARD);
     distfft_free(in);
     distfft_free(out);
     if (rc != DISTFFT_SUCCESS) MPI_Abort(MPI_COMM_WORLD, 3);
@@ -153,6 +156,49 @@ static void freed_communicator(void)
     expect(rc == DISTFFT_SUCCESS && same_counts(&start), "MPI_Comm_free collects");
 }
 
+/* A layout, a reshape and a halo made from it, and a plan's layout, each
+ * released on a different schedule per rank: their communicators wait for
+ * the collect on the layout's (and plan's) communicator. */
+static void layout_objects(void)
+{
+    mpi_handle_counts start = mpi_handle_counts_now();
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    int64_t shape[2] = {8, 6}, rows[2] = {0, 6}, first[2] = {0, 0};
+    distfft_decompose(8, P, me, &rows[0], &first[0]);
+    int64_t columns[2] = {8, 0}, left[2] = {0, 0};
+    distfft_decompose(6, P, me, &columns[1], &left[1]);
+    distfft_layout slabs = NULL, pencils = NULL, planned = NULL;
+    distfft_reshape reshape = NULL;
+    distfft_halo halo = NULL;
+    const int64_t widths[2] = {1, 1};
+    const int periodic[2] = {1, 1};
+    int rc = distfft_layout_from_box(comm, 2, shape, first, rows, &slabs);
+    if (!rc) rc = distfft_layout_from_box(comm, 2, shape, left, columns, &pencils);
+    if (!rc) rc = distfft_reshape_create(slabs, pencils, DISTFFT_COMPLEX_DOUBLE, 1, NULL, &reshape);
+    if (!rc) rc = distfft_layout_halo_create(slabs, DISTFFT_REAL_DOUBLE, widths, NULL, periodic, 1,
+                                              DISTFFT_HALO_DATATYPES, &halo);
+    distfft_plan plan = shm_plan(comm, 8);
+    if (!rc) rc = distfft_plan_input_layout(plan, &planned);
+    expect(rc == DISTFFT_SUCCESS, "layouts, a reshape, a halo and a plan's layout made");
+    long comms = mpi_handle_counts_now().comms;
+    /* rank r lets go of the layouts first when r is even, last when odd */
+    if (me % 2 == 0) rc = distfft_layout_release(&slabs) || distfft_layout_release(&pencils);
+    rc = rc || distfft_plan_release(&plan) || distfft_halo_release(&halo) || distfft_reshape_release(&reshape) ||
+         distfft_layout_release(&planned);
+    if (me % 2 == 1) rc = rc || distfft_layout_release(&slabs) || distfft_layout_release(&pencils);
+    expect(!rc && !slabs && !pencils && !reshape && !halo && !planned && !plan, "released: handles NULL");
+    expect(mpi_handle_counts_now().comms == comms, "released: the communicators wait for collect");
+    rc = distfft_collect(comm);
+    expect(rc == DISTFFT_SUCCESS && mpi_handle_counts_now().comms == start.comms + 1,
+           "collect frees every communicator (comm itself stays)");
+    expect(distfft_layout_release(NULL) == DISTFFT_ERR_ARGUMENT && distfft_reshape_release(NULL) ==
+           DISTFFT_ERR_ARGUMENT && distfft_halo_release(NULL) == DISTFFT_ERR_ARGUMENT,
+           "layout, reshape, halo release(NULL): argument error");
+    MPI_Comm_free(&comm);
+    expect(same_counts(&start), "layout objects: every handle freed");
+}
+
 /* Destroy still works beside the queue, and NULL handles. */
 static void destroy_and_null(void)
 {
@@ -179,6 +225,7 @@ int main(int argc, char **argv)
     staggered_release();
     orders();
     freed_communicator();
+    layout_objects();
     destroy_and_null();
     /* left released on MPI_COMM_WORLD: MPI_Finalize frees them (the
      * sanitizer and valgrind builds see any use after free) */

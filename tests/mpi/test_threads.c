@@ -117,8 +117,8 @@ static void compare(const config *c, distfft_method m)
     void *z1 = test_guarded_alloc(in_bytes, 0), *z2 = test_guarded_alloc(in_bytes, 0);
     test_fill(in_type, c->ndims, c->shape, in_shape, in_start, c->batch, 0, x);
     memcpy(x_copy, x, in_bytes);
-    int ok = distfft_plan_forward(one, x, y1) == DISTFFT_SUCCESS &&
-             distfft_plan_forward(two, x, y2) == DISTFFT_SUCCESS;
+    int ok = distfft_plan_execute(one, x, y1, DISTFFT_FORWARD) == DISTFFT_SUCCESS &&
+             distfft_plan_execute(two, x, y2, DISTFFT_FORWARD) == DISTFFT_SUCCESS;
     int64_t n = test_product(c->ndims, c->shape);
     double tolerance = test_tolerance(c->precision, n);
     double forward = relative_difference(out_type, out_count, y1, y2);
@@ -128,8 +128,8 @@ static void compare(const config *c, distfft_method m)
               distfft_method_name(m));
     void *y_copy = test_guarded_alloc(out_bytes, 0);
     memcpy(y_copy, y1, out_bytes);
-    ok = distfft_plan_backward(one, y1, z1) == DISTFFT_SUCCESS &&
-         distfft_plan_backward(two, y1, z2) == DISTFFT_SUCCESS;
+    ok = distfft_plan_execute(one, y1, z1, DISTFFT_BACKWARD) == DISTFFT_SUCCESS &&
+         distfft_plan_execute(two, y1, z2, DISTFFT_BACKWARD) == DISTFFT_SUCCESS;
     double backward = relative_difference(in_type, in_count, z1, z2);
     test_case(&suite, ok && backward <= tolerance, "%s, %s: backward, threads 2 vs 1 (%.2g <= %.2g)", c->name,
               distfft_method_name(m), backward, tolerance);

@@ -86,8 +86,8 @@ static int same_output(distfft_plan a, distfft_plan b)
     void *in = distfft_malloc(16 * (in_count + 1));
     void *x = distfft_malloc(16 * (out_count + 1)), *y = distfft_malloc(16 * (out_count + 1));
     test_fill(DISTFFT_COMPLEX_DOUBLE, 3, shape, in_shape, in_start, 1, 0, in);
-    int ok = distfft_plan_forward(a, in, x) == DISTFFT_SUCCESS &&
-             distfft_plan_forward(b, in, y) == DISTFFT_SUCCESS &&
+    int ok = distfft_plan_execute(a, in, x, DISTFFT_FORWARD) == DISTFFT_SUCCESS &&
+             distfft_plan_execute(b, in, y, DISTFFT_FORWARD) == DISTFFT_SUCCESS &&
              memcmp(x, y, 16 * out_count) == 0;
     distfft_free(in);
     distfft_free(x);

@@ -3,7 +3,7 @@
  * verdicts for distfft's tests (see test_support.h).
  *
  * References are always computed in double precision by plain serial FFTW on
- * rank 0 from data gathered with distfft_gather, so a test never trusts the
+ * rank 0 from data gathered with distfft_layout_gather, so a test never trusts the
  * code it checks to also produce its expected values.
  */
 #include "test_support.h"
@@ -289,8 +289,7 @@ double complex *test_gather_double(MPI_Comm comm, distfft_type type,
             abort();
         }
     }
-    *rc = distfft_gather(comm, type, ndims, global_shape, local_shape,
-                         global_start, local, 0, raw);
+    *rc = test_gather(comm, type, ndims, global_shape, local_shape, global_start, local, 0, raw);
     if (rank == 0) {
         test_to_double(type, n, raw, global);
         free(raw);

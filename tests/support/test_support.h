@@ -5,7 +5,7 @@
  *  - deterministic data: every test value is a function of the element's
  *    GLOBAL index (and field, for batched arrays), never of the rank or the
  *    decomposition, so any rank can predict any element of any layout;
- *  - serial references: gathering with distfft_gather and FFTW in double
+ *  - serial references: gathering with distfft_layout_gather and FFTW in double
  *    precision on the root, error norms and tolerances;
  *  - a suite that records named cases and reduces the verdict over the
  *    communicator once, at the end, so every rank exits with the same code.
@@ -24,6 +24,7 @@
 #include <mpi.h>
 
 #include "distfft.h"
+#include "blocks.h"
 
 /* ------------------------------------------------------------------------ */
 /* Shapes and indices                                                        */
@@ -114,7 +115,7 @@ int test_all_bytes(const void *buffer, size_t bytes, unsigned char sentinel);
 
 /* Gather a distributed block array (complex type) onto rank 0 of comm as
  * double complex; returns a malloc'ed array of the global size on rank 0 and
- * NULL elsewhere. *rc receives distfft_gather's return code. Collective. */
+ * NULL elsewhere. *rc receives test_gather's return code. Collective. */
 double complex *test_gather_double(MPI_Comm comm, distfft_type type,
                                    int ndims, const int64_t *global_shape,
                                    const int64_t *local_shape,

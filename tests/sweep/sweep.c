@@ -458,7 +458,7 @@ static double complex *gather_field(MPI_Comm comm, distfft_type type, int ndims,
     int64_t count = test_product(ndims, local_shape), total = test_product(ndims, global_shape);
     const char *base = count ? (const char *)local + field * count * (int64_t)element : NULL;
     void *global = rank == 0 ? malloc((size_t)total * element + 1) : NULL;
-    *rc = distfft_gather(comm, type, ndims, global_shape, local_shape, start, base, 0, global);
+    *rc = test_gather(comm, type, ndims, global_shape, local_shape, start, base, 0, global);
     double complex *values = NULL;
     if (rank == 0) {
         values = malloc((size_t)total * sizeof *values + 1);
@@ -581,13 +581,13 @@ static void check_round_trip(verdict *v, const config *c, distfft_plan plan, voi
     void *first = malloc(out_bytes + 1);
     memcpy(first, output, out_bytes);
     void *from = out_bytes || c->in_place ? output : NULL, *to = in_bytes || c->in_place ? back : NULL;
-    int rc = distfft_plan_backward(plan, from, to);
+    int rc = distfft_plan_execute(plan, from, to, DISTFFT_BACKWARD);
     expect(v, rc == DISTFFT_SUCCESS, "backward failed: %s", distfft_last_error());
     if (!c->in_place)
         expect(v, test_guard_intact(back, in_bytes, 0xC3), "backward wrote past its output");
     double both[2];
     if (is_padded(c)) {
-        rc = distfft_plan_forward(plan, to, from);
+        rc = distfft_plan_execute(plan, to, from, DISTFFT_FORWARD);
         expect(v, rc == DISTFFT_SUCCESS, "forward failed: %s", distfft_last_error());
         compare(v, out_type, out_count, output, first, both);
         expect(v, both[0] <= tolerance * both[1], "forward(backward(y)) differs from y by "
@@ -699,8 +699,8 @@ static void run_config(verdict *v, const config *c)
     test_fill(in_type, c->ndims, c->padded, in_shape, in_start, c->batch, 0, input);
     memcpy(saved, input, in_bytes);
 
-    int rc = distfft_plan_forward(plan, in_bytes || c->in_place ? input : NULL,
-                                  out_bytes || c->in_place ? output : NULL);
+    int rc = distfft_plan_execute(plan, in_bytes || c->in_place ? input : NULL,
+                                  out_bytes || c->in_place ? output : NULL, DISTFFT_FORWARD);
     expect(v, rc == DISTFFT_SUCCESS, "forward failed: %s", distfft_last_error());
     expect(v, c->in_place || c->destroy_input || memcmp(saved, input, in_bytes) == 0,
            "forward changed its input without destroy_input");

@@ -201,7 +201,7 @@ static void run_case(const serial_case *c, distfft_precision precision, int stri
 
     /* Filled after planning (MEASURE overwrites the planning arrays). */
     for (int64_t i = 0; i < n_in; i++) set(precision, in_components, in, offset_of(ndims, c->shape, in_strides, i), x[i]);
-    check(distfft_serial_execute(forward, in, out) == DISTFFT_SUCCESS, "%s: forward execute", what);
+    check(distfft_serial_plan_execute(forward, in, out) == DISTFFT_SUCCESS, "%s: forward execute", what);
     long double complex *expected = direct_forward_long(ndims, c->shape, all, DISTFFT_NORM_NONE, x);
     long double error = 0, scale = 0;
     for (int64_t i = 0; i < n_out; i++) {
@@ -219,7 +219,7 @@ static void run_case(const serial_case *c, distfft_precision precision, int stri
     free(expected);
 
     /* backward(forward(x)) == N x, into a third array (new-array execute). */
-    check(distfft_serial_execute(backward, out, back) == DISTFFT_SUCCESS, "%s: backward execute", what);
+    check(distfft_serial_plan_execute(backward, out, back) == DISTFFT_SUCCESS, "%s: backward execute", what);
     error = 0;
     scale = 0;
     for (int64_t i = 0; i < n_in; i++) {
@@ -293,13 +293,13 @@ static void test_in_place(void)
                                         real_strides, data, complex_strides, DISTFFT_ESTIMATE, 0, 1, &plan);
     check(rc == DISTFFT_SUCCESS, "in-place r2c plan");
     for (int i = 0; i < 15; i++) data[(i / 5) * 6 + i % 5] = creal(x[i]);
-    check(distfft_serial_execute(plan, data, data) == DISTFFT_SUCCESS, "in-place r2c execute");
+    check(distfft_serial_plan_execute(plan, data, data) == DISTFFT_SUCCESS, "in-place r2c execute");
     distfft_kind all[2] = {DISTFFT_C2C, DISTFFT_R2C};
     double complex *expected = direct_forward(2, shape, all, DISTFFT_NORM_NONE, x);
     double error = 0;
     for (int i = 0; i < 9; i++) error = fmax(error, cabs((data[2 * i] + I * data[2 * i + 1]) - expected[i]));
     check(error < 1e-12, "in-place r2c differs from direct sums by %g", error);
-    check(distfft_serial_execute(plan, data, data + 2) == DISTFFT_ERR_ARGUMENT,
+    check(distfft_serial_plan_execute(plan, data, data + 2) == DISTFFT_ERR_ARGUMENT,
           "an in-place plan refuses two arrays");
     free(expected);
     distfft_serial_plan_destroy(&plan);
@@ -310,7 +310,7 @@ static void test_in_place(void)
                                     NULL, DISTFFT_MEASURE, 0, 1, &plan);
     check(rc == DISTFFT_SUCCESS, "in-place c2c plan");
     for (int i = 0; i < 15; i++) copy[i] = z[i] = x[i] + I * sin(i);
-    check(distfft_serial_execute(plan, z, z) == DISTFFT_SUCCESS, "in-place c2c execute");
+    check(distfft_serial_plan_execute(plan, z, z) == DISTFFT_SUCCESS, "in-place c2c execute");
     error = 0;
     for (int k = 0; k < 15; k++) {   /* sign +1: the conjugate of the forward sum of conj(x) */
         double complex sum = 0;
@@ -453,7 +453,7 @@ static void test_bad_arguments(void)
     check(distfft_serial_plan_create(3, empty, 3, axes, c2c, DISTFFT_FORWARD, DISTFFT_FLOAT, NULL, NULL, NULL,
                                      NULL, DISTFFT_MEASURE, 0, 1, &plan) == DISTFFT_SUCCESS,
           "an empty array plans");
-    check(distfft_serial_execute(plan, NULL, NULL) == DISTFFT_SUCCESS, "an empty plan runs on NULL");
+    check(distfft_serial_plan_execute(plan, NULL, NULL) == DISTFFT_SUCCESS, "an empty plan runs on NULL");
     char text[64];
     check(distfft_serial_plan_describe(plan, text, sizeof text) == 7 && !strcmp(text, "(empty)"),
           "an empty plan describes itself as (empty)");
@@ -462,11 +462,11 @@ static void test_bad_arguments(void)
     /* Execute: the arrays must fit the plan. */
     check(distfft_serial_plan_create(3, shape, 3, axes, c2c, DISTFFT_FORWARD, DISTFFT_DOUBLE, in, NULL, out,
                                      NULL, DISTFFT_ESTIMATE, 0, 1, &plan) == DISTFFT_SUCCESS, "a c2c plan");
-    check(distfft_serial_execute(NULL, in, out) == DISTFFT_ERR_ARGUMENT, "execute NULL plan");
-    check(distfft_serial_execute(plan, NULL, out) == DISTFFT_ERR_ARGUMENT, "execute NULL in");
-    check(distfft_serial_execute(plan, in, in) == DISTFFT_ERR_ARGUMENT, "execute in place, planned out of it");
+    check(distfft_serial_plan_execute(NULL, in, out) == DISTFFT_ERR_ARGUMENT, "execute NULL plan");
+    check(distfft_serial_plan_execute(plan, NULL, out) == DISTFFT_ERR_ARGUMENT, "execute NULL in");
+    check(distfft_serial_plan_execute(plan, in, in) == DISTFFT_ERR_ARGUMENT, "execute in place, planned out of it");
     double *shifted = (double *)out + 1;   /* 8 bytes off FFTW's 16 */
-    check(distfft_serial_execute(plan, in, shifted) == DISTFFT_ERR_ALIGNMENT, "execute on a misaligned out");
+    check(distfft_serial_plan_execute(plan, in, shifted) == DISTFFT_ERR_ALIGNMENT, "execute on a misaligned out");
     int length = distfft_serial_plan_describe(plan, text, sizeof text);
     check(length > 0 && text[0] == '(', "describe: FFTW's text (%d bytes)", length);
     check(distfft_serial_plan_describe(NULL, text, sizeof text) == -1, "describe NULL");
@@ -474,7 +474,7 @@ static void test_bad_arguments(void)
     check(distfft_serial_plan_create(3, shape, 3, axes, c2c, DISTFFT_FORWARD, DISTFFT_DOUBLE, in, NULL, out,
                                      NULL, DISTFFT_ESTIMATE, DISTFFT_SERIAL_UNALIGNED, 1, &plan) ==
               DISTFFT_SUCCESS, "an unaligned c2c plan");
-    check(distfft_serial_execute(plan, in, shifted) == DISTFFT_SUCCESS, "unaligned: any alignment runs");
+    check(distfft_serial_plan_execute(plan, in, shifted) == DISTFFT_SUCCESS, "unaligned: any alignment runs");
     distfft_serial_plan_destroy(&plan);
     guarded.bytes = 0;
     check(distfft_serial_plan_destroy(NULL) == DISTFFT_ERR_ARGUMENT, "destroy NULL");

@@ -6,7 +6,7 @@ mpi4py-fft's serial transforms are FFTW plans over some axes of a strided
 array (the other axes a loop). In single, double and long double
 precision, and for every kind mpi4py-fft names (c2c, r2c/c2r and FFTW's
 eleven r2r kinds: the DCTs and DSTs, R2HC, HC2R and DHT), they are
-distfft_serial_plan_create's plans, run by distfft_serial_execute (FFTW's
+distfft_serial_plan_create's plans, run by distfft_serial_plan_execute (FFTW's
 new-array execute), with FFTW's wisdom and time limit through
 distfft_serial_wisdom_* and distfft_serial_set_timelimit: the FFTW that
 libdistfft links, so wisdom and the planner are shared with distfft's own
@@ -80,7 +80,7 @@ class _SerialPlan:
         self._handle = handle
 
     def execute(self, input_array, output_array):
-        _lib.check(_lib.lib.distfft_serial_execute(self._handle, input_array.ctypes.data,
+        _lib.check(_lib.lib.distfft_serial_plan_execute(self._handle, input_array.ctypes.data,
                                                    output_array.ctypes.data))
 
     def describe(self):
