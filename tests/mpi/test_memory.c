@@ -89,8 +89,8 @@ static void test_host_plan(void)
     size_t bytes = (size_t)distfft_plan_local_size(plan) * 16;
     void *in = distfft_malloc(bytes), *out = distfft_malloc(bytes);
     memset(in, 0, bytes);
-    int rc = distfft_plan_forward(plan, in, out);
-    if (rc == DISTFFT_SUCCESS) rc = distfft_plan_backward(plan, out, in);
+    int rc = distfft_plan_execute(plan, in, out, DISTFFT_FORWARD);
+    if (rc == DISTFFT_SUCCESS) rc = distfft_plan_execute(plan, out, in, DISTFFT_BACKWARD);
     test_case(&suite, rc == DISTFFT_SUCCESS, "host plan runs");
     distfft_free(in);
     distfft_free(out);
