@@ -129,13 +129,14 @@ _PROBE_HEAD = r"""
 #include <stdio.h>
 #include "distfft.h"
 
-/* "int"/"uint"/"float"/"char" for an arithmetic element; enums select
- * their compatible integer type. Anything else cannot be mirrored. */
+/* "int"/"uint"/"float"/"char" for an arithmetic element, "pointer" for a
+ * void * (an opaque handle such as a CUDA stream); enums select their
+ * compatible integer type. Anything else cannot be mirrored. */
 #define ELEMENT(x) _Generic((x), char: "char", \
     signed char: "int", short: "int", int: "int", long: "int", long long: "int", \
     unsigned char: "uint", unsigned short: "uint", unsigned int: "uint", \
     unsigned long: "uint", unsigned long long: "uint", \
-    float: "float", double: "float", default: "unknown")
+    float: "float", double: "float", void *: "pointer", default: "unknown")
 #define FIELD(T, f, e) printf("field %s %s %zu %zu %s %zu\n", #T, #f, offsetof(T, f), \
     sizeof(((T *)0)->f), ELEMENT(((T *)0)->e), sizeof(((T *)0)->e))
 
@@ -187,7 +188,7 @@ def check_layout(struct, layout):
     for field in sorted(layout["fields"], key=lambda f: f["offset"]):
         if field["element"] == "unknown":
             raise RuntimeError(f"distfft: {struct}.{field['name']} has a type python/distfft "
-                               "cannot mirror (only integers, enums, floating point, chars and "
+                               "cannot mirror (only integers, enums, floating point, chars, void * and "
                                "arrays of them)")
         if not 0 <= field["offset"] - end < field["element_size"]:
             raise RuntimeError(f"distfft: {struct}.{field['name']} at byte {field['offset']} "

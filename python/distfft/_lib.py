@@ -104,7 +104,8 @@ _ELEMENTS = {("int", 1): ctypes.c_int8, ("int", 2): ctypes.c_int16,
              ("uint", 1): ctypes.c_uint8, ("uint", 2): ctypes.c_uint16,
              ("uint", 4): ctypes.c_uint32, ("uint", 8): ctypes.c_uint64,
              ("float", 4): ctypes.c_float, ("float", 8): ctypes.c_double,
-             ("char", 1): ctypes.c_char}
+             ("char", 1): ctypes.c_char,
+             ("pointer", ctypes.sizeof(ctypes.c_void_p)): ctypes.c_void_p}
 
 
 class LayoutError(ImportError):
