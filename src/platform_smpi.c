@@ -18,7 +18,8 @@
  *                            pages. The data are garbage: timing only.
  *   DISTFFT_SMPI_SAMPLE=K    sampled computation: each distinct local step
  *                            (same key: the plan names a step by its
- *                            description, shapes and byte counts)
+ *                            description, shapes and byte counts; an
+ *                            exchange names each copy by its runs)
  *                            runs for real 1 + K times over all ranks
  *                            (more where ranks reach it before those runs
  *                            finished: each run yields to the others; only
@@ -42,6 +43,12 @@
  *                            auto_rounds.py shares one file per round).
  *
  * A checking run (distfft-bench --check, the SMPI tests) uses neither.
+ *
+ * Without sampling, local work runs between MPI calls and SMPI charges
+ * its host time, as measured on a host that may be busy. MPI's own copies
+ * (derived datatypes packed inside a call) are never charged by SMPI, so
+ * this platform says it hides them (platform_hides_mpi_copies) and the
+ * datatype methods make the same copies as local work (redist/chunks.h).
  *
  * The one thing to know: SMPI runs all simulated ranks as cooperative
  * contexts of one process, one at a time, so the tables here are shared by
@@ -69,6 +76,10 @@ bool platform_shares_windows(void) { return false; }
 bool platform_runs_threads(void) { return false; }
 
 bool platform_ranks_share_process(void) { return true; }
+
+/* SMPI serialises derived datatypes inside its MPI calls, where no host
+ * time reaches the simulated clock. */
+bool platform_hides_mpi_copies(void) { return true; }
 
 /* Folded buffers start at this size; smaller ones (tables, headers) stay
  * private, so whatever the library keeps in them stays right. */
