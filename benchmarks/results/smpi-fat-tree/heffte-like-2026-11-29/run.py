@@ -31,7 +31,7 @@ METHODS = ["alltoallv", "alltoallw"]
 # name: (platform, ranks, cores per node, shape)
 POINTS = {
     "fat-128r2c-64": ("fat-tree", 64, 16, (128, 128, 128)),
-    "fat-256r2c-256": ("fat-tree", 256, 16, (256, 256, 256)),
+    "fat-128r2c-256": ("fat-tree", 256, 16, (128, 128, 128)),
 }
 
 

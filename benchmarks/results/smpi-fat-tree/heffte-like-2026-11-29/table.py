@@ -15,7 +15,7 @@ import os
 import statistics
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-POINTS = {"fat-128r2c-64": "64 ranks, 128³ r2c", "fat-256r2c-256": "256 ranks, 256³ r2c"}
+POINTS = {"fat-128r2c-64": "64 ranks, 128³ r2c", "fat-128r2c-256": "256 ranks, 128³ r2c"}
 SYSTEMS = [("distfft", "alltoallv"), ("distfft", "alltoallw"), ("heffte", "alltoallv")]
 
 
