@@ -4,8 +4,10 @@
     python3 table.py
 
 From results.jsonl (run.py). distfft's fastest: one run's fastest of 3
-pairs (--inner 1 --outer 3); its mean: 3 pairs between two barriers / 3
-(--inner 3 --outer 1). heFFTe's mean: speed3d_r2c -nruns3 (2 x its "Time
+pairs (--inner 1 --outer 3); its mean: 3 pairs between two barriers / 3,
+the faster of two such sets (--inner 3 --outer 2; the first set pays first
+touch). Runs labelled mean-cold (--inner 3 --outer 1: the first 3 pairs,
+first touch included) are raw data of the first rounds, not in the table. heFFTe's mean: speed3d_r2c -nruns3 (2 x its "Time
 per run"); its fastest: the fastest of the round's three -nruns1 runs.
 Each figure is the median over the complete rounds [fastest-slowest
 round]; the ratio is heFFTe / distfft within each round. Stdlib only.
