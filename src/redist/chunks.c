@@ -448,13 +448,16 @@ static void copy_as_work(const chunk_exchange *x, copy_kind kind, int peer, cons
     platform_run_local_work(&work, in, out);
 }
 
+/* Only the peers that go through the buffers have a region there. */
 void chunk_pack(const chunk_exchange *x, int peer, const void *in)
 {
+    if (x->send_counts[peer] == 0) return;
     copy_as_work(x, COPY_PACK, peer, in, chunk_send_region(x, peer));
 }
 
 void chunk_unpack(const chunk_exchange *x, int peer, void *out)
 {
+    if (x->receive_counts[peer] == 0) return;
     copy_as_work(x, COPY_UNPACK, peer, chunk_receive_region(x, peer), out);
 }
 
@@ -465,15 +468,13 @@ void chunk_copy_own(const chunk_exchange *x, const void *in, void *out)
 
 void chunk_pack_all(const chunk_exchange *x, const void *in)
 {
-    for (int p = 0; p < x->parts; p++)
-        if (x->send_counts[p] > 0) chunk_pack(x, p, in);
+    for (int p = 0; p < x->parts; p++) chunk_pack(x, p, in);
 }
 
 void chunk_unpack_all(const chunk_exchange *x, const void *in, void *out)
 {
     chunk_copy_own(x, in, out);
-    for (int p = 0; p < x->parts; p++)
-        if (x->receive_counts[p] > 0) chunk_unpack(x, p, out);
+    for (int p = 0; p < x->parts; p++) chunk_unpack(x, p, out);
 }
 
 int chunk_priced_init(const redist_geometry *g, const char *method, chunk_exchange **copies)
