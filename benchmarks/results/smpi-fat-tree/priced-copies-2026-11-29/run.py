@@ -2,6 +2,7 @@
 """The methods' simulated ranking before and after the datatype copies are priced.
 
     run.py --before DIR --after DIR --rounds 5 [--first-round 0] [--out .]
+    run.py --build NAME=DIR [--build ...] --points P --methods M,... --first-round R --rounds 1
 
 Runs every fixed method SMPI can run at each point of POINTS with two SMPI
 builds of distfft-bench (--before: the library without priced copies,
@@ -12,7 +13,9 @@ the FFT steps of a round are charged the same seconds in every run, and in
 the after build every copy too (the copying methods' and the datatype
 methods' copies of one exchange share their samples). Appends one JSON line
 per run to results.jsonl (the point, round, build, method, wall time and
-distfft-bench's own JSON under "bench"). Memory is not folded.
+distfft-bench's own JSON under "bench"). Memory is not folded. With
+--build, the named builds run instead (a later build charged from an
+earlier round's sample file: the same charges for the same keys).
 """
 import argparse
 import json
@@ -35,8 +38,11 @@ COMMON = "--rigor measure --inner 1 --outer 3 --json"
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--before", required=True, help="SMPI build directory without priced copies")
-    parser.add_argument("--after", required=True, help="SMPI build directory with them")
+    parser.add_argument("--before", help="SMPI build directory without priced copies")
+    parser.add_argument("--after", help="SMPI build directory with them")
+    parser.add_argument("--build", action="append", default=[], metavar="NAME=DIR",
+                        help="another build to run, under NAME (instead of --before and --after)")
+    parser.add_argument("--methods", default=",".join(METHODS))
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--first-round", type=int, default=0)
     parser.add_argument("--points", default=",".join(POINTS))
@@ -48,8 +54,9 @@ def main():
         for name in args.points.split(","):
             platform, ranks, cores, arguments = POINTS[name]
             samples = os.path.join(out, f"samples-{name}-{round_}.txt")
-            for method in METHODS:
-                for build, directory in (("before", args.before), ("after", args.after)):
+            builds = [tuple(b.split("=", 1)) for b in args.build] or [("before", args.before), ("after", args.after)]
+            for method in args.methods.split(","):
+                for build, directory in builds:
                     bench = os.path.join(os.path.abspath(directory), "bin", "distfft-bench")
                     command = SMPI + [platform, "--ranks", str(ranks), "--cores-per-node", str(cores), "--",
                                       bench] + arguments.split() + ["--method", method] + COMMON.split()

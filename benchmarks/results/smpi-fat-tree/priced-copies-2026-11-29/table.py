@@ -3,6 +3,7 @@
 
     python3 table.py            one row per point and method
     python3 table.py rounds     how often each method was its round's fastest
+    python3 table.py fixed      the bookkeeping fix (987a940) against 3a85557, same samples
 
 From results.jsonl (run.py): each run's pair is distfft-bench's fastest of
 3 pairs (slowest rank); a method's figure is the median over the complete
@@ -25,7 +26,7 @@ def load():
         for line in stream:
             run = json.loads(line)
             pair = (run.get("bench") or {}).get("pair_seconds")
-            if pair is not None:
+            if pair is not None and (run["build"] != "fixed" or len(sys.argv) > 1 and sys.argv[1] == "fixed"):
                 pairs.setdefault((run["point"], run["build"], run["method"]), {})[run["round"]] = 1e3 * pair
     return pairs
 
@@ -44,6 +45,15 @@ def summary(values):
 def main():
     pairs = load()
     mode = sys.argv[1] if len(sys.argv) > 1 else "methods"
+    if mode == "fixed":
+        print("| point | round | method | 3a85557: pair ms | 987a940: pair ms | 987a940 / 3a85557 |")
+        print("|---|---|---|---|---|---|")
+        for (point, build, method), runs in sorted(pairs.items()):
+            for round_, fixed in sorted(runs.items()) if build == "fixed" else ():
+                after = pairs.get((point, "after", method), {}).get(round_)
+                if after:
+                    print(f"| {POINTS[point]} | {round_} | {method} | {after:.3f} | {fixed:.3f} | {fixed / after:.2f} |")
+        return
     if mode == "rounds":
         print("| point | build | complete rounds | fastest fixed method of each round |")
         print("|---|---|---|---|")
