@@ -3,12 +3,17 @@
 
     python3 table.py            one row per point and method
     python3 table.py rounds     how often each method was its round's fastest
-    python3 table.py fixed      the bookkeeping fix (987a940) against 3a85557, same samples
 
-From results.jsonl (run.py): each run's pair is distfft-bench's fastest of
-3 pairs (slowest rank); a method's figure is the median over the complete
-rounds [fastest-slowest round]; the rank orders the methods by that median
-within one build and point. Stdlib only.
+From results.jsonl (run.py). Three builds: "before" (8b74c03: the datatype
+methods' copies not charged), "fixed" (987a940: every method's copies
+priced, sampled, the sampling's bookkeeping off the clock) and "after"
+(3a85557: priced, but the bookkeeping of every sampled copy charged too).
+Each run's pair is distfft-bench's fastest of 3 pairs (slowest rank); a
+method's figure is the median over the rounds complete for "before" and
+"fixed" [fastest-slowest round] (for "after", over those of them it
+completed); the rank orders the methods by that median within a build.
+The runs of one round share one sample file, so their FFT steps and their
+copies are charged the same seconds. Stdlib only.
 """
 import json
 import os
@@ -18,6 +23,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 POINTS = {"fat-128c-64": "fat tree, 64 ranks, 128³ c2c pencil",
           "fat-64c-256": "fat tree, 256 ranks, 64³ c2c pencil"}
+BUILDS = ("before", "fixed")
 
 
 def load():
@@ -26,62 +32,57 @@ def load():
         for line in stream:
             run = json.loads(line)
             pair = (run.get("bench") or {}).get("pair_seconds")
-            if pair is not None and (run["build"] != "fixed" or len(sys.argv) > 1 and sys.argv[1] == "fixed"):
+            if pair is not None:
                 pairs.setdefault((run["point"], run["build"], run["method"]), {})[run["round"]] = 1e3 * pair
     return pairs
 
 
-def complete_rounds(pairs, point):
-    methods = {k[2] for k in pairs if k[0] == point}
-    keys = [(point, build, method) for build in ("before", "after") for method in methods]
-    rounds = set.intersection(*(set(pairs.get(k, {})) for k in keys)) if keys else set()
-    return sorted(rounds)
+def complete_rounds(pairs, point, methods):
+    keys = [(point, build, method) for build in BUILDS for method in methods]
+    return sorted(set.intersection(*(set(pairs.get(k, {})) for k in keys))) if keys else []
 
 
 def summary(values):
+    if not values:
+        return "–"
     return f"{statistics.median(values):.3f} [{min(values):.3f}–{max(values):.3f}]"
 
 
 def main():
     pairs = load()
     mode = sys.argv[1] if len(sys.argv) > 1 else "methods"
-    if mode == "fixed":
-        print("| point | round | method | 3a85557: pair ms | 987a940: pair ms | 987a940 / 3a85557 |")
-        print("|---|---|---|---|---|---|")
-        for (point, build, method), runs in sorted(pairs.items()):
-            for round_, fixed in sorted(runs.items()) if build == "fixed" else ():
-                after = pairs.get((point, "after", method), {}).get(round_)
-                if after:
-                    print(f"| {POINTS[point]} | {round_} | {method} | {after:.3f} | {fixed:.3f} | {fixed / after:.2f} |")
-        return
     if mode == "rounds":
         print("| point | build | complete rounds | fastest fixed method of each round |")
         print("|---|---|---|---|")
     else:
-        print("| point | method | before: pair ms | rank | after: pair ms | rank | after / before (rounds) |")
-        print("|---|---|---|---|---|---|---|")
+        print("| point | method | before (8b74c03): pair ms | rank | priced (987a940): pair ms | rank "
+              "| priced / before | priced, bookkeeping charged (3a85557): pair ms, rounds |")
+        print("|---|---|---|---|---|---|---|---|")
     for point, title in POINTS.items():
-        rounds = complete_rounds(pairs, point)
+        methods = sorted({k[2] for k in pairs if k[0] == point})
+        rounds = complete_rounds(pairs, point, methods)
         if not rounds:
             continue
-        methods = sorted({k[2] for k in pairs if k[0] == point})
         medians = {(b, m): statistics.median(pairs[(point, b, m)][r] for r in rounds)
-                   for b in ("before", "after") for m in methods}
+                   for b in BUILDS for m in methods}
         rank = {(b, m): 1 + sorted(medians[(b, x)] for x in methods).index(medians[(b, m)])
-                for b in ("before", "after") for m in methods}
+                for b in BUILDS for m in methods}
         if mode == "rounds":
-            for build in ("before", "after"):
+            for build in BUILDS:
                 winners = [min(methods, key=lambda m: pairs[(point, build, m)][r]) for r in rounds]
                 counts = ", ".join(f"{m} {winners.count(m)}" for m in sorted(set(winners), key=winners.index))
-                print(f"| {title} | {build} | {len(rounds)} | {counts} |")
+                name = {"before": "before (8b74c03)", "fixed": "priced (987a940)"}[build]
+                print(f"| {title} | {name} | {len(rounds)} | {counts} |")
             continue
-        for method in sorted(methods, key=lambda m: medians[("after", m)]):
+        for method in sorted(methods, key=lambda m: medians[("fixed", m)]):
             before = [pairs[(point, "before", method)][r] for r in rounds]
-            after = [pairs[(point, "after", method)][r] for r in rounds]
-            ratio = [a / b for a, b in zip(after, before)]
-            print(f"| {title} | {method} | {summary(before)} | {rank[('before', method)]} | {summary(after)} | "
-                  f"{rank[('after', method)]} | {statistics.median(ratio):.2f} [{min(ratio):.2f}–{max(ratio):.2f}] "
-                  f"({len(rounds)}) |")
+            fixed = [pairs[(point, "fixed", method)][r] for r in rounds]
+            after = [pairs[(point, "after", method)][r] for r in rounds if r in pairs.get((point, "after", method), {})]
+            ratio = [a / b for a, b in zip(fixed, before)]
+            print(f"| {title} | {method} | {summary(before)} | {rank[('before', method)]} | {summary(fixed)} | "
+                  f"{rank[('fixed', method)]} | {statistics.median(ratio):.2f} [{min(ratio):.2f}–{max(ratio):.2f}] | "
+                  f"{summary(after)}, {len(after)} |")
+        print(f"| {title} | (rounds: {', '.join(map(str, rounds))}) | | | | | | |")
 
 
 if __name__ == "__main__":
