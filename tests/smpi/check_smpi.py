@@ -13,7 +13,8 @@ on both sides). Also that an SMPI build refuses what SMPI lacks (threads,
 the shm method) with a message, not a hang, and --check or --save of
 folded or sampled results; that the calibration's memory grows little with
 the simulated ranks and more than 512 are refused; that a shared sample file
-charges what it holds. Prints one line per case with
+charges what it holds, and the datatype methods' copies as the copying
+methods' (the same samples). Prints one line per case with
 the wall time the simulation took; exits 1 if any case fails.
 """
 import argparse
