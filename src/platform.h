@@ -35,6 +35,15 @@ bool platform_runs_threads(void);
  * ranks). A platform whose ranks share a process shares no windows. */
 bool platform_ranks_share_process(void);
 
+/* MPI's own copies cost no time: the platform's MPI packs and unpacks
+ * derived datatypes (alltoallw's subarrays, vector's vectors) outside the
+ * clock it reports, while the copies distfft makes itself (alltoallv's,
+ * sendrecv's and the isend rows' pack and unpack) run as local work and
+ * are charged. Where true, the datatype methods run the same copies as
+ * local work too (chunks.h, chunk_priced_*), so that both kinds of
+ * method pay for moving the same bytes through memory. */
+bool platform_hides_mpi_copies(void);
+
 /* ---- memory -------------------------------------------------------------------- */
 
 /* distfft_malloc and distfft_free: aligned as fftw_malloc. */

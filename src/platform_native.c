@@ -15,6 +15,9 @@ bool platform_runs_threads(void) { return true; }
 
 bool platform_ranks_share_process(void) { return false; }
 
+/* A real MPI's datatype packing takes real time. */
+bool platform_hides_mpi_copies(void) { return false; }
+
 void *platform_malloc(size_t bytes) { return fftw_malloc(bytes); }
 
 void platform_free(void *pointer) { fftw_free(pointer); }

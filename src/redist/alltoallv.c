@@ -169,8 +169,7 @@ static int alltoallv_execute(void *opaque, MPI_Comm comm, const void *in,
     alltoallv_state *state = opaque;
     const chunk_exchange *x = &state->exchange;
     int rc = DISTFFT_SUCCESS;
-    for (int p = 0; p < x->parts; p++)
-        if (p != x->part) chunk_pack(x, p, in);
+    chunk_pack_all(x, in);
     if (state->send_types)
         TRY_MPI(MPI_Alltoallw(or_empty(x->send_buffer), state->send_counts,
                               state->send_displacements, state->send_types,
@@ -185,9 +184,7 @@ static int alltoallv_execute(void *opaque, MPI_Comm comm, const void *in,
                               state->receive_counts,
                               state->receive_displacements, x->datatype,
                               comm));
-    chunk_copy_own(x, in, out);
-    for (int p = 0; p < x->parts; p++)
-        if (p != x->part) chunk_unpack(x, p, out);
+    chunk_unpack_all(x, in, out);
     return DISTFFT_SUCCESS;
 fail:
     return rc;

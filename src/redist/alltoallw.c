@@ -3,7 +3,9 @@
  * and 3): subarray datatypes for the chunk of the input to send to each
  * peer and the chunk of the output to receive from each, built once here;
  * each execution is ONE MPI_Alltoallw with counts 1. No local copies, no
- * transposes.
+ * transposes (MPI packs the datatypes; on a platform whose MPI does so
+ * without charging the time, the same copies are made as local work
+ * before the call: chunk_priced_run).
  *
  * Sending: the input is partitioned along its aligned axis v into the
  *   parts' blocks (chunk p goes to rank p, which will own block p of v).
@@ -42,6 +44,7 @@
 #include "../big_count.h"
 #include "../error.h"
 #include "../types.h"
+#include "chunks.h"
 #include "redist.h"
 
 typedef struct {
@@ -51,6 +54,7 @@ typedef struct {
     MPI_Datatype *send_types, *receive_types;         /* [parts], shared between peers */
     MPI_Datatype *owned;                              /* the distinct ones, freed once */
     int owned_count;
+    chunk_exchange *priced; /* MPI's copies made as local work (chunks.h); NULL natively */
 } alltoallw_state;
 
 static int alltoallw_destroy(void *opaque)
@@ -66,6 +70,7 @@ static int alltoallw_destroy(void *opaque)
     free(state->receive_displacements);
     free(state->send_types);
     free(state->receive_types);
+    KEEP(chunk_priced_free(state->priced));
     free(state);
     return rc;
 }
@@ -240,6 +245,7 @@ static int alltoallw_create(MPI_Comm comm, const redist_geometry *g,
         rc = error_fail(DISTFFT_ERR_MEMORY, "alltoallw datatype tables");
         goto fail;
     }
+    TRY(chunk_priced_init(g, "alltoallw", &state->priced));
     if (g->boxes_in) {
         int64_t *shapes = malloc((size_t)parts * g->ndims * sizeof *shapes + 1);
         rc = shapes ? make_box_subarrays(state, g, g->boxes_in, g->boxes_out, shapes, state->send_counts,
@@ -272,6 +278,7 @@ static int alltoallw_execute(void *opaque, MPI_Comm comm, const void *in,
     /* Some MPI libraries reject NULL buffers even for empty exchanges. */
     static char empty;
     int rc = DISTFFT_SUCCESS;
+    chunk_priced_run(state->priced, in, out);
     TRY_MPI(MPI_Alltoallw(in ? in : &empty, state->send_counts,
                           state->send_displacements, state->send_types,
                           out ? out : (void *)&empty, state->receive_counts,
@@ -289,6 +296,7 @@ static int alltoallw_start(void *opaque, MPI_Comm comm, const void *in, void *ou
     alltoallw_state *state = opaque;
     static char empty;
     int rc = DISTFFT_SUCCESS;
+    chunk_priced_run(state->priced, in, out);
     TRY_MPI(MPI_Ialltoallw(in ? in : &empty, state->send_counts, state->send_displacements,
                            state->send_types, out ? out : (void *)&empty, state->receive_counts,
                            state->receive_displacements, state->receive_types, comm, request));

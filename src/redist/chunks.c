@@ -5,11 +5,13 @@
  * whole-array transpose, which also covers sizes not divisible by the
  * number of ranks.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../error.h"
 #include "../parallel.h"
+#include "../platform.h"
 #include "../types.h"
 #include "chunks.h"
 
@@ -159,28 +161,26 @@ static void copy_box(const chunk_exchange *x, const int64_t *start, const int64_
     }
 }
 
-typedef enum { BOX_PACK, BOX_UNPACK, BOX_OWN } box_copy;
+typedef enum { COPY_PACK, COPY_UNPACK, COPY_OWN } copy_kind;
 
-/* A reshape's copies: peer's chunk of `in` into its send region, its
- * receive region into peer's chunk of `out`, or this rank's own chunk
- * from `in` to `out`. */
-static void copy_box_chunk(const chunk_exchange *x, box_copy copy, int peer, const void *in, void *out)
+/* A reshape's copies: peer's chunk of `in` into `out` packed, the packed
+ * chunk `in` into peer's chunk of `out`, or this rank's own chunk from
+ * `in` to `out`. */
+static void copy_box_chunk(const chunk_exchange *x, copy_kind copy, int peer, const void *in, void *out)
 {
     int64_t start[DISTFFT_MAX_DIMS], shape[DISTFFT_MAX_DIMS];
     const int64_t *own_start, *own_shape, *out_start, *out_shape;
-    if (copy == BOX_OWN) {
+    if (copy == COPY_OWN) {
         if (box_chunk(x, true, x->part, start, shape, &own_start, &own_shape) == 0) return;
         box_chunk(x, false, x->part, start, shape, &out_start, &out_shape);
         copy_box(x, start, shape, in, (box_place){own_start, own_shape}, out, (box_place){out_start, out_shape},
                  true);
-    } else if (copy == BOX_PACK) {
+    } else if (copy == COPY_PACK) {
         if (box_chunk(x, true, peer, start, shape, &own_start, &own_shape) == 0) return;
-        copy_box(x, start, shape, in, (box_place){own_start, own_shape}, chunk_send_region(x, peer),
-                 (box_place){NULL, NULL}, false);
+        copy_box(x, start, shape, in, (box_place){own_start, own_shape}, out, (box_place){NULL, NULL}, false);
     } else {
         if (box_chunk(x, false, peer, start, shape, &own_start, &own_shape) == 0) return;
-        copy_box(x, start, shape, chunk_receive_region(x, peer), (box_place){NULL, NULL}, out,
-                 (box_place){own_start, own_shape}, true);
+        copy_box(x, start, shape, in, (box_place){NULL, NULL}, out, (box_place){own_start, own_shape}, true);
     }
 }
 
@@ -356,33 +356,156 @@ void *chunk_receive_region(const chunk_exchange *x, int peer)
                : (char *)x->receive_buffer + x->receive_offsets[peer] * (int64_t)x->element;
 }
 
-void chunk_pack(const chunk_exchange *x, int peer, const void *in)
+/* One copy of an exchange as local work (platform.h): a simulator that
+ * samples local work charges it as it charges an FFT step. Its name says
+ * everything its cost depends on -- the kind, the element size, both
+ * sides' runs (a reshape: the sub-box and the boxes around it), whether it
+ * scales -- and not which method asked, so the same copy made by two
+ * methods is the same sample. */
+typedef struct {
+    const chunk_exchange *x;
+    copy_kind kind;
+    int peer;
+} chunk_copy;
+
+/* The two spans of a copy of pencils' chunks. */
+static void copy_spans(const chunk_copy *copy, chunk_span *from, chunk_span *to)
 {
-    if (x->boxes_in) {
-        copy_box_chunk(x, BOX_PACK, peer, in, NULL);
+    const chunk_exchange *x = copy->x;
+    const chunk_span *sent = &x->send_chunks[copy->kind == COPY_OWN ? x->part : copy->peer];
+    const chunk_span *received = &x->receive_chunks[copy->kind == COPY_OWN ? x->part : copy->peer];
+    *from = copy->kind == COPY_UNPACK ? packed_span(0, chunk_elements(received)) : *sent;
+    *to = copy->kind == COPY_PACK ? packed_span(0, chunk_elements(sent)) : *received;
+}
+
+static int run_copy(const void *context, const void *in, void *out)
+{
+    const chunk_copy *copy = context;
+    if (copy->x->boxes_in) {
+        copy_box_chunk(copy->x, copy->kind, copy->peer, in, out);
+        return 0;
+    }
+    chunk_span from, to;
+    copy_spans(copy, &from, &to);
+    copy_span(copy->x, in, from, out, to, copy->kind != COPY_PACK);
+    return 0;
+}
+
+static void name_copy(const void *context, char *key, size_t size)
+{
+    static const char *const kinds[] = {"pack", "unpack", "own"};
+    const chunk_copy *copy = context;
+    const chunk_exchange *x = copy->x;
+    int used = snprintf(key, size, "copy %s %zu B%s", kinds[copy->kind], x->element,
+                        x->scale != 1.0 && copy->kind != COPY_PACK ? " scaled" : "");
+    if (!x->boxes_in) {
+        chunk_span from, to;
+        copy_spans(copy, &from, &to);
+        snprintf(key + used, size - (size_t)used, " %lldx%lld/%lld to %lldx%lld/%lld", (long long)from.rows,
+                 (long long)from.run, (long long)from.stride, (long long)to.rows, (long long)to.run,
+                 (long long)to.stride);
         return;
     }
-    copy_span(x, in, x->send_chunks[peer], x->send_buffer,
-              packed_span(x->send_offsets[peer], x->send_counts[peer]), false);
+    int64_t start[DISTFFT_MAX_DIMS], shape[DISTFFT_MAX_DIMS];
+    const int64_t *own_start, *own_shape, *other_start, *other_shape;
+    int peer = copy->kind == COPY_OWN ? x->part : copy->peer;
+    box_chunk(x, copy->kind != COPY_UNPACK, peer, start, shape, &own_start, &own_shape);
+    if (copy->kind == COPY_OWN) box_chunk(x, false, peer, start, shape, &other_start, &other_shape);
+    used += snprintf(key + used, size - (size_t)used, " batch %lld box", (long long)x->batch);
+    for (int i = 0; i < x->ndims && (size_t)used < size; i++)
+        used += snprintf(key + used, size - (size_t)used, " %lld/%lld", (long long)shape[i],
+                         (long long)own_shape[i]);
+    for (int i = 0; copy->kind == COPY_OWN && i < x->ndims && (size_t)used < size; i++)
+        used += snprintf(key + used, size - (size_t)used, " %lld", (long long)other_shape[i]);
+}
+
+/* Bytes of this rank's local array on one side (send: the input). */
+static size_t array_bytes(const chunk_exchange *x, bool send)
+{
+    if (!x->boxes_in) {
+        const chunk_span *chunk = send ? &x->send_chunks[0] : &x->receive_chunks[0];
+        return (size_t)(chunk->rows * chunk->stride) * x->element;
+    }
+    const int64_t *shape = layout_shape(send ? x->boxes_in : x->boxes_out, x->part);
+    return (size_t)(x->batch * shape_product(x->ndims, shape)) * x->element;
+}
+
+/* Bytes of peer's packed chunk on one side. */
+static size_t packed_bytes(const chunk_exchange *x, bool send, int peer)
+{
+    if (!x->boxes_in) return (size_t)chunk_elements(send ? &x->send_chunks[peer] : &x->receive_chunks[peer]) * x->element;
+    int64_t start[DISTFFT_MAX_DIMS], shape[DISTFFT_MAX_DIMS];
+    const int64_t *own_start, *own_shape;
+    return (size_t)(x->batch * box_chunk(x, send, peer, start, shape, &own_start, &own_shape)) * x->element;
+}
+
+static void copy_as_work(const chunk_exchange *x, copy_kind kind, int peer, const void *in, void *out)
+{
+    chunk_copy copy = {x, kind, peer};
+    size_t in_bytes = kind == COPY_UNPACK ? packed_bytes(x, false, peer) : array_bytes(x, true);
+    size_t out_bytes = kind == COPY_PACK ? packed_bytes(x, true, peer) : array_bytes(x, false);
+    platform_work work = {run_copy, name_copy, &copy, in_bytes, out_bytes};
+    platform_run_local_work(&work, in, out);
+}
+
+/* Only the peers that go through the buffers have a region there. */
+void chunk_pack(const chunk_exchange *x, int peer, const void *in)
+{
+    if (x->send_counts[peer] == 0) return;
+    copy_as_work(x, COPY_PACK, peer, in, chunk_send_region(x, peer));
 }
 
 void chunk_unpack(const chunk_exchange *x, int peer, void *out)
 {
-    if (x->boxes_in) {
-        copy_box_chunk(x, BOX_UNPACK, peer, NULL, out);
-        return;
-    }
-    copy_span(x, x->receive_buffer, packed_span(x->receive_offsets[peer], x->receive_counts[peer]), out,
-              x->receive_chunks[peer], true);
+    if (x->receive_counts[peer] == 0) return;
+    copy_as_work(x, COPY_UNPACK, peer, chunk_receive_region(x, peer), out);
 }
 
 void chunk_copy_own(const chunk_exchange *x, const void *in, void *out)
 {
-    if (x->boxes_in) {
-        copy_box_chunk(x, BOX_OWN, x->part, in, out);
-        return;
+    copy_as_work(x, COPY_OWN, x->part, in, out);
+}
+
+void chunk_pack_all(const chunk_exchange *x, const void *in)
+{
+    for (int p = 0; p < x->parts; p++) chunk_pack(x, p, in);
+}
+
+void chunk_unpack_all(const chunk_exchange *x, const void *in, void *out)
+{
+    chunk_copy_own(x, in, out);
+    for (int p = 0; p < x->parts; p++) chunk_unpack(x, p, out);
+}
+
+int chunk_priced_init(const redist_geometry *g, const char *method, chunk_exchange **copies)
+{
+    *copies = NULL;
+    if (!platform_hides_mpi_copies()) return DISTFFT_SUCCESS;
+    chunk_exchange *exchange = malloc(sizeof *exchange);
+    if (!exchange) return error_fail(DISTFFT_ERR_MEMORY, "%s: the priced copies' state", method);
+    int rc = chunk_exchange_init(g, method, exchange);
+    if (rc != DISTFFT_SUCCESS) {
+        free(exchange);
+        return rc;
     }
-    copy_span(x, in, x->send_chunks[x->part], out, x->receive_chunks[x->part], true);
+    *copies = exchange;
+    return DISTFFT_SUCCESS;
+}
+
+void chunk_priced_run(const chunk_exchange *copies, const void *in, void *out)
+{
+    if (!copies) return;
+    chunk_pack_all(copies, in);
+    chunk_unpack_all(copies, in, out);
+}
+
+int chunk_priced_free(chunk_exchange *copies)
+{
+    int rc = DISTFFT_SUCCESS;
+    if (!copies) return rc;
+    KEEP(chunk_exchange_free(copies));
+    free(copies);
+    return rc;
 }
 
 void chunk_state_scale(void *state, double factor)
@@ -405,15 +528,13 @@ void chunk_exchange_describe(const chunk_exchange *x, const char *what, int dept
 void chunk_pack_to(const chunk_exchange *x, int peer, const void *in,
                    void *packed)
 {
-    const chunk_span *chunk = &x->send_chunks[peer];
-    copy_span(x, in, *chunk, packed, packed_span(0, chunk->rows * chunk->run), false);
+    copy_as_work(x, COPY_PACK, peer, in, packed);
 }
 
 void chunk_unpack_from(const chunk_exchange *x, int peer, const void *packed,
                        void *out)
 {
-    const chunk_span *chunk = &x->receive_chunks[peer];
-    copy_span(x, packed, packed_span(0, chunk->rows * chunk->run), out, *chunk, true);
+    copy_as_work(x, COPY_UNPACK, peer, packed, out);
 }
 
 chunk_span chunk_in_peer_output(const redist_geometry *g, int peer)

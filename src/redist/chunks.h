@@ -114,6 +114,10 @@ int chunk_post(const chunk_exchange *exchange, MPI_Comm comm, const void *in, in
 void chunk_pack(const chunk_exchange *exchange, int peer, const void *in);
 void chunk_unpack(const chunk_exchange *exchange, int peer, void *out);
 void chunk_copy_own(const chunk_exchange *exchange, const void *in, void *out);
+/* Every peer's chunk of `in` into its send region; and this rank's own
+ * chunk from `in` to `out`, then every receive region into `out`. */
+void chunk_pack_all(const chunk_exchange *exchange, const void *in);
+void chunk_unpack_all(const chunk_exchange *exchange, const void *in, void *out);
 /* Copy peer's chunk of `in` to `packed`, contiguous; and back from
  * `packed` into peer's chunk of `out` (any peer, buffered or not). */
 void chunk_pack_to(const chunk_exchange *exchange, int peer, const void *in,
@@ -129,6 +133,23 @@ chunk_span chunk_in_peer_output(const redist_geometry *g, int peer);
  * the pack, message and unpack of one element in one copy. */
 void chunk_put(const chunk_exchange *exchange, int peer, const void *in,
                void *peer_out, chunk_span at);
+
+/* Every copy above runs as local work (platform_run_local_work): a
+ * simulator charges it as it charges the FFT steps.
+ *
+ * The datatype methods' copies, priced. Where the platform's MPI packs
+ * and unpacks datatypes without charging the time
+ * (platform_hides_mpi_copies), chunk_priced_init builds a chunk exchange
+ * of geometry g, and chunk_priced_run makes its copies -- every pack, the
+ * own copy, every unpack, the copies alltoallv makes for the same
+ * exchange -- so that the clock pays for moving the same bytes through
+ * memory whichever method moves them. They write garbage into `out`,
+ * which the method's exchange then overwrites (exchanges are out of
+ * place): call it before the exchange. Elsewhere *copies is NULL, and
+ * chunk_priced_run and chunk_priced_free do nothing. Local. */
+int chunk_priced_init(const redist_geometry *g, const char *method, chunk_exchange **copies);
+void chunk_priced_run(const chunk_exchange *copies, const void *in, void *out);
+int chunk_priced_free(chunk_exchange *copies);
 
 /* The node "(WHAT: n out B, m in B)" at `depth` (text.h): the buffered
  * chunks this rank sends and receives, and their bytes. */

@@ -45,11 +45,13 @@
 #include "../error.h"
 #include "../big_count.h"
 #include "../types.h"
+#include "chunks.h"
 #include "redist.h"
 
 typedef struct {
     MPI_Datatype send_type, receive_type;
     int *counts, *displacements;   /* per peer: 1, and p extents */
+    chunk_exchange *priced;        /* MPI's copies made as local work (chunks.h); NULL natively */
 } vector_state;
 
 static int vector_destroy(void *opaque)
@@ -61,6 +63,7 @@ static int vector_destroy(void *opaque)
     if (state->receive_type != MPI_DATATYPE_NULL) KEEP_MPI(MPI_Type_free(&state->receive_type));
     free(state->counts);
     free(state->displacements);
+    KEEP(chunk_priced_free(state->priced));
     free(state);
     return rc;
 }
@@ -162,6 +165,7 @@ static int vector_create(MPI_Comm comm, const redist_geometry *g,
         state->counts[p] = 1;
         state->displacements[p] = p;
     }
+    TRY(chunk_priced_init(g, "vector", &state->priced));
     TRY(comb_type(g->type, g->ndims, g->in_shape, g->batch, g->axis_in,
                   g->parts, &state->send_type));
     TRY(comb_type(g->type, g->ndims, g->out_shape, g->batch, g->axis_out,
@@ -178,6 +182,7 @@ static int vector_execute(void *opaque, MPI_Comm comm, const void *in, void *out
     const vector_state *state = opaque;
     static char empty; /* some MPIs reject NULL even for empty exchanges */
     int rc = DISTFFT_SUCCESS;
+    chunk_priced_run(state->priced, in, out);
     TRY_MPI(MPI_Alltoallv(in ? in : &empty, state->counts, state->displacements, state->send_type,
                           out ? out : (void *)&empty, state->counts, state->displacements, state->receive_type,
                           comm));
@@ -192,6 +197,7 @@ static int vector_start(void *opaque, MPI_Comm comm, const void *in, void *out, 
     const vector_state *state = opaque;
     static char empty;
     int rc = DISTFFT_SUCCESS;
+    chunk_priced_run(state->priced, in, out);
     TRY_MPI(MPI_Ialltoallv(in ? in : &empty, state->counts, state->displacements, state->send_type,
                            out ? out : (void *)&empty, state->counts, state->displacements,
                            state->receive_type, comm, request));
