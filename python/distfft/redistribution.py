@@ -143,6 +143,14 @@ class Redistribution(_lifetime.Handle):
 
     __call__ = execute
 
+    @property
+    def handle(self):
+        """The C distfft_redist handle (None once destroyed), for layers that
+        check their arrays themselves and call distfft_redist_execute with
+        the pointers (distfft.mpi4py_fft's Transfer). It stays this object's:
+        never destroy it. Local."""
+        return self._handle
+
     def describe(self):
         """One line: method, alignments, local shapes, what this rank sends
         (the C distfft_redist_describe). Local."""

@@ -144,7 +144,7 @@ class Transfer:
         plan = self._plans.get(direction) or self._plan(direction)
         _, src, _ = self._words_of(source, source_shape, "input array", False)
         dst, address, copied = self._words_of(target, target_shape, "output array", True)
-        _lib.check(_lib.lib.distfft_redist_execute(plan._handle, src, address))
+        _lib.check(_lib.lib.distfft_redist_execute(plan.handle, src, address))
         if copied:
             target[...] = dst
 
