@@ -25,6 +25,7 @@ steps; rank 0 prints "step_seconds S energy E" (E: the kinetic energy at
 the end, so the two libraries' runs can be compared number by number).
 """
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -144,6 +145,12 @@ def compare(options):
             s, energy = run_once(name, options)
             seconds[name].append(s)
             energies[name].append(energy)
+            if options.raw:
+                with open(options.raw, "a") as raw:
+                    raw.write(json.dumps({"round": r + 1, "library": name, "n": options.n,
+                                          "ranks": options.ranks, "steps": options.steps,
+                                          "step_seconds": s, "energy": energy,
+                                          "load1": os.getloadavg()[0]}) + "\n")
         print(f"round {r + 1}: " + ", ".join(f"{name} {seconds[name][-1] * 1e3:.1f} ms"
                                             for name in libraries), flush=True)
     ratios = [d / m for d, m in zip(seconds["distfft"], seconds["mpi4py-fft"])]
@@ -170,6 +177,7 @@ def main(argv):
     parser.add_argument("--nu", type=float, default=0.000625)
     parser.add_argument("--ranks", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--raw", help="append one JSON line per run (round, library, seconds, energy, load)")
     parser.add_argument("--python", default=os.path.join(ROOT, ".cache", "shenfun-venv", "bin", "python"),
                         help="a Python with shenfun and mpi4py-fft (scripts/shenfun-on-distfft makes it)")
     options = parser.parse_args(argv)
