@@ -1,8 +1,9 @@
 /*
  * backend.h -- the per-plan door for where a plan's arrays live and what
  * runs on them: the memory kind, the work memory, the local steps (serial
- * FFTs, weights), and which exchange methods apply (the memory kind every
- * row's applicable() is asked about, redist.h). The host backend
+ * FFTs, weights), the exchanges' pack / unpack copies and the runner's
+ * passes over the data, and which exchange methods apply (the memory kind
+ * every row's applicable() is asked about, redist.h). The host backend
  * (backend_host.c: FFTW's steps on the platform's memory) serves every
  * plan today; a device backend comes through the same door.
  *
@@ -41,6 +42,16 @@ typedef struct {
      * Local; may fail on some ranks only (the plan agrees). */
     int (*local_step)(const step_spec *spec, void *plan_in, void *plan_out, void *scratch, void *stream,
                       step **out);
+    /* The exchanges' buffers and copies in this memory (redist/copies.h:
+     * pack, unpack, the own chunk, a reshape's boxes, staging to the
+     * host), lent to every exchange of the plan; and the runner's own
+     * passes: its copies between the caller's arrays and the work
+     * buffers (copies->move). */
+    const redist_copies *copies;
+    /* The runner's normalisation sweep: `count` reals of `precision` at
+     * `data` multiplied by factor, ordered on `stream`. Local. */
+    void (*scale)(distfft_precision precision, void *data, int64_t count, double factor, int threads,
+                  void *stream);
 } backend;
 
 /* The host backend: FFTW on host memory (backend_host.c). */
@@ -67,7 +78,7 @@ const backend *backend_of(distfft_memory memory);
 #define BACKEND_CUDA_ENTRY "distfft_cuda_backend_open"
 /* Raised whenever backend, backend_services or step.h change shape: a
  * backend library built against another refuses to open. */
-#define BACKEND_INTERFACE 1
+#define BACKEND_INTERFACE 2
 
 /* What the core lends a backend library (which sees none of its symbols:
  * libdistfft exports only the public API). */

@@ -141,7 +141,9 @@ static int make_exchange_steps(struct distfft_plan_s *plan, plan_comms *comms, c
                                         .batch = spec->batch,
                                         .parts = plan->grid->dims[spec->grid_direction],
                                         .part = plan->grid->coords[spec->grid_direction],
-                                        .threads = spec->threads, .memory = plan_backend(plan)->memory};
+                                        .threads = spec->threads, .memory = plan_backend(plan)->memory,
+                                        .copies = plan_backend(plan)->copies,
+                                        .stream = plan->request.options.stream};
             int node_size = plan->request.options.node_size;
             if (node_size > 0) geometry.node = plan_rank / node_size + 1;
             /* A method that can (shm) makes the work buffer this exchange
