@@ -52,6 +52,10 @@ typedef struct {
      * `data` multiplied by factor, ordered on `stream`. Local. */
     void (*scale)(distfft_precision precision, void *data, int64_t count, double factor, int threads,
                   void *stream);
+    /* Whether `pointer` is in this backend's memory (a device's: device or
+     * managed memory); NULL for the host's, which cannot tell its own
+     * memory from any other. Local. */
+    bool (*holds)(const void *pointer);
 } backend;
 
 /* The host backend: FFTW on host memory (backend_host.c). */
@@ -71,6 +75,13 @@ int backend_load(distfft_memory memory, const char *where);
 /* The backend of `memory` once backend_load succeeded for it; NULL
  * before. Local. */
 const backend *backend_of(distfft_memory memory);
+
+/* DISTFFT_ERR_ARGUMENT, naming `where` and `what`, when `pointer` (not
+ * NULL) is not in `memory`: a host pointer handed to a plan of device
+ * memory, or a device pointer (once a device backend is loaded in this
+ * process) to a plan of host memory. Local: the caller agrees on it
+ * before any collective. */
+int backend_check_pointer(distfft_memory memory, const void *pointer, const char *where, const char *what);
 
 /* ---- what a backend library implements ---------------------------------------- */
 

@@ -87,3 +87,13 @@ const backend *backend_of(distfft_memory memory)
     if (memory == DISTFFT_MEMORY_HOST) return backend_host();
     return memory == DISTFFT_MEMORY_CUDA ? cuda.loaded : NULL;
 }
+
+int backend_check_pointer(distfft_memory memory, const void *pointer, const char *where, const char *what)
+{
+    const backend *device = cuda.loaded;
+    if (!pointer || !device) return DISTFFT_SUCCESS;
+    bool on_device = device->holds(pointer);
+    if (on_device == (memory == DISTFFT_MEMORY_CUDA)) return DISTFFT_SUCCESS;
+    return error_fail(DISTFFT_ERR_ARGUMENT, "%s: %s (%p) is %s memory, but the plan's memory is %s", where, what,
+                      pointer, on_device ? "device" : "host", memory == DISTFFT_MEMORY_CUDA ? "cuda" : "host");
+}
