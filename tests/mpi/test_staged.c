@@ -53,24 +53,25 @@ static bool is_host(const void *pointer)
     return inside(pointer, seen.host, seen.host_bytes, seen.hosts);
 }
 
-static void *fake_allocate(size_t bytes)
+/* A buffer, kept in the list of its kind to tell copies apart by. */
+static void *remember(char **buffers, size_t *sizes, int *count, size_t bytes)
 {
     char *pointer = distfft_malloc(bytes);
-    if (seen.devices < 4) {
-        seen.device_bytes[seen.devices] = bytes;
-        seen.device[seen.devices++] = pointer;
+    if (*count < 4) {
+        sizes[*count] = bytes;
+        buffers[(*count)++] = pointer;
     }
     return pointer;
 }
 
+static void *fake_allocate(size_t bytes)
+{
+    return remember(seen.device, seen.device_bytes, &seen.devices, bytes);
+}
+
 static void *fake_allocate_host(size_t bytes)
 {
-    char *pointer = distfft_malloc(bytes);
-    if (seen.hosts < 4) {
-        seen.host_bytes[seen.hosts] = bytes;
-        seen.host[seen.hosts++] = pointer;
-    }
-    return pointer;
+    return remember(seen.host, seen.host_bytes, &seen.hosts, bytes);
 }
 
 /* P: a pack (into a device buffer), U: an unpack (out of one), O: the own
