@@ -456,11 +456,17 @@ static int remember(MPI_Comm comm, const struct distfft_plan_s *plan, const tuni
 }
 
 /* With a cost model, the plan of the best of the model's ranking (only
- * tune_budget candidates timed); without one, *plan stays NULL (every
- * candidate is then measured). Collective on comm. */
+ * tune_budget candidates timed); without one, or for a device plan (the
+ * model's numbers are the host's: it is not calibrated for device steps
+ * and methods), *plan stays NULL (every candidate is then measured).
+ * Collective on comm. */
 static int model_ranked_plan(plan_comms *comms, const plan_request *request, grid_candidate *grids, int count,
                              exchange_policy *policy, struct distfft_plan_s **plan, int *timed)
 {
+    if (request->options.memory != DISTFFT_MEMORY_HOST) {
+        progress_say(policy->progress, "the cost model does not rank device plans: every candidate is measured");
+        return DISTFFT_SUCCESS;
+    }
     int rc;
     const cost_model *model = model_for_tuning(comms->comm, comms->rank, &rc);
     if (rc != DISTFFT_SUCCESS) return rc;
