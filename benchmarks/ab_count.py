@@ -19,7 +19,8 @@ reported apart and left out of the verdict.
 Usage:
     benchmarks/ab_count.py --base BUILD_A --new BUILD_B [--cases 64:c2c:2,128:r2c:1,...]
                            [--pairs 4] [--raw FILE.jsonl]
-A case is SIZE:KIND:RANKS (a cube, pencil grid, method alltoallw).
+A case is SIZE:KIND:RANKS[:METHOD] (a cube, pencil grid, method alltoallw
+unless named: alltoallv, say, whose pack and unpack are distfft's copies).
 Prints a Markdown table: per pair and setup, distfft's library and FFTW,
 B/A. Needs valgrind (Debian's `valgrind` package).
 """
@@ -74,13 +75,13 @@ def exclusive_by_object(path):
     return counts
 
 
-def run_case(build, size, kind, ranks, outer, workdir):
+def run_case(build, size, kind, ranks, method, outer, workdir):
     """Exclusive Ir per group, summed over ranks, for one run."""
     bench = os.path.join(build, "bin", "distfft-bench")
     out = os.path.join(workdir, "callgrind.%p")
     command = ["mpiexec.openmpi", "-n", str(ranks), "valgrind", "--tool=callgrind", "--quiet", f"--callgrind-out-file={out}", bench,
         "--shape", f"{size}x{size}x{size}", "--kind", kind, "--grid", "pencil" if ranks > 1 else "auto",
-        "--method", "alltoallw", "--rigor", "estimate", "--threads", "1", "--inner", "1",
+        "--method", method, "--rigor", "estimate", "--threads", "1", "--inner", "1",
         "--outer", str(outer)]
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=dict(os.environ, **systems.MPI_ENVIRONMENT))
     totals = collections.Counter()
@@ -95,14 +96,15 @@ def run_case(build, size, kind, ranks, outer, workdir):
 
 def print_row(case, result):
     """One table row from both builds' setup and per-pair counts."""
-    size, kind, ranks = case.split(":")
+    size, kind, ranks, *method = case.split(":")
+    method = f" {method[0]}" if method else ""
 
     def ratio(part, group):
         a, b = result["A"][part].get(group, 0), result["B"][part].get(group, 0)
         return f"{b / a:.4f}" if a else "-"
 
     noisy = [sum(result[x]["pair"].get(g, 0) for g in ("mpi", "libc")) for x in ("A", "B")]
-    print(f"| {size}^3 {kind} {ranks} rank(s) | {ratio('pair', 'distfft')} | {ratio('pair', 'fftw')} "
+    print(f"| {size}^3 {kind} {ranks} rank(s){method} | {ratio('pair', 'distfft')} | {ratio('pair', 'fftw')} "
           f"| {ratio('setup', 'distfft')} | {ratio('setup', 'fftw')} "
           f"| {result['A']['pair'].get('distfft', 0):.3g}, {result['B']['pair'].get('distfft', 0):.3g} "
           f"| {noisy[1] / noisy[0]:.3f} |" if noisy[0] else "| - |", flush=True)
@@ -131,13 +133,13 @@ def main():
     if not shutil.which("valgrind"):
         sys.exit("ab_count.py: valgrind is not installed (apt-get install valgrind)")
     for case in args.cases.split(","):
-        size, kind, ranks = case.split(":")
-        size, ranks = int(size), int(ranks)
+        size, kind, ranks, *method = case.split(":")
+        size, ranks, method = int(size), int(ranks), method[0] if method else "alltoallw"
         result = {}
         for label, build in (("A", args.base), ("B", args.new)):
             with tempfile.TemporaryDirectory() as workdir:
-                one = run_case(build, size, kind, ranks, 1, workdir)
-                more = run_case(build, size, kind, ranks, 1 + args.pairs, workdir)
+                one = run_case(build, size, kind, ranks, method, 1, workdir)
+                more = run_case(build, size, kind, ranks, method, 1 + args.pairs, workdir)
             pair = {g: (more[g] - one[g]) / args.pairs for g in set(one) | set(more)}
             result[label] = {"setup": dict(one), "pair": pair}
             if args.raw:

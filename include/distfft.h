@@ -302,7 +302,12 @@ typedef enum {
     /* "hierarchical": node-aware: chunks to other nodes gathered by each
      * node's lowest rank, ONE message per pair of nodes, scattered inside
      * the node; chunks within a node direct. Nodes as for shm */
-    DISTFFT_METHOD_HIERARCHICAL = 9
+    DISTFFT_METHOD_HIERARCHICAL = 9,
+    /* "staged": for device memory only (DISTFFT_MEMORY_CUDA): pack on the
+     * device, copy to pinned host buffers, one MPI_Alltoallv, copy back,
+     * unpack; any MPI. It synchronises the plan's stream. Every other
+     * method moves host memory only */
+    DISTFFT_METHOD_STAGED = 10
 } distfft_method;
 
 /* Most concrete methods a build can have (distfft_method_count() <= it). */

@@ -1,8 +1,9 @@
 /*
  * backend.h -- the per-plan door for where a plan's arrays live and what
  * runs on them: the memory kind, the work memory, the local steps (serial
- * FFTs, weights), and which exchange methods apply (the memory kind every
- * row's applicable() is asked about, redist.h). The host backend
+ * FFTs, weights), the exchanges' pack / unpack copies and the runner's
+ * passes over the data, and which exchange methods apply (the memory kind
+ * every row's applicable() is asked about, redist.h). The host backend
  * (backend_host.c: FFTW's steps on the platform's memory) serves every
  * plan today; a device backend comes through the same door.
  *
@@ -41,6 +42,20 @@ typedef struct {
      * Local; may fail on some ranks only (the plan agrees). */
     int (*local_step)(const step_spec *spec, void *plan_in, void *plan_out, void *scratch, void *stream,
                       step **out);
+    /* The exchanges' buffers and copies in this memory (redist/copies.h:
+     * pack, unpack, the own chunk, a reshape's boxes, staging to the
+     * host), lent to every exchange of the plan; and the runner's own
+     * passes: its copies between the caller's arrays and the work
+     * buffers (copies->move). */
+    const redist_copies *copies;
+    /* The runner's normalisation sweep: `count` reals of `precision` at
+     * `data` multiplied by factor, ordered on `stream`. Local. */
+    void (*scale)(distfft_precision precision, void *data, int64_t count, double factor, int threads,
+                  void *stream);
+    /* Whether `pointer` is in this backend's memory (a device's: device or
+     * managed memory); NULL for the host's, which cannot tell its own
+     * memory from any other. Local. */
+    bool (*holds)(const void *pointer);
 } backend;
 
 /* The host backend: FFTW on host memory (backend_host.c). */
@@ -61,13 +76,20 @@ int backend_load(distfft_memory memory, const char *where);
  * before. Local. */
 const backend *backend_of(distfft_memory memory);
 
+/* DISTFFT_ERR_ARGUMENT, naming `where` and `what`, when `pointer` (not
+ * NULL) is not in `memory`: a host pointer handed to a plan of device
+ * memory, or a device pointer (once a device backend is loaded in this
+ * process) to a plan of host memory. Local: the caller agrees on it
+ * before any collective. */
+int backend_check_pointer(distfft_memory memory, const void *pointer, const char *where, const char *what);
+
 /* ---- what a backend library implements ---------------------------------------- */
 
 #define BACKEND_CUDA_LIBRARY "libdistfft_cuda.so"
 #define BACKEND_CUDA_ENTRY "distfft_cuda_backend_open"
 /* Raised whenever backend, backend_services or step.h change shape: a
  * backend library built against another refuses to open. */
-#define BACKEND_INTERFACE 1
+#define BACKEND_INTERFACE 2
 
 /* What the core lends a backend library (which sees none of its symbols:
  * libdistfft exports only the public API). */

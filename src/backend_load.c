@@ -9,6 +9,7 @@
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,6 +20,7 @@
 static struct {
     pthread_once_t once;
     const backend *loaded;
+    bool ready; /* loaded is set: read by any thread, without the once */
     int code;
     char why[512];
 } cuda = {.once = PTHREAD_ONCE_INIT};
@@ -68,7 +70,10 @@ static void load_cuda(void)
         if (cuda.code == DISTFFT_SUCCESS) cuda.code = DISTFFT_ERR_UNSUPPORTED;
         cuda.loaded = NULL;
         dlclose(library);
-    } /* else kept open for the life of the process: its steps' code lives there */
+        return;
+    }
+    /* kept open for the life of the process: its steps' code lives there */
+    __atomic_store_n(&cuda.ready, true, __ATOMIC_RELEASE);
 }
 
 int backend_load(distfft_memory memory, const char *where)
@@ -86,4 +91,13 @@ const backend *backend_of(distfft_memory memory)
 {
     if (memory == DISTFFT_MEMORY_HOST) return backend_host();
     return memory == DISTFFT_MEMORY_CUDA ? cuda.loaded : NULL;
+}
+
+int backend_check_pointer(distfft_memory memory, const void *pointer, const char *where, const char *what)
+{
+    if (!pointer || !__atomic_load_n(&cuda.ready, __ATOMIC_ACQUIRE)) return DISTFFT_SUCCESS;
+    bool on_device = cuda.loaded->holds(pointer);
+    if (on_device == (memory == DISTFFT_MEMORY_CUDA)) return DISTFFT_SUCCESS;
+    return error_fail(DISTFFT_ERR_ARGUMENT, "%s: %s (%p) is %s memory, but the plan's memory is %s", where, what,
+                      pointer, on_device ? "device" : "host", memory == DISTFFT_MEMORY_CUDA ? "cuda" : "host");
 }

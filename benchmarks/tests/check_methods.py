@@ -4,7 +4,9 @@ Usage: DISTFFT_BENCH_METHODS=LIST_FILE python3 check_methods.py OUTPUT_FILE
 
 One JSON line per method, every method present once (each one the library
 lists -- LIST_FILE holds distfft-bench --list-methods, the CTest fixture
-bench.list_methods -- and auto), every check passed, and the same
+bench.list_methods -- and auto, but those that move device memory only,
+which the bench reports not applicable to these host-memory runs), every
+check passed, and the same
 round-trip and serial errors for every method (the exchanges are exact, so
 the methods differ only in speed). Each line carries the per-step
 breakdown, and the measured communication volume equals the theory when
@@ -20,8 +22,12 @@ def fail(message):
     sys.exit(1)
 
 
+DEVICE_ONLY = {"staged"}
+
+
 def library_methods():
-    """The library's concrete methods (distfft-bench --list-methods), and auto."""
+    """The library's concrete methods for host memory (distfft-bench
+    --list-methods), and auto."""
     path = os.environ.get("DISTFFT_BENCH_METHODS")
     if not path or not os.path.exists(path):
         fail("DISTFFT_BENCH_METHODS must name the output of distfft-bench "
@@ -30,7 +36,7 @@ def library_methods():
         names = [line for line in stream.read().splitlines() if line]
     if not names:
         fail("%s lists no methods" % path)
-    return set(names) | {"auto"}
+    return (set(names) - DEVICE_ONLY) | {"auto"}
 
 
 def main():

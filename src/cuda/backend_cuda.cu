@@ -1,7 +1,8 @@
 /*
  * backend_cuda.cu -- the CUDA backend (backend.h), the whole of
  * libdistfft_cuda.so's face: device memory from cudaMalloc, local steps by
- * cuFFT (cufft_step.cu), and the memory kind REDIST_MEMORY_CUDA, which the
+ * cuFFT (cufft_step.cu), the exchanges' copies and the runner's sweep as
+ * kernels (copies.cu), and the memory kind REDIST_MEMORY_CUDA, which the
  * exchange rows' applicable() are asked about. libdistfft opens the
  * library with dlopen the first time a plan asks for device memory and
  * calls distfft_cuda_backend_open once; where no device can be used (no
@@ -25,13 +26,13 @@ static struct {
     size_t bytes;
 } work;
 
-static void *cuda_allocate(size_t bytes)
+void *cuda_allocate(size_t bytes)
 {
     void *pointer = NULL;
     return cudaMalloc(&pointer, bytes) == cudaSuccess ? pointer : NULL;
 }
 
-static void cuda_release(void *pointer)
+void cuda_release(void *pointer)
 {
     if (pointer) cudaFree(pointer);
 }
@@ -60,7 +61,8 @@ static int cuda_local_step(const step_spec *spec, void *plan_in, void *plan_out,
                                "device (cheb axes take host memory)");
 }
 
-static const backend cuda_backend = {"cuda", REDIST_MEMORY_CUDA, cuda_allocate, cuda_release, cuda_local_step};
+static const backend cuda_backend = {"cuda",         REDIST_MEMORY_CUDA, cuda_allocate, cuda_release,
+                                     cuda_local_step, &cuda_copies,      cuda_scale,    cuda_holds};
 
 extern "C" __attribute__((visibility("default"))) int distfft_cuda_backend_open(
     int interface, const backend_services *services, const backend **out, char *why, size_t why_size)

@@ -21,6 +21,17 @@ extern const backend_services *cuda_services;
 int cuda_work_area_reserve(size_t bytes);
 void *cuda_work_area(void);
 
+/* Device memory (backend_cuda.cu): cudaMalloc, cudaFree. */
+void *cuda_allocate(size_t bytes);
+void cuda_release(void *pointer);
+
+/* The exchanges' copies on the device and the runner's sweep (copies.cu):
+ * the backend's `copies` and `scale`. Whether a pointer is device (or
+ * managed) memory: cudaPointerGetAttributes. */
+extern const redist_copies cuda_copies;
+void cuda_scale(distfft_precision precision, void *data, int64_t count, double factor, int threads, void *stream);
+bool cuda_holds(const void *pointer);
+
 /* A serial transform step on the device (cufft_step.cu): the transform of
  * spec->fft by cuFFT (cufft_layout.h says what it refuses), on `stream`
  * (a cudaStream_t; NULL: the default stream); a C2R that must keep its

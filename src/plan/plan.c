@@ -109,13 +109,6 @@ static int make_local_steps(struct distfft_plan_s *plan)
                 TRY(local->local_step(&specs[s], buffers[0], buffers[1], plan->scratch,
                                       plan->request.options.stream, &plan->steps[l][s]));
     }
-    /* The runner's own passes (a scaling sweep, the copies between the
-     * caller's arrays and the work buffers) still touch the data from the
-     * host: device plans stop here, after their steps were planned and
-     * checked, until the runner asks the backend for those passes. */
-    if (local->memory != REDIST_MEMORY_HOST)
-        rc = error_fail(DISTFFT_ERR_UNSUPPORTED, "plans in %s memory: the local steps are planned, but the "
-                        "plan's runner does not yet run device memory", local->name);
 fail:
     for (int b = 0; b < 2; b++) local->release(temporary[b]);
     return rc;
@@ -141,7 +134,9 @@ static int make_exchange_steps(struct distfft_plan_s *plan, plan_comms *comms, c
                                         .batch = spec->batch,
                                         .parts = plan->grid->dims[spec->grid_direction],
                                         .part = plan->grid->coords[spec->grid_direction],
-                                        .threads = spec->threads, .memory = plan_backend(plan)->memory};
+                                        .threads = spec->threads, .memory = plan_backend(plan)->memory,
+                                        .copies = plan_backend(plan)->copies,
+                                        .stream = plan->request.options.stream};
             int node_size = plan->request.options.node_size;
             if (node_size > 0) geometry.node = plan_rank / node_size + 1;
             /* A method that can (shm) makes the work buffer this exchange
@@ -354,6 +349,9 @@ static int check_execute(const struct distfft_plan_s *plan, const char *where, c
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: in and out overlap (the plan is out of place; "
                           "make it with options.in_place to pass one buffer)", where);
     }
+    int memory = backend_check_pointer(plan->request.options.memory, in, where, "in");
+    if (memory == DISTFFT_SUCCESS) memory = backend_check_pointer(plan->request.options.memory, out, where, "out");
+    if (memory != DISTFFT_SUCCESS) return memory;
     if (!serial_fft_aligned(plan->request.precision, in) || !serial_fft_aligned(plan->request.precision, out))
         return error_fail(DISTFFT_ERR_ALIGNMENT, "%s: in (%p) or out (%p) is not aligned as "
                           "distfft_malloc aligns", where, in, out);

@@ -38,9 +38,9 @@
  * first field starts and after the last one is done.
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "../error.h"
+#include "../backend.h"
 #include "../platform.h"
 #include "../types.h"
 #include "plan.h"
@@ -86,19 +86,22 @@ static void name_step(const void *context, char *key, size_t size)
     for (int i = 0; i < current->spec.ndims; i++) text_append(&name, ",%lld", (long long)current->spec.in_shape[i]);
 }
 
-/* The final scaling of a direction's output, as local work. */
+/* The final scaling of a direction's output, as local work, by the
+ * plan's backend in its memory. */
 typedef struct {
+    const backend *memory;
     distfft_precision precision;
     int64_t count;
     double factor;
     int threads;
+    void *stream;
 } scaling;
 
 static int run_scaling(const void *context, const void *in, void *out)
 {
     (void)in;
     const scaling *scale = context;
-    serial_scale(scale->precision, out, scale->count, scale->factor, scale->threads);
+    scale->memory->scale(scale->precision, out, scale->count, scale->factor, scale->threads, scale->stream);
     return DISTFFT_SUCCESS;
 }
 
@@ -114,7 +117,8 @@ static void name_scaling(const void *context, char *key, size_t size)
 static void scale_output(const struct distfft_plan_s *plan, void *out, size_t bytes, double factor)
 {
     size_t real = plan->request.precision == DISTFFT_DOUBLE ? sizeof(double) : sizeof(float);
-    scaling scale = {plan->request.precision, (int64_t)(bytes / real), factor, plan->request.options.threads};
+    scaling scale = {backend_of(plan->request.options.memory), plan->request.precision, (int64_t)(bytes / real),
+                     factor, plan->request.options.threads, plan->request.options.stream};
     platform_work work = {run_scaling, name_scaling, &scale, bytes, bytes};
     platform_run_local_work(&work, out, out);
 }
@@ -288,7 +292,8 @@ int plan_run(struct distfft_plan_s *plan, int list, void *in, void *out)
     const step_spec *final = plan_list_spec(plan, list, count - 1);
     size_t out_bytes = plan_out_bytes(plan, list); /* 0 on a rank with an empty block: no work buffer */
     if (plan->pipeline.fields == 1 && slots[final->dst] != out && out && out_bytes) /* in place, ended in a work buffer */
-        memcpy(out, slots[final->dst], out_bytes);
+        backend_of(plan->request.options.memory)->copies->move(out, slots[final->dst], out_bytes,
+                                                               plan->request.options.stream);
     if (plan->sweep_scale[list] != 1.0) { /* 1 when folded into a step */
         double start = MPI_Wtime();
         scale_output(plan, out, out_bytes, plan->sweep_scale[list]);

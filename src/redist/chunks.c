@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "../error.h"
-#include "../parallel.h"
 #include "../platform.h"
 #include "../types.h"
 #include "chunks.h"
@@ -36,65 +35,23 @@ static chunk_span packed_span(int64_t offset, int64_t count)
                         .offset = offset};
 }
 
-/* Copy `count` elements, multiplied by x->scale unless it is 1. */
-static void copy_elements(const chunk_exchange *x, char *target, const char *source, int64_t count)
+/* A copy of x's elements, multiplied by x->scale when `scaled`. */
+static redist_copy copy_of(const chunk_exchange *x, bool scaled)
 {
-    if (x->scale == 1.0) {
-        memcpy(target, source, (size_t)count * x->element);
-        return;
-    }
-    int64_t reals = count * (int64_t)(x->element / (x->single ? sizeof(float) : sizeof(double)));
-    if (x->single) {
-        const float *from = (const float *)source;
-        float *to = (float *)target, factor = (float)x->scale;
-        for (int64_t i = 0; i < reals; i++) to[i] = from[i] * factor;
-    } else {
-        const double *from = (const double *)source;
-        double *to = (double *)target;
-        for (int64_t i = 0; i < reals; i++) to[i] = from[i] * x->scale;
-    }
+    return (redist_copy){.element = x->element, .single = x->single, .scale = scaled ? x->scale : 1.0,
+                         .threads = x->threads};
 }
 
 /* Copy the elements of `from` in `source` to those of `to` in `target`, in
- * order (scaled by x->scale). Both spans describe the same C-ordered
- * sub-block, so each run length is a multiple of the other's; copy in
- * pieces of the shorter. With threads, piece k's place in each span is
- * computed from k, and the pieces are shared out. */
+ * order (scaled by x->scale when `scaled`): both spans describe the same
+ * C-ordered sub-block. */
 static void copy_span(const chunk_exchange *x, const void *source, chunk_span from,
                       void *target, chunk_span to, bool scaled)
 {
-    int64_t total = from.rows * from.run, element = (int64_t)x->element;
-    if (total == 0) return;
-    chunk_exchange plain = *x;
-    if (!scaled) {
-        plain.scale = 1.0;
-        x = &plain;
-    }
-    int64_t piece = from.run < to.run ? from.run : to.run, pieces = total / piece;
-    const char *from_base = (const char *)source + from.offset * element;
-    char *to_base = (char *)target + to.offset * element;
-    int team = parallel_threads(x->threads, total * element);
-    if (team > 1) {
-#pragma omp parallel for num_threads(team) schedule(static)
-        for (int64_t k = 0; k < pieces; k++) {
-            int64_t at = k * piece;
-            copy_elements(x, to_base + ((at / to.run) * to.stride + at % to.run) * element,
-                          from_base + ((at / from.run) * from.stride + at % from.run) * element, piece);
-        }
-        return;
-    }
-    int64_t from_used = 0, to_used = 0; /* elements done in the current runs */
-    for (int64_t k = 0; k < pieces; k++) {
-        copy_elements(x, to_base + to_used * element, from_base + from_used * element, piece);
-        if ((from_used += piece) == from.run) {
-            from_used = 0;
-            from_base += from.stride * element;
-        }
-        if ((to_used += piece) == to.run) {
-            to_used = 0;
-            to_base += to.stride * element;
-        }
-    }
+    redist_copy copy = copy_of(x, scaled);
+    copy.from = from;
+    copy.to = to;
+    x->copies->copy(&copy, source, target, x->stream);
 }
 
 /* The chunk of `peer` in a reshape, in global coordinates: on the send
@@ -123,42 +80,33 @@ typedef struct {
  * `source` to `target`, placed as `from` and `to` say, in C order (scaled
  * by x->scale when `scaled`). The innermost axes that are whole in both
  * arrays and the next one make the contiguous runs; the outer axes are
- * walked with an odometer. */
+ * walked with an odometer (redist_copy's box walk). */
 static void copy_box(const chunk_exchange *x, const int64_t *start, const int64_t *shape, const void *source,
                      box_place from, void *target, box_place to, bool scaled)
 {
-    enum { AXES = DISTFFT_MAX_DIMS + 1 };
     int axes = x->ndims + 1;
-    int64_t sub[AXES] = {0}, from_stride[AXES] = {0}, to_stride[AXES] = {0}, index[AXES] = {0};
-    int64_t from_at = 0, to_at = 0, from_size = 1, to_size = 1;
+    int64_t sub[COPY_AXES] = {0}, from_size = 1, to_size = 1;
+    redist_copy copy = copy_of(x, scaled);
+    copy.box = true;
     for (int a = axes - 1; a >= 0; a--) {
         sub[a] = a ? shape[a - 1] : x->batch;
-        from_stride[a] = from_size;
-        to_stride[a] = to_size;
+        copy.from_stride[a] = from_size;
+        copy.to_stride[a] = to_size;
         from_size *= a && from.start ? from.shape[a - 1] : sub[a];
         to_size *= a && to.start ? to.shape[a - 1] : sub[a];
-        if (a && from.start) from_at += (start[a - 1] - from.start[a - 1]) * from_stride[a];
-        if (a && to.start) to_at += (start[a - 1] - to.start[a - 1]) * to_stride[a];
+        if (a && from.start) copy.from_at += (start[a - 1] - from.start[a - 1]) * copy.from_stride[a];
+        if (a && to.start) copy.to_at += (start[a - 1] - to.start[a - 1]) * copy.to_stride[a];
     }
     int k = axes - 1; /* the outermost axis of a run */
-    int64_t run = sub[k];
-    while (k > 0 && sub[k] * from_stride[k] == from_stride[k - 1] && sub[k] * to_stride[k] == to_stride[k - 1])
-        run *= sub[--k];
-    int64_t rows = run == 0 ? 0 : 1, element = (int64_t)x->element;
-    for (int a = 0; a < k; a++) rows *= sub[a];
-    chunk_exchange plain = *x;
-    if (!scaled) plain.scale = 1.0;
-    for (int64_t r = 0; r < rows; r++) {
-        copy_elements(&plain, (char *)target + to_at * element, (const char *)source + from_at * element, run);
-        for (int a = k - 1; a >= 0; a--) { /* the odometer: the next run */
-            from_at += from_stride[a];
-            to_at += to_stride[a];
-            if (++index[a] < sub[a]) break;
-            from_at -= sub[a] * from_stride[a];
-            to_at -= sub[a] * to_stride[a];
-            index[a] = 0;
-        }
-    }
+    copy.run = sub[k];
+    while (k > 0 && sub[k] * copy.from_stride[k] == copy.from_stride[k - 1] &&
+           sub[k] * copy.to_stride[k] == copy.to_stride[k - 1])
+        copy.run *= sub[--k];
+    copy.rows = copy.run == 0 ? 0 : 1;
+    for (int a = 0; a < k; a++) copy.rows *= sub[a];
+    copy.axes = k;
+    memcpy(copy.extent, sub, sizeof copy.extent);
+    x->copies->copy(&copy, source, target, x->stream);
 }
 
 typedef enum { COPY_PACK, COPY_UNPACK, COPY_OWN } copy_kind;
@@ -199,8 +147,10 @@ int chunk_exchange_free(chunk_exchange *exchange)
     }
     free(exchange->send_messages);
     free(exchange->receive_messages);
-    distfft_free(exchange->send_buffer);
-    distfft_free(exchange->receive_buffer);
+    if (exchange->copies) {
+        exchange->copies->release(exchange->send_buffer);
+        exchange->copies->release(exchange->receive_buffer);
+    }
     memset(exchange, 0, sizeof *exchange);
     return rc;
 }
@@ -233,9 +183,9 @@ static int side_counts(const chunk_exchange *x, bool send,
     return DISTFFT_SUCCESS;
 }
 
-static void *allocate(int64_t elements, size_t element)
+static void *allocate(const chunk_exchange *x, int64_t elements)
 {
-    return elements > 0 ? distfft_malloc((size_t)elements * element) : NULL;
+    return elements > 0 ? x->copies->allocate((size_t)elements * x->element) : NULL;
 }
 
 int chunk_exchange_init(const redist_geometry *g, const char *method,
@@ -272,6 +222,8 @@ int chunk_exchange_init_some(const redist_geometry *g, const char *method,
     x->boxes_out = g->boxes_out;
     x->ndims = g->ndims;
     x->batch = g->batch;
+    x->copies = g->copies ? g->copies : &redist_host_copies;
+    x->stream = g->stream;
     if (!g->boxes_in) { /* a reshape's chunks come from its boxes */
         x->send_chunks = calloc(parts, sizeof *x->send_chunks);
         x->receive_chunks = calloc(parts, sizeof *x->receive_chunks);
@@ -302,8 +254,8 @@ int chunk_exchange_init_some(const redist_geometry *g, const char *method,
     TRY(side_counts(x, false, buffered, method, x->receive_counts,
                     x->receive_offsets, x->receive_messages,
                     &x->receive_total));
-    x->send_buffer = allocate(x->send_total, x->element);
-    x->receive_buffer = allocate(x->receive_total, x->element);
+    x->send_buffer = allocate(x, x->send_total);
+    x->receive_buffer = allocate(x, x->receive_total);
     if ((x->send_total > 0 && !x->send_buffer) ||
         (x->receive_total > 0 && !x->receive_buffer)) {
         rc = error_fail(DISTFFT_ERR_MEMORY, "%s: buffers of %lld and %lld "

@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "../big_count.h"
+#include "copies.h"
 #include "redist.h"
 
 /* Tag of the messages of the point-to-point methods. Each execution sends
@@ -34,17 +35,6 @@
  * before it returns, so MPI's non-overtaking order keeps executions (of this
  * or any other redistribution on the same communicator) apart. */
 enum { CHUNK_TAG = 1729 };
-
-/* Elements of an array: `rows` runs of `run` contiguous elements, `stride`
- * elements from the start of one run to the next, the first at `offset`. */
-typedef struct {
-    int64_t rows, run, stride, offset;
-} chunk_span;
-
-static inline int64_t chunk_elements(const chunk_span *span)
-{
-    return span->rows * span->run;
-}
 
 /* What the copying methods share, built once at create time: every peer's
  * chunk in the input and the output, and one send and one receive buffer
@@ -71,6 +61,11 @@ typedef struct {
     const struct distfft_layout_s *boxes_in, *boxes_out;
     int ndims;
     int64_t batch;
+    /* Who allocates the buffers and runs the copies, in the exchange's
+     * memory (redist_geometry.copies; the host's when it names none), and
+     * the stream that orders them. */
+    const redist_copies *copies;
+    void *stream;
 } chunk_exchange;
 
 /* Fill *exchange for geometry g and allocate its buffers. Chunks of any
@@ -135,7 +130,8 @@ void chunk_put(const chunk_exchange *exchange, int peer, const void *in,
                void *peer_out, chunk_span at);
 
 /* Every copy above runs as local work (platform_run_local_work): a
- * simulator charges it as it charges the FFT steps.
+ * simulator charges it as it charges the FFT steps. Each is made by the
+ * exchange's copies (copies.h), in its memory.
  *
  * The datatype methods' copies, priced. Where the platform's MPI packs
  * and unpacks datatypes without charging the time

@@ -18,6 +18,7 @@
 #include "../layouts/layout_value.h"
 #include "../lifetime.h"
 #include "../text.h"
+#include "copies.h"
 
 /* Where an exchange's arrays live: the memory kind of the plan's backend
  * (backend.h). */
@@ -63,6 +64,12 @@ typedef struct {
     const struct distfft_layout_s *boxes_in, *boxes_out;
     /* Where in and out live (0: host memory); alike on every rank. */
     redist_memory memory;
+    /* Who makes the copying methods' buffers and copies in that memory:
+     * the plan's backend's (backend.h); NULL: the host's. Borrowed. */
+    const redist_copies *copies;
+    /* What orders the work in that memory (a cudaStream_t; NULL: the
+     * default stream); the host ignores it. */
+    void *stream;
 } redist_geometry;
 
 /* What applicable() is asked about. Every field is alike on every rank

@@ -58,6 +58,21 @@ static int time_method(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometr
     return DISTFFT_SUCCESS;
 }
 
+/* The arrays a candidate is timed on, in the exchange's memory: zeroed
+ * host memory, or a device's as it comes (its values do not change a
+ * device copy's time). */
+static void *tuning_buffer(const redist_geometry *geometry, int64_t count, size_t element)
+{
+    if (!geometry->copies || geometry->memory == REDIST_MEMORY_HOST) return calloc((size_t)count + 1, element);
+    return geometry->copies->allocate(((size_t)count + 1) * element);
+}
+
+static void release_tuning_buffer(const redist_geometry *geometry, void *buffer)
+{
+    if (!geometry->copies || geometry->memory == REDIST_MEMORY_HOST) free(buffer);
+    else geometry->copies->release(buffer);
+}
+
 int tune_exchange(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *geometry,
                   const tune_progress *progress, distfft_redist *redist_out)
 {
@@ -65,7 +80,7 @@ int tune_exchange(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *ge
     size_t element = distfft_type_size(geometry->type);
     int64_t in_count = geometry->batch * shape_product(geometry->ndims, geometry->in_shape);
     int64_t out_count = geometry->batch * shape_product(geometry->ndims, geometry->out_shape);
-    void *in = calloc((size_t)in_count + 1, element), *out = calloc((size_t)out_count + 1, element);
+    void *in = tuning_buffer(geometry, in_count, element), *out = tuning_buffer(geometry, out_count, element);
     int rc = error_agree(tuning_comm, in && out ? DISTFFT_SUCCESS
                                                 : error_fail(DISTFFT_ERR_MEMORY, "tuning buffers"));
     struct distfft_redist_s *best = NULL;
@@ -88,8 +103,8 @@ int tune_exchange(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *ge
         }
         rc = error_agree(tuning_comm, redist_free(slower));
     }
-    free(in);
-    free(out);
+    release_tuning_buffer(geometry, in);
+    release_tuning_buffer(geometry, out);
     if (rc == DISTFFT_SUCCESS && !best)
         rc = error_fail(DISTFFT_ERR_UNSUPPORTED, "auto: no method can do this exchange");
     if (rc != DISTFFT_SUCCESS) {
@@ -100,6 +115,17 @@ int tune_exchange(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *ge
     best->tuning_seconds = MPI_Wtime() - start;
     *redist_out = best;
     return DISTFFT_SUCCESS;
+}
+
+/* What estimate mode takes without measuring: the first row of the table
+ * that applies (alltoallw in host memory, staged in a device's). Alike on
+ * every rank. */
+static distfft_method first_applicable(const redist_geometry *geometry)
+{
+    redist_problem problem = redist_problem_of(geometry);
+    for (int m = 0; m < redist_method_count(); m++)
+        if (redist_method_row((distfft_method)m)->applicable(&problem, NULL)) return (distfft_method)m;
+    return DISTFFT_METHOD_ALLTOALLW; /* none: its refusal says why */
 }
 
 /* redist_create of a concrete method on comm, its outcome agreed on
@@ -137,7 +163,7 @@ static int make_exchange(void *context, int exchange, MPI_Comm subcomm, plan_com
     redist_geometry geometry = *geometry_in;
     distfft_method method = policy->forced ? policy->forced->methods[exchange] : policy->method;
     if (method == DISTFFT_METHOD_AUTO && policy->rigor == DISTFFT_ESTIMATE)
-        method = DISTFFT_METHOD_ALLTOALLW; /* estimate mode never measures */
+        method = first_applicable(&geometry); /* estimate mode never measures */
     /* alike on every rank: the method, the pretended nodes (options, DISTFFT_NODE_SIZE) */
     if (node_label_is_shared(&geometry) && finds_nodes(method)) {
         int rc = plan_comms_node(comms, &geometry.shared_node);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../backend.h"
 #include "../error.h"
 #include "../model/predict.h"
 #include "timer.h"
@@ -46,17 +47,19 @@ static int time_pair(struct distfft_plan_s *plan, double bound, double *seconds,
     int in_place = plan->request.options.in_place; /* one buffer holding both blocks */
     size_t in_bytes = (in_place ? plan->algebra.local_bytes : plan_in_bytes(plan, PLAN_FORWARD)) + 64;
     size_t out_bytes = in_place ? 0 : plan_out_bytes(plan, PLAN_FORWARD) + 64;
-    void *in = distfft_malloc(in_bytes), *out = in_place ? in : distfft_malloc(out_bytes);
+    const backend *memory = backend_of(plan->request.options.memory);
+    bool host = memory->memory == REDIST_MEMORY_HOST; /* a device's arrays are timed as they come */
+    void *in = memory->allocate(in_bytes), *out = in_place ? in : memory->allocate(out_bytes);
     int rc = error_agree(plan->comm, in && out ? DISTFFT_SUCCESS
                                                : error_fail(DISTFFT_ERR_MEMORY, "timing arrays"));
     if (rc == DISTFFT_SUCCESS) {
-        memset(in, 0, in_bytes);
-        if (!in_place) memset(out, 0, out_bytes);
+        if (host) memset(in, 0, in_bytes);
+        if (host && !in_place) memset(out, 0, out_bytes);
         pair_run run = {plan, in, out};
         rc = tuning_time(plan->comm, run_pair, &run, bound, seconds, runs);
     }
-    distfft_free(in);
-    if (!in_place) distfft_free(out);
+    memory->release(in);
+    if (!in_place) memory->release(out);
     distfft_plan_reset_timings(plan);
     return rc;
 }
@@ -453,11 +456,17 @@ static int remember(MPI_Comm comm, const struct distfft_plan_s *plan, const tuni
 }
 
 /* With a cost model, the plan of the best of the model's ranking (only
- * tune_budget candidates timed); without one, *plan stays NULL (every
- * candidate is then measured). Collective on comm. */
+ * tune_budget candidates timed); without one, or for a device plan (the
+ * model's numbers are the host's: it is not calibrated for device steps
+ * and methods), *plan stays NULL (every candidate is then measured).
+ * Collective on comm. */
 static int model_ranked_plan(plan_comms *comms, const plan_request *request, grid_candidate *grids, int count,
                              exchange_policy *policy, struct distfft_plan_s **plan, int *timed)
 {
+    if (request->options.memory != DISTFFT_MEMORY_HOST) {
+        progress_say(policy->progress, "the cost model does not rank device plans: every candidate is measured");
+        return DISTFFT_SUCCESS;
+    }
     int rc;
     const cost_model *model = model_for_tuning(comms->comm, comms->rank, &rc);
     if (rc != DISTFFT_SUCCESS) return rc;

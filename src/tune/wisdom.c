@@ -8,7 +8,9 @@
  *       precision=double batch=1 grid=auto placement=row node-size=0
  *       -> grid=2x2 methods=alltoallw,alltoallv,alltoallv,alltoallw
  *
- * (one line; wrapped here). A batch run field by field ends its choice
+ * (one line; wrapped here). Some plans' keys go on: " threads=N",
+ * " padded=...", " memory=cuda" (a device plan), " complex-data", in that
+ * order. A batch run field by field ends its choice
  * with " overlap=on", " overlap=fields" or " overlap=progress"; no
  * overlap word means off. A progress line is used only by a process with
  * MPI_THREAD_MULTIPLE (plan_tuning.c; otherwise the plan is tuned).
@@ -105,6 +107,9 @@ void wisdom_key(int ranks, int ndims, const int64_t *shape,
         for (int i = 0; i < ndims; i++)
             append(key, size, i ? "x%lld" : "%lld", (long long)algebra_padded_length(shape[i], options->padding[i]));
     }
+    /* A device plan's exchanges take other methods, at other speeds; keys
+     * of host plans are as before. */
+    if (options->memory != DISTFFT_MEMORY_HOST) append(key, size, " memory=%s", distfft_memory_name(options->memory));
     if (options->complex_data) append(key, size, " complex-data");
 }
 
@@ -250,7 +255,7 @@ static int parse_key(const char *key)
     /* Then what wisdom_key adds for some plans only, in its order (keys of
      * threaded, padded and complex-data plans were once refused here, so
      * their own export did not import). */
-    static const char *const optional[] = {" threads=", " padded="};
+    static const char *const optional[] = {" threads=", " padded=", " memory="};
     for (size_t f = 0; f < sizeof optional / sizeof optional[0]; f++) {
         size_t length = strlen(optional[f]);
         if (strncmp(p, optional[f], length) != 0) continue;

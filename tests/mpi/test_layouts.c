@@ -156,8 +156,9 @@ static void reshape_round(test_suite *suite, const char *name, distfft_layout a,
 
 /* Every row of the method table between boxes: the rows that apply round
  * trip exactly; the others -- vector, shm and hierarchical, which exchange
- * aligned pencils of a grid -- are refused with DISTFFT_ERR_UNSUPPORTED on
- * every rank, naming the method, before any message. */
+ * aligned pencils of a grid, and staged, which moves device memory -- are
+ * refused with DISTFFT_ERR_UNSUPPORTED on every rank, naming the method,
+ * before any message. */
 static void reshape_every_method(test_suite *suite, distfft_layout a, distfft_layout b)
 {
     for (int m = 0; m < distfft_method_count(); m++) {
@@ -168,11 +169,11 @@ static void reshape_every_method(test_suite *suite, distfft_layout a, distfft_la
         distfft_reshape reshape = NULL;
         int rc = distfft_reshape_create(a, b, DISTFFT_COMPLEX_DOUBLE, 2, &options, &reshape);
         int pencils_only = method == DISTFFT_METHOD_VECTOR || method == DISTFFT_METHOD_SHM ||
-                           method == DISTFFT_METHOD_HIERARCHICAL;
+                           method == DISTFFT_METHOD_HIERARCHICAL || method == DISTFFT_METHOD_STAGED;
         if (rc == DISTFFT_SUCCESS) {
             distfft_reshape_destroy(&reshape);
             test_case(suite, test_all(MPI_COMM_WORLD, !pencils_only), "reshape with %s: made on every rank%s",
-                      distfft_method_name(method), pencils_only ? ", but it exchanges pencils only" : "");
+                      distfft_method_name(method), pencils_only ? ", but it does not apply here" : "");
             if (!pencils_only) reshape_round(suite, "bricks->irregular", a, b, DISTFFT_COMPLEX_DOUBLE, 2, method);
             continue;
         }

@@ -159,7 +159,7 @@ int main(int argc, char **argv)
     distfft_plan_destroy(&wise);
 
     /* Keys with the fields only some plans have (threads, padded lengths,
-     * complex data) import: the parser once refused them, so such a plan's
+     * a device's memory, complex data) import: the parser once refused them, so such a plan's
      * own export did not import (found while seeding the fuzzer). */
     static const char suffixed[] =
         "distfft-wisdom 1\n"
@@ -170,12 +170,14 @@ int main(int argc, char **argv)
         "mpi=\"x\" ranks=2 shape=4x4 kinds=dct2,dct2 precision=double batch=1 grid=auto placement=row "
         "node-size=0 complex-data -> grid=2 methods=sendrecv,sendrecv\n"
         "mpi=\"x\" ranks=2 shape=4x4 kinds=c2c,c2c precision=float batch=1 grid=auto placement=row "
-        "node-size=0 threads=4 padded=6x4 complex-data -> grid=2 methods=vector,vector\n";
+        "node-size=0 threads=4 padded=6x4 complex-data -> grid=2 methods=vector,vector\n"
+        "mpi=\"x\" ranks=2 shape=4x4 kinds=c2c,c2c precision=double batch=1 grid=auto placement=row "
+        "node-size=0 memory=cuda -> grid=2 methods=staged,staged\n";
     distfft_wisdom_forget();
     rc = distfft_wisdom_import(suffixed);
     char *suffixed_back = distfft_wisdom_export();
     test_case(&suite, rc == DISTFFT_SUCCESS && suffixed_back && strcmp(suffixed_back, suffixed) == 0,
-              "keys with threads=, padded= and complex-data import, and export unchanged");
+              "keys with threads=, padded=, memory= and complex-data import, and export unchanged");
     free(suffixed_back);
     /* The longest choice the parser accepts (16 grid extents, 64 methods)
      * exports whole: export once cut choices past 1023 characters, and its
