@@ -12,15 +12,76 @@ subarray datatype of the global array).
 
 Views and ufunc results of the same shape keep the metadata; reshaping or
 slicing drops it (the block would no longer describe the global array).
+
+Arithmetic is numpy's, with one difference in where results live: numpy
+reuses a temporary's buffer in `u + c * v` only for exact numpy.ndarrays,
+so on a subclass every operator allocates, and a solver's large
+temporaries then cost page faults rather than arithmetic. The binary
+operators + - * / and unary minus of a large DistArray therefore write
+their result into a buffer of a pool (_arrays.ResultPool) that is reused
+once the result is dropped; dtype, shape, values and metadata are what
+numpy gives.
 """
 import numpy
 
 from . import _blocks, _lib
-from ._arrays import empty_aligned, pointer, zeros_aligned
+from ._arrays import ResultPool, empty_aligned, pointer, zeros_aligned
 from ._collective import agree
 
 
 _METADATA = ("global_shape", "local_slice", "alignment", "comm", "kinds", "space", "_layout")
+
+# Where the operators' large results live (one pool per process).
+_RESULTS = ResultPool()
+_SCALARS = (int, float, complex)   # exact types: numpy.bool_ and bool are not promoted alike
+
+
+def _pooled_output(array, other):
+    """A pooled DistArray for the result of `array op other` (numpy's dtype
+    and shape, the metadata numpy would copy from `array`), or None where
+    numpy should allocate: small results, non-floating results, operands
+    other than arrays and Python numbers, shapes that do not broadcast."""
+    if type(other) in _SCALARS:
+        shape = array.shape
+    elif isinstance(other, numpy.ndarray) and other.ndim > 0 and other.dtype.kind in "biufc":
+        try:
+            shape = array.shape if other.shape == array.shape else \
+                numpy.broadcast_shapes(array.shape, other.shape)
+        except ValueError:
+            return None
+    else:
+        return None
+    if array.ndim == 0 or array.dtype.kind not in "biufc":
+        return None
+    dtype = numpy.result_type(array, other)
+    if dtype.kind not in "fc":
+        return None
+    out = _RESULTS.output(shape, dtype)
+    if out is None:
+        return None
+    out = out.view(DistArray)
+    if shape == array.shape:
+        for name in _METADATA:
+            setattr(out, name, getattr(array, name, None))
+    return out
+
+
+def _binary(name, ufunc, reflected=False):
+    """DistArray's operator `name`: numpy's `ufunc`, its result pooled."""
+    unpooled = getattr(numpy.ndarray, name)
+
+    def operator(self, other):
+        out = _pooled_output(self, other)
+        if out is None:
+            return unpooled(self, other)
+        return ufunc(other, self, out=out) if reflected else ufunc(self, other, out=out)
+    operator.__name__ = name
+    return operator
+
+
+def _negative(self):
+    out = _pooled_output(self, 0.0)
+    return numpy.ndarray.__neg__(self) if out is None else numpy.negative(self, out=out)
 
 
 class DistArray(numpy.ndarray):
@@ -74,6 +135,16 @@ class DistArray(numpy.ndarray):
         same = obj is not None and getattr(obj, "shape", None) == self.shape
         for name in _METADATA:
             setattr(self, name, getattr(obj, name, None) if same else None)
+
+    __add__ = _binary("__add__", numpy.add)
+    __radd__ = _binary("__radd__", numpy.add, reflected=True)
+    __sub__ = _binary("__sub__", numpy.subtract)
+    __rsub__ = _binary("__rsub__", numpy.subtract, reflected=True)
+    __mul__ = _binary("__mul__", numpy.multiply)
+    __rmul__ = _binary("__rmul__", numpy.multiply, reflected=True)
+    __truediv__ = _binary("__truediv__", numpy.true_divide)
+    __rtruediv__ = _binary("__rtruediv__", numpy.true_divide, reflected=True)
+    __neg__ = _negative
 
     # ---- where the block is ----------------------------------------------------
 

@@ -1,0 +1,109 @@
+"""
+test_distarray_arithmetic.py -- the operators of a large DistArray write
+their results into pooled buffers (distarray.py, _arrays.ResultPool): the
+results are numpy's (type, dtype, shape, values, metadata), a result still
+referred to is never reused, a dropped one is, and the pool stays within
+its bounds.
+"""
+import numpy
+import pytest
+
+import distfft
+from distfft import distarray
+from distfft._arrays import ResultPool
+
+
+@pytest.fixture
+def arrays(comm):
+    """A real and a complex batched DistArray, each above the pool's size
+    threshold on every rank count the tests run on."""
+    with distfft.Plan(comm, (64, 64, 64), dtype=numpy.float64, batch=3, rigor="estimate") as plan:
+        u, u_hat = plan.input_array(), plan.output_array()
+        u[...] = numpy.arange(u.size).reshape(u.shape) % 7 + 1
+        u_hat[...] = 1 + 2j * (numpy.arange(u_hat.size).reshape(u_hat.shape) % 5)
+        assert u[0].nbytes >= distarray._RESULTS.min_bytes
+        yield u, u_hat
+
+
+def owner(array):
+    """The array that owns the memory of `array`."""
+    while isinstance(array.base, numpy.ndarray):
+        array = array.base
+    return array
+
+
+EXPRESSIONS = {
+    "scalar times": lambda u, h: 2 * u,
+    "times scalar": lambda u, h: u * 0.5,
+    "sum": lambda u, h: u + u,
+    "chain": lambda u, h: u + 0.5 * u,
+    "difference": lambda u, h: u - 3,
+    "reflected difference": lambda u, h: 3 - u,
+    "quotient": lambda u, h: u / 2,
+    "reflected quotient": lambda u, h: 1 / u,
+    "integer scalar": lambda u, h: u * 2,
+    "complex scalar": lambda u, h: 1j * h,
+    "real times complex": lambda u, h: h.real * h,
+    "broadcast": lambda u, h: numpy.arange(h.shape[1]).reshape(-1, 1, 1) * h[0],
+    "mask": lambda u, h: (abs(h) > 2) * h,
+    "negative": lambda u, h: -h,
+    "component": lambda u, h: u[1] * u[2] - u[2] * u[0],
+    "float32": lambda u, h: u.astype(numpy.float32) * 0.5,
+}
+
+
+@pytest.mark.parametrize("name", list(EXPRESSIONS))
+def test_results_are_numpys(arrays, name, monkeypatch):
+    u, h = arrays
+    expression = EXPRESSIONS[name]
+    result = expression(u, h)
+    assert owner(result).dtype == numpy.uint8   # a pooled buffer
+    monkeypatch.setattr(distarray._RESULTS, "min_bytes", float("inf"))
+    unpooled = expression(u, h)   # numpy's own result for DistArrays
+    assert type(result) is type(unpooled) is distfft.DistArray
+    assert result.dtype == unpooled.dtype and result.shape == unpooled.shape
+    assert numpy.array_equal(result, unpooled)
+    assert numpy.array_equal(result, expression(numpy.asarray(u), numpy.asarray(h)))
+    for field in distarray._METADATA:
+        assert getattr(result, field) is getattr(unpooled, field)
+
+
+def test_a_result_in_use_is_never_reused(arrays):
+    u, _ = arrays
+    kept = [k * u for k in range(1, 2 * distarray._RESULTS.per_size + 2)]
+    for _ in range(3):
+        scratch = u + u
+        del scratch
+    for k, result in enumerate(kept, start=1):
+        assert numpy.array_equal(result, k * numpy.asarray(u))
+    addresses = {r.ctypes.data for r in kept}
+    assert len(addresses) == len(kept)
+
+
+def test_a_dropped_result_is_reused(arrays):
+    u, _ = arrays
+    first = 2 * u
+    address = first.ctypes.data
+    del first
+    assert (3 * u).ctypes.data == address
+    view = (2 * u)[0]   # a view keeps its whole buffer in use
+    assert (3 * u).ctypes.data != address
+    assert numpy.array_equal(view, 2 * numpy.asarray(u[0]))
+
+
+def test_pool_bounds():
+    pool = ResultPool(min_bytes=1024, per_size=2, sizes=2)
+    assert pool.output((8,), numpy.dtype(numpy.float64)) is None   # below min_bytes
+    shape, dtype = (256,), numpy.dtype(numpy.float64)
+    held = [pool.output(shape, dtype), pool.output(shape, dtype)]
+    assert all(a is not None for a in held) and held[0].ctypes.data != held[1].ctypes.data
+    assert pool.output(shape, dtype) is None   # per_size buffers in use
+    address = held[0].ctypes.data
+    held.pop(0)
+    again = pool.output(shape, dtype)
+    assert again.ctypes.data == address and again.ctypes.data % 64 == 0
+    again[...] = 1.5
+    pool.output((512,), dtype)
+    pool.output((1024,), dtype)   # a third size: the oldest is forgotten
+    assert len(pool._buffers) == 2 and 256 * 8 not in pool._buffers
+    assert numpy.all(again == 1.5)   # what the pool forgot stays valid
