@@ -5,6 +5,7 @@ ways of calling distfft.
     python3 benchmarks/taylor_green_steps.py [--n 64] [--ranks 2] [--steps 10]
         [--warmup 2] [--rounds 3] [--variants ...] [--python .venv/bin/python]
         [--reference-python /usr/bin/python3] [--launcher mpiexec.openmpi]
+    python3 benchmarks/taylor_green_steps.py --summarize raw.jsonl   # the table again
 
 The solver is the one of spectralDNS-style demos: the periodic box
 [0, 2 pi)^3, u = (sin x cos y cos z, -cos x sin y cos z, 0), rotational
@@ -85,7 +86,7 @@ class Mpi4pyFFT(Transforms):
             raise SystemExit("taylor_green_steps: the mpi4py-fft variant needs mpi4py-fft itself, "
                              f"not {mpi4py_fft.__name__}")
         import numpy
-        self.version = mpi4py_fft.__version__
+        self.version, self.description = mpi4py_fft.__version__, None
         self.fft = PFFT(comm, (n, n, n), axes=(0, 1, 2), dtype=numpy.float64,
                         planner_effort="FFTW_MEASURE")
         self.physical_slice = self.fft.local_slice(False)
@@ -113,6 +114,7 @@ class Distfft(Transforms):
         batched = variant != "per-component"
         self.plan = distfft.Plan(comm, (n, n, n), dtype=numpy.float64, norm="forward",
                                  batch=3 if batched else None)
+        self.description = self.plan.describe()   # the measured choices (methods, overlap)
         lead = 1 if batched else 0
         self.physical_slice = self.plan.input_slice[lead:]
         self.spectral_slice = self.plan.output_slice[lead:]
@@ -239,7 +241,8 @@ def solve(comm, variant, n, steps, warmup=0, dt=0.01, nu=0.000625):
         slowest = numpy.empty_like(seconds)
         comm.Allreduce(seconds, slowest, op=MPI.MAX)
         energy = solver.energy(comm)
-        return {"variant": variant, "library_version": transforms.version, "n": n,
+        return {"variant": variant, "library_version": transforms.version,
+                "plan": transforms.description, "n": n,
                 "ranks": comm.Get_size(), "steps": steps, "warmup": warmup, "dt": dt, "nu": nu,
                 "step_ms_min": 1e3 * float(numpy.min(slowest)),
                 "step_ms_median": 1e3 * float(numpy.median(slowest)),
@@ -275,29 +278,58 @@ def command(options, variant):
 
 
 def summarize(records, variants):
-    """The table of the runs (markdown) and whether the energies agree."""
+    """The table of the runs (markdown) and whether the energies agree.
+    Each figure is the median over rounds [range]; a ratio is taken within
+    each round."""
     rounds = sorted({r["round"] for r in records})
-    best = {v: {r["round"]: r["step_ms_min"] for r in records if r["variant"] == v}
-            for v in variants}
-    lines = ["| variant | ms per step (each run's min), median [range] over rounds "
+    by_round = {(r["variant"], r["round"]): r for r in records}
+    lines = ["| variant | ms per step (each run's min) | CPU ms per step (mean) "
              "| share in transform calls | page faults per step | energy at the end |",
-             "|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|"]
     for v in variants:
         runs = [r for r in records if r["variant"] == v]
         if runs:
             lines.append(f"| {v} | {spread([r['step_ms_min'] for r in runs], digits=2)} | "
+                         f"{spread([r['cpu_ms_per_step'] for r in runs], digits=2)} | "
                          f"{statistics.median(r['transform_share'] for r in runs):.2f} | "
                          f"{statistics.median(r['page_faults_per_step'] for r in runs):.0f} | "
                          f"{statistics.median(r['energy'] for r in runs):.14f} |")
     for top, bottom in (("batched", "per-component"), ("distarray", "batched"),
                         ("per-component", "mpi4py-fft"), ("distarray", "mpi4py-fft")):
-        pairs = [best[top][r] / best[bottom][r] for r in rounds
-                 if r in best.get(top, {}) and r in best.get(bottom, {})]
+        pairs = [(by_round[top, r], by_round[bottom, r]) for r in rounds
+                 if (top, r) in by_round and (bottom, r) in by_round]
         if pairs:
-            lines.append(f"| {top} / {bottom}, same round | {spread(pairs, digits=3)} | | | |")
+            wall = spread([a["step_ms_min"] / b["step_ms_min"] for a, b in pairs], digits=3)
+            cpu = spread([a["cpu_ms_per_step"] / b["cpu_ms_per_step"] for a, b in pairs], digits=3)
+            lines.append(f"| {top} / {bottom}, same round | {wall} | {cpu} | | | |")
     energies = [r["energy"] for r in records]
     agree = not energies or max(energies) - min(energies) <= 1e-10 * max(energies)
     return "\n".join(lines), agree
+
+
+def report(records, options):
+    """Print the table (stderr); 1 if the energies differ beyond round-off."""
+    table, agree = summarize(records, options.variants)
+    sys.stderr.write(f"\nTaylor-Green, RK4, {options.n}^3 on {options.ranks} rank(s), "
+                     f"{options.steps} timed steps after {options.warmup}, {options.rounds} "
+                     f"interleaved rounds\n{table}\n")
+    if not agree:
+        sys.stderr.write("taylor_green_steps: the variants' energies differ beyond round-off\n")
+    return 0 if agree else 1
+
+
+def run_summarize(options):
+    """The table of a saved run (its JSON lines), with that run's settings."""
+    with open(options.summarize) as f:
+        records = [json.loads(line) for line in f if line.startswith("{")]
+    if not records:
+        sys.exit(f"taylor_green_steps: no records in {options.summarize}")
+    first = records[0]
+    options.n, options.ranks, options.steps, options.warmup = \
+        first["n"], first["ranks"], first["steps"], first["warmup"]
+    options.rounds = len({r["round"] for r in records})
+    options.variants = [v for v in VARIANTS if any(r["variant"] == v for r in records)]
+    return report(records, options)
 
 
 def run_driver(options):
@@ -319,14 +351,7 @@ def run_driver(options):
                           git_revision=revision, host=host)
             records.append(record)
             print(json.dumps(record), flush=True)
-    table, agree = summarize(records, options.variants)
-    sys.stderr.write(f"\nTaylor-Green, RK4, {options.n}^3 on {options.ranks} rank(s), "
-                     f"{options.steps} timed steps after {options.warmup}, {options.rounds} "
-                     f"interleaved rounds\n{table}\n")
-    if not agree:
-        sys.stderr.write("taylor_green_steps: the variants' energies differ beyond round-off\n")
-        status = 1
-    return status
+    return max(status, report(records, options))
 
 
 def parse(argv):
@@ -346,6 +371,7 @@ def parse(argv):
                         help="the Python whose mpi4py_fft is the reference")
     parser.add_argument("--launcher", default="mpiexec.openmpi")
     parser.add_argument("--timeout", type=float, default=600, help="seconds per run")
+    parser.add_argument("--summarize", metavar="JSONL", help="print the table of a saved run")
     parser.add_argument("--solve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--variant", choices=VARIANTS, default="batched", help=argparse.SUPPRESS)
     options = parser.parse_args(argv)
@@ -356,6 +382,8 @@ def parse(argv):
 
 def main(argv):
     options = parse(argv)
+    if options.summarize:
+        return run_summarize(options)
     return run_solve(options) if options.solve else run_driver(options)
 
 

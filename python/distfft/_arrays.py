@@ -81,7 +81,7 @@ class ResultPool:
     `sizes` different sizes are kept (the oldest size is dropped first);
     beyond that output() returns None and numpy allocates as usual."""
 
-    def __init__(self, min_bytes=1 << 18, per_size=8, sizes=16):
+    def __init__(self, min_bytes=1 << 18, per_size=8, sizes=16):   # numpy elides from 256 KiB
         self.min_bytes, self.per_size, self.sizes = min_bytes, per_size, sizes
         self._buffers = {}   # byte size -> [(owner, aligned byte view), ...]
         # The reference count of a buffer nobody else holds, as _counts sees it.

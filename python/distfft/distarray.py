@@ -13,14 +13,17 @@ subarray datatype of the global array).
 Views and ufunc results of the same shape keep the metadata; reshaping or
 slicing drops it (the block would no longer describe the global array).
 
-Arithmetic is numpy's, with one difference in where results live: numpy
-reuses a temporary's buffer in `u + c * v` only for exact numpy.ndarrays,
-so on a subclass every operator allocates, and a solver's large
-temporaries then cost page faults rather than arithmetic. The binary
-operators + - * / and unary minus of a large DistArray therefore write
-their result into a buffer of a pool (_arrays.ResultPool) that is reused
-once the result is dropped; dtype, shape, values and metadata are what
-numpy gives.
+The operators + - * / and unary minus differ from numpy's ufuncs in where
+their results live, for speed; values and dtypes are numpy's. numpy reuses
+a temporary's buffer in `u + c * v` only when every operand is an exact
+numpy.ndarray, so on a subclass every operation allocates, and a solver's
+large temporaries then cost page faults (glibc hands the freed memory back
+to the kernel and the next allocation faults it in again) more than
+arithmetic. So an operator's result that describes no block (its DistArray
+operand has lost the distribution, or broadcasting changed the shape) is
+a plain numpy.ndarray, which numpy can reuse; one that does is a DistArray
+whose buffer, when large, comes from a pool (_arrays.ResultPool) and is
+reused once the result is dropped.
 """
 import numpy
 
@@ -33,17 +36,22 @@ _METADATA = ("global_shape", "local_slice", "alignment", "comm", "kinds", "space
 
 # Where the operators' large results live (one pool per process).
 _RESULTS = ResultPool()
-_SCALARS = (int, float, complex)   # exact types: numpy.bool_ and bool are not promoted alike
+_NUMBERS = (int, float, complex, numpy.generic)
+_PYTHON = numpy.dtype(numpy.float64)   # a Python number's kind, for the check below
 
 
-def _pooled_output(array, other):
-    """A pooled DistArray for the result of `array op other` (numpy's dtype
-    and shape, the metadata numpy would copy from `array`), or None where
-    numpy should allocate: small results, non-floating results, operands
-    other than arrays and Python numbers, shapes that do not broadcast."""
-    if type(other) in _SCALARS:
+def _operate(ufunc, array, other, reflected):
+    """`array op other` (`other op array` if reflected) for a DistArray
+    `array`: numpy's result, or None for the operands left to numpy (other
+    than arrays and numbers, shapes that do not broadcast). A result that
+    describes no block of the global array (`array` lost its distribution,
+    or broadcasting changed the shape) is a plain numpy.ndarray, which
+    numpy then reuses as a temporary in the next operation; one that does
+    is a DistArray with the metadata of `array` (as numpy copies it), in a
+    pooled buffer when it is large and floating-point."""
+    if isinstance(other, _NUMBERS):
         shape = array.shape
-    elif isinstance(other, numpy.ndarray) and other.ndim > 0 and other.dtype.kind in "biufc":
+    elif isinstance(other, numpy.ndarray) and other.ndim > 0:
         try:
             shape = array.shape if other.shape == array.shape else \
                 numpy.broadcast_shapes(array.shape, other.shape)
@@ -51,37 +59,42 @@ def _pooled_output(array, other):
             return None
     else:
         return None
-    if array.ndim == 0 or array.dtype.kind not in "biufc":
+    if array.global_shape is None or shape != array.shape:
+        plain = numpy.asarray(array)
+        other = numpy.asarray(other) if isinstance(other, DistArray) else other
+        return ufunc(other, plain) if reflected else ufunc(plain, other)
+    if array.dtype.kind not in "biufc" or getattr(other, "dtype", _PYTHON).kind not in "biufc":
         return None
     dtype = numpy.result_type(array, other)
-    if dtype.kind not in "fc":
-        return None
-    out = _RESULTS.output(shape, dtype)
+    out = _RESULTS.output(shape, dtype) if dtype.kind in "fc" else None
     if out is None:
         return None
     out = out.view(DistArray)
-    if shape == array.shape:
-        for name in _METADATA:
-            setattr(out, name, getattr(array, name, None))
-    return out
+    for name in _METADATA:
+        setattr(out, name, getattr(array, name))
+    return ufunc(other, array, out=out) if reflected else ufunc(array, other, out=out)
 
 
 def _binary(name, ufunc, reflected=False):
-    """DistArray's operator `name`: numpy's `ufunc`, its result pooled."""
-    unpooled = getattr(numpy.ndarray, name)
+    """DistArray's operator `name`: numpy's `ufunc` (see _operate)."""
+    numpys = getattr(numpy.ndarray, name)
 
     def operator(self, other):
-        out = _pooled_output(self, other)
-        if out is None:
-            return unpooled(self, other)
-        return ufunc(other, self, out=out) if reflected else ufunc(self, other, out=out)
+        result = _operate(ufunc, self, other, reflected)
+        return numpys(self, other) if result is None else result
     operator.__name__ = name
     return operator
 
 
+def _negate(array, _zero, out=None):
+    """numpy.negative with _operate's binary signature; the Python int 0 it
+    is given leaves the result dtype that of `array`."""
+    return numpy.negative(array, out=out)
+
+
 def _negative(self):
-    out = _pooled_output(self, 0.0)
-    return numpy.ndarray.__neg__(self) if out is None else numpy.negative(self, out=out)
+    result = _operate(_negate, self, 0, reflected=False)
+    return numpy.ndarray.__neg__(self) if result is None else result
 
 
 class DistArray(numpy.ndarray):
