@@ -5,7 +5,7 @@ ways of calling distfft.
     python3 benchmarks/taylor_green_steps.py [--n 64] [--ranks 2] [--steps 10]
         [--warmup 2] [--rounds 3] [--variants ...] [--python .venv/bin/python]
         [--reference-python /usr/bin/python3] [--launcher mpiexec.openmpi]
-    python3 benchmarks/taylor_green_steps.py --summarize raw.jsonl   # the table again
+    python3 benchmarks/taylor_green_steps.py --summarize raw.jsonl   # its table, on stdout
 
 The solver is the one of spectralDNS-style demos: the periodic box
 [0, 2 pi)^3, u = (sin x cos y cos z, -cos x sin y cos z, 0), rotational
@@ -35,9 +35,11 @@ the run's steps), the share of a step inside transform calls, CPU ms and
 minor page faults per step (means over ranks: figures a loaded host
 disturbs less than time), the kinetic energy at the end (the variants must
 agree to round-off; the driver checks) and the host's load average before
-and after, with the context (git revision, MPI library, versions). The
-driver then prints (on stderr) per variant the median over rounds of the
-runs' minimum, and same-round ratios.
+and after, with the context (git revision, MPI library, versions), and
+the plan's description (the methods and overlap it measured). The driver
+then prints a table on stderr (--summarize: on stdout): per variant the
+median over rounds [range] of each run's minimum and of its CPU time per
+step, and the same-round ratios of both.
 """
 import argparse
 import json
@@ -307,10 +309,10 @@ def summarize(records, variants):
     return "\n".join(lines), agree
 
 
-def report(records, options):
-    """Print the table (stderr); 1 if the energies differ beyond round-off."""
+def report(records, options, stream=sys.stderr):
+    """Print the table; 1 if the energies differ beyond round-off."""
     table, agree = summarize(records, options.variants)
-    sys.stderr.write(f"\nTaylor-Green, RK4, {options.n}^3 on {options.ranks} rank(s), "
+    stream.write(f"\nTaylor-Green, RK4, {options.n}^3 on {options.ranks} rank(s), "
                      f"{options.steps} timed steps after {options.warmup}, {options.rounds} "
                      f"interleaved rounds\n{table}\n")
     if not agree:
@@ -329,7 +331,7 @@ def run_summarize(options):
         first["n"], first["ranks"], first["steps"], first["warmup"]
     options.rounds = len({r["round"] for r in records})
     options.variants = [v for v in VARIANTS if any(r["variant"] == v for r in records)]
-    return report(records, options)
+    return report(records, options, sys.stdout)
 
 
 def run_driver(options):
