@@ -6,6 +6,8 @@ ways of calling distfft.
         [--warmup 2] [--rounds 3] [--variants ...] [--python .venv/bin/python]
         [--reference-python /usr/bin/python3] [--launcher mpiexec.openmpi]
     python3 benchmarks/taylor_green_steps.py --summarize raw.jsonl   # its table, on stdout
+    .venv/bin/python benchmarks/taylor_green_steps.py --arithmetic --steps 15 \
+        --variants batched distarray                                  # without transforms
 
 The solver is the one of spectralDNS-style demos: the periodic box
 [0, 2 pi)^3, u = (sin x cos y cos z, -cos x sin y cos z, 0), rotational
@@ -40,6 +42,13 @@ the plan's description (the methods and overlap it measured). The driver
 then prints a table on stderr (--summarize: on stdout): per variant the
 median over rounds [range] of each run's minimum and of its CPU time per
 step, and the same-round ratios of both.
+
+--arithmetic separates the two things the variants differ in: it steps
+each variant's solver in this process with the transforms replaced by
+nothing (made once, so the arrays hold the vortex), in turn, and prints
+per variant the fastest step's CPU ms and its ratio to the first variant's:
+the cost of the arithmetic on plain arrays against DistArrays, with less
+of the noise that a loaded host puts into the whole step.
 """
 import argparse
 import json
@@ -268,6 +277,38 @@ def run_solve(options):
         print(json.dumps(record), flush=True)
     return 0
 
+def arithmetic(variants, n, steps, dt=0.01, nu=0.000625):
+    """The steps' work outside the transforms alone, on this process (the
+    transforms, made and applied once, then replaced by nothing): one
+    record per variant with its fastest step in CPU ms, the variants
+    stepped in turn so that drifts of the machine fall on all of them."""
+    from mpi4py import MPI
+    solvers = {}
+    for variant in variants:
+        transforms = transforms_of(variant, MPI.COMM_SELF, n)
+        solvers[variant] = TaylorGreen(transforms, n, nu)
+        transforms._forward = transforms._backward = lambda a, b: None
+    best = dict.fromkeys(variants, float("inf"))
+    try:
+        for _ in range(steps):
+            for variant, solver in solvers.items():
+                start = time.process_time()
+                solver.step(dt)
+                best[variant] = min(best[variant], time.process_time() - start)
+    finally:
+        for solver in solvers.values():
+            solver.fft.destroy()
+    return [{"benchmark": "taylor_green_arithmetic", "variant": v, "n": n, "steps": steps,
+             "cpu_ms_min": 1e3 * best[v], "ratio_to_first": best[v] / best[variants[0]]}
+            for v in variants]
+
+
+def run_arithmetic(options):
+    for record in arithmetic(options.variants, options.n, options.steps, options.dt, options.nu):
+        print(json.dumps(dict(record, load1=os.getloadavg()[0], git_revision=git_revision())),
+              flush=True)
+    return 0
+
 # ---- the driver: interleaved rounds of runs -------------------------------------------
 
 
@@ -374,6 +415,8 @@ def parse(argv):
     parser.add_argument("--launcher", default="mpiexec.openmpi")
     parser.add_argument("--timeout", type=float, default=600, help="seconds per run")
     parser.add_argument("--summarize", metavar="JSONL", help="print the table of a saved run")
+    parser.add_argument("--arithmetic", action="store_true",
+                        help="time the work outside the transforms alone, in this process")
     parser.add_argument("--solve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--variant", choices=VARIANTS, default="batched", help=argparse.SUPPRESS)
     options = parser.parse_args(argv)
@@ -386,6 +429,8 @@ def main(argv):
     options = parse(argv)
     if options.summarize:
         return run_summarize(options)
+    if options.arithmetic:
+        return run_arithmetic(options)
     return run_solve(options) if options.solve else run_driver(options)
 
 

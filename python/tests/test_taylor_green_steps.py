@@ -64,3 +64,9 @@ def test_driver(steps):
         "0.900 [0.900-0.900] |" in table
     runs[0]["energy"] = 0.126
     assert not steps.summarize(runs, ["per-component", "batched"])[1]
+
+
+def test_arithmetic(steps):
+    records = steps.arithmetic(["batched", "distarray"], 8, 2)
+    assert [r["variant"] for r in records] == ["batched", "distarray"]
+    assert records[0]["ratio_to_first"] == 1 and all(r["cpu_ms_min"] >= 0 for r in records)
