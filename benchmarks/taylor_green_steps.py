@@ -61,7 +61,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from python_calls import git_revision  # noqa: E402
+from python_calls import add_launch_options, git_revision  # noqa: E402
 from shenfun_steps import spread  # noqa: E402
 from suite.systems import MPI_ENVIRONMENT  # noqa: E402
 
@@ -73,8 +73,10 @@ VARIANTS = ("mpi4py-fft", "per-component", "batched", "distarray")
 
 class Transforms:
     """The variant's vector transforms and arrays. forward(u, u_hat) and
-    backward(u_hat, u) move the three components of a vector field; the
-    time inside them is added to `seconds`."""
+    backward(u_hat, u) move the three components of a vector field, by
+    default one call of the scalar transform `self.fft` (a PFFT or a
+    distfft.Plan: both have forward(a, out) and backward(a, out)) per
+    component; the time inside them is added to `seconds`."""
 
     seconds = 0.0
 
@@ -87,6 +89,17 @@ class Transforms:
         start = time.perf_counter()
         self._backward(u_hat, u)
         self.seconds += time.perf_counter() - start
+
+    def _forward(self, u, u_hat):
+        for i in range(3):
+            self.fft.forward(u[i], u_hat[i])
+
+    def _backward(self, u_hat, u):
+        for i in range(3):
+            self.fft.backward(u_hat[i], u[i])
+
+    def destroy(self):
+        self.fft.destroy()
 
 
 class Mpi4pyFFT(Transforms):
@@ -105,17 +118,6 @@ class Mpi4pyFFT(Transforms):
         self.physical = lambda: newDistArray(self.fft, False, rank=1)
         self.spectral = lambda: newDistArray(self.fft, True, rank=1)
 
-    def _forward(self, u, u_hat):
-        for i in range(3):
-            self.fft.forward(u[i], u_hat[i])
-
-    def _backward(self, u_hat, u):
-        for i in range(3):
-            self.fft.backward(u_hat[i], u[i])
-
-    def destroy(self):
-        self.fft.destroy()
-
 
 class Distfft(Transforms):
     def __init__(self, comm, n, variant):
@@ -123,34 +125,21 @@ class Distfft(Transforms):
         import numpy
         self.version = distfft.__version__
         batched = variant != "per-component"
-        self.plan = distfft.Plan(comm, (n, n, n), dtype=numpy.float64, norm="forward",
-                                 batch=3 if batched else None)
-        self.description = self.plan.describe()   # the measured choices (methods, overlap)
+        self.fft = distfft.Plan(comm, (n, n, n), dtype=numpy.float64, norm="forward",
+                                batch=3 if batched else None)
+        self.description = self.fft.describe()   # the measured choices (methods, overlap)
         lead = 1 if batched else 0
-        self.physical_slice = self.plan.input_slice[lead:]
-        self.spectral_slice = self.plan.output_slice[lead:]
-        physical_shape = (3,) + self.plan.input_shape[lead:]
-        spectral_shape = (3,) + self.plan.output_shape[lead:]
+        self.physical_slice = self.fft.input_slice[lead:]
+        self.spectral_slice = self.fft.output_slice[lead:]
+        physical_shape = (3,) + self.fft.input_shape[lead:]
+        spectral_shape = (3,) + self.fft.output_shape[lead:]
         if variant == "distarray":
-            self.physical, self.spectral = self.plan.input_array, self.plan.output_array
+            self.physical, self.spectral = self.fft.input_array, self.fft.output_array
         else:   # numpy's allocations are 16-byte aligned, as FFTW needs
             self.physical = lambda: numpy.zeros(physical_shape, numpy.float64)
             self.spectral = lambda: numpy.zeros(spectral_shape, numpy.complex128)
-        if batched:
-            self._forward, self._backward = self.plan.forward, self.plan.backward
-        else:
-            self._forward, self._backward = self._forward_each, self._backward_each
-
-    def _forward_each(self, u, u_hat):
-        for i in range(3):
-            self.plan.forward(u[i], u_hat[i])
-
-    def _backward_each(self, u_hat, u):
-        for i in range(3):
-            self.plan.backward(u_hat[i], u[i])
-
-    def destroy(self):
-        self.plan.destroy()
+        if batched:   # one call for the three components
+            self._forward, self._backward = self.fft.forward, self.fft.backward
 
 
 def transforms_of(variant, comm, n):
@@ -408,12 +397,7 @@ def parse(argv):
     parser.add_argument("--dt", type=float, default=0.01)
     parser.add_argument("--nu", type=float, default=0.000625)
     parser.add_argument("--variants", nargs="+", choices=VARIANTS, default=list(VARIANTS))
-    parser.add_argument("--python", default=os.path.join(ROOT, ".venv", "bin", "python"),
-                        help="the Python with distfft installed")
-    parser.add_argument("--reference-python", default="/usr/bin/python3",
-                        help="the Python whose mpi4py_fft is the reference")
-    parser.add_argument("--launcher", default="mpiexec.openmpi")
-    parser.add_argument("--timeout", type=float, default=600, help="seconds per run")
+    add_launch_options(parser)
     parser.add_argument("--summarize", metavar="JSONL", help="print the table of a saved run")
     parser.add_argument("--arithmetic", action="store_true",
                         help="time the work outside the transforms alone, in this process")

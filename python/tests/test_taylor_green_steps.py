@@ -5,22 +5,14 @@ component, batched, through DistArrays) runs two steps at 8^3 and 12^3 on
 this test's ranks and ends on the same kinetic energy; the driver's command
 lines and its summary. It measures nothing worth keeping here.
 """
-import importlib.util
-import os
-
 import pytest
 
-PATH = os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks", "taylor_green_steps.py")
+from helpers import benchmark_module
 
 
 @pytest.fixture(scope="module")
 def steps():
-    if not os.path.exists(PATH):
-        pytest.skip("no benchmarks/taylor_green_steps.py next to the tests")
-    spec = importlib.util.spec_from_file_location("taylor_green_steps", PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_module("taylor_green_steps")
 
 
 def variants():
