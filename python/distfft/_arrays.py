@@ -79,7 +79,9 @@ class ResultPool:
     reference to the array that owns the memory (numpy's `base`), so its
     reference count tells. At most `per_size` buffers of one byte size and
     `sizes` different sizes are kept (the oldest size is dropped first);
-    beyond that output() returns None and numpy allocates as usual."""
+    beyond that output() returns None and numpy allocates as usual. The
+    pool holds on to as many buffers as were ever in use at once: the
+    memory of the largest expression's temporaries stays allocated."""
 
     def __init__(self, min_bytes=1 << 18, per_size=8, sizes=16):   # numpy elides from 256 KiB
         self.min_bytes, self.per_size, self.sizes = min_bytes, per_size, sizes
