@@ -216,8 +216,9 @@ class TaylorGreen:
 
 def solve(comm, variant, n, steps, warmup=0, dt=0.01, nu=0.000625):
     """Run the solver; the same record on every rank: per-step ms (min and
-    median, the slowest rank per step), the share of a step inside the
-    transform calls (mean over ranks), the energy at the end."""
+    median, the slowest rank per step); the share of a step inside the
+    transform calls, CPU ms and minor page faults per step (means over
+    ranks); the energy at the end."""
     import resource
     import numpy
     from mpi4py import MPI
