@@ -165,6 +165,17 @@ def run_driver(options):
     return status
 
 
+def add_launch_options(parser):
+    """How runs are launched: the two Pythons, mpiexec, the time limit
+    (taylor_green_steps.py takes them too)."""
+    parser.add_argument("--python", default=os.path.join(ROOT, ".venv", "bin", "python"),
+                        help="the Python with distfft installed")
+    parser.add_argument("--reference-python", default="/usr/bin/python3",
+                        help="the Python whose mpi4py_fft is the reference")
+    parser.add_argument("--launcher", default="mpiexec.openmpi")
+    parser.add_argument("--timeout", type=float, default=600, help="seconds per run")
+
+
 def parse(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -172,12 +183,7 @@ def parse(argv):
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--calls", type=int, default=2000, help="calls per timed batch")
     parser.add_argument("--repeats", type=int, default=5, help="timed batches per run")
-    parser.add_argument("--python", default=os.path.join(ROOT, ".venv", "bin", "python"),
-                        help="the Python with distfft installed")
-    parser.add_argument("--reference-python", default="/usr/bin/python3",
-                        help="the Python whose mpi4py_fft is the reference")
-    parser.add_argument("--launcher", default="mpiexec.openmpi")
-    parser.add_argument("--timeout", type=float, default=600, help="seconds per run")
+    add_launch_options(parser)
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--library", choices=LIBRARIES, default="distfft", help=argparse.SUPPRESS)
     options = parser.parse_args(argv)

@@ -4,7 +4,13 @@ _arrays.py -- aligned allocation and the checks on arrays handed to C.
 FFTW's SIMD code (and so distfft_plan_execute) needs buffers
 aligned to 16 bytes; we allocate at 64 (a cache line, AVX-512) by
 over-allocating a byte buffer and viewing an aligned window of it.
+
+ResultPool keeps the buffers of large arithmetic results for reuse (see
+distarray.py for why DistArrays need it).
 """
+import math
+import sys
+
 import numpy
 
 ALIGNMENT = 64          # what we allocate
@@ -58,3 +64,56 @@ def check_array(array, shape, dtype, what, writable=False):
         raise ValueError(f"distfft: {what} is not {REQUIRED_ALIGNMENT}-byte aligned as FFTW "
                          "needs (allocate it with the plan's input_array()/output_array())")
     return data
+
+
+class ResultPool:
+    """Aligned buffers of large temporaries, each reused once no array
+    refers to it any more.
+
+    numpy reuses the buffer of a temporary in `u + c * v` only when every
+    operand is an exact numpy.ndarray; with a subclass each operation
+    allocates. Two large temporaries alive at once make glibc hand the
+    freed heap top back to the kernel, and the next allocation faults every
+    page in again -- the cost, not the arithmetic. A buffer here is free
+    when only the pool refers to its memory: every view of it holds a
+    reference to the array that owns the memory (numpy's `base`), so its
+    reference count tells. At most `per_size` buffers of one byte size and
+    `sizes` different sizes are kept (the oldest size is dropped first);
+    beyond that output() returns None and numpy allocates as usual. The
+    pool holds on to as many buffers as were ever in use at once: the
+    memory of the largest expression's temporaries stays allocated."""
+
+    def __init__(self, min_bytes=1 << 18, per_size=8, sizes=16):   # numpy elides from 256 KiB
+        self.min_bytes, self.per_size, self.sizes = min_bytes, per_size, sizes
+        self._buffers = {}   # byte size -> [(owner, aligned byte view), ...]
+        # The reference count of a buffer nobody else holds, as _counts sees it.
+        self._idle = next(self._counts([self._new_buffer(ALIGNMENT)]))[0]
+
+    @staticmethod
+    def _new_buffer(nbytes):
+        view = empty_aligned((nbytes,), numpy.uint8)
+        return view.base, view
+
+    @staticmethod
+    def _counts(entries):
+        for owner, view in entries:
+            yield sys.getrefcount(owner), view
+
+    def output(self, shape, dtype):
+        """An uninitialised aligned array of this shape and dtype on a free
+        pooled buffer, or None (too small to pool, or none free)."""
+        nbytes = math.prod(shape) * dtype.itemsize
+        if nbytes < self.min_bytes:
+            return None
+        entries = self._buffers.get(nbytes)
+        if entries is None:
+            if len(self._buffers) >= self.sizes:
+                del self._buffers[next(iter(self._buffers))]
+            entries = self._buffers[nbytes] = []
+        for count, view in self._counts(entries):
+            if count == self._idle:
+                return view.view(dtype).reshape(shape)
+        if len(entries) >= self.per_size:
+            return None
+        entries.append(self._new_buffer(nbytes))
+        return entries[-1][1].view(dtype).reshape(shape)

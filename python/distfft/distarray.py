@@ -12,15 +12,102 @@ subarray datatype of the global array).
 
 Views and ufunc results of the same shape keep the metadata; reshaping or
 slicing drops it (the block would no longer describe the global array).
+
+The operators + - * / and unary minus differ from numpy's ufuncs in where
+their results live, for speed; values and dtypes are numpy's. numpy reuses
+a temporary's buffer in `u + c * v` only when every operand is an exact
+numpy.ndarray, so on a subclass every operation allocates, and a solver's
+large temporaries then cost page faults (glibc hands the freed memory back
+to the kernel and the next allocation faults it in again) more than
+arithmetic. So an operator's result that describes no block (its DistArray
+operand has lost the distribution, or broadcasting changed the shape) is
+a plain numpy.ndarray, which numpy can reuse; one that does is a DistArray
+whose buffer, when large, comes from a pool (_arrays.ResultPool) and is
+reused once the result is dropped.
 """
+import threading
+
 import numpy
 
 from . import _blocks, _lib
-from ._arrays import empty_aligned, pointer, zeros_aligned
+from ._arrays import ResultPool, empty_aligned, pointer, zeros_aligned
 from ._collective import agree
 
 
 _METADATA = ("global_shape", "local_slice", "alignment", "comm", "kinds", "space", "_layout")
+
+# Where the operators' large results live: one pool per thread, so that
+# no other thread can take a buffer between the pool's check that it is
+# free and the view that makes it busy.
+_THREAD = threading.local()
+
+
+def _results():
+    pool = getattr(_THREAD, "pool", None)
+    if pool is None:
+        pool = _THREAD.pool = ResultPool()
+    return pool
+
+
+_NUMBERS = (int, float, complex, numpy.generic)
+_PYTHON = numpy.dtype(numpy.float64)   # a Python number's kind, for the check below
+
+
+def _operate(ufunc, array, other, reflected):
+    """`array op other` (`other op array` if reflected) for a DistArray
+    `array`: numpy's result, or None for the operands left to numpy (other
+    than arrays and numbers, shapes that do not broadcast). A result that
+    describes no block of the global array (`array` lost its distribution,
+    or broadcasting changed the shape) is a plain numpy.ndarray, which
+    numpy then reuses as a temporary in the next operation; one that does
+    is a DistArray with the metadata of `array` (as numpy copies it), in a
+    pooled buffer when it is large and floating-point."""
+    if isinstance(other, _NUMBERS):
+        shape = array.shape
+    elif isinstance(other, numpy.ndarray) and other.ndim > 0:
+        try:
+            shape = array.shape if other.shape == array.shape else \
+                numpy.broadcast_shapes(array.shape, other.shape)
+        except ValueError:
+            return None
+    else:
+        return None
+    if array.global_shape is None or shape != array.shape:
+        plain = numpy.asarray(array)
+        other = numpy.asarray(other) if isinstance(other, DistArray) else other
+        return ufunc(other, plain) if reflected else ufunc(plain, other)
+    if array.dtype.kind not in "biufc" or getattr(other, "dtype", _PYTHON).kind not in "biufc":
+        return None
+    dtype = numpy.result_type(array, other)
+    out = _results().output(shape, dtype) if dtype.kind in "fc" else None
+    if out is None:
+        return None
+    out = out.view(DistArray)
+    for name in _METADATA:
+        setattr(out, name, getattr(array, name))
+    return ufunc(other, array, out=out) if reflected else ufunc(array, other, out=out)
+
+
+def _binary(name, ufunc, reflected=False):
+    """DistArray's operator `name`: numpy's `ufunc` (see _operate)."""
+    numpys = getattr(numpy.ndarray, name)
+
+    def operator(self, other):
+        result = _operate(ufunc, self, other, reflected)
+        return numpys(self, other) if result is None else result
+    operator.__name__ = name
+    return operator
+
+
+def _negate(array, _zero, out=None):
+    """numpy.negative with _operate's binary signature; the Python int 0 it
+    is given leaves the result dtype that of `array`."""
+    return numpy.negative(array, out=out)
+
+
+def _negative(self):
+    result = _operate(_negate, self, 0, reflected=False)
+    return numpy.ndarray.__neg__(self) if result is None else result
 
 
 class DistArray(numpy.ndarray):
@@ -74,6 +161,16 @@ class DistArray(numpy.ndarray):
         same = obj is not None and getattr(obj, "shape", None) == self.shape
         for name in _METADATA:
             setattr(self, name, getattr(obj, name, None) if same else None)
+
+    __add__ = _binary("__add__", numpy.add)
+    __radd__ = _binary("__radd__", numpy.add, reflected=True)
+    __sub__ = _binary("__sub__", numpy.subtract)
+    __rsub__ = _binary("__rsub__", numpy.subtract, reflected=True)
+    __mul__ = _binary("__mul__", numpy.multiply)
+    __rmul__ = _binary("__rmul__", numpy.multiply, reflected=True)
+    __truediv__ = _binary("__truediv__", numpy.true_divide)
+    __rtruediv__ = _binary("__rtruediv__", numpy.true_divide, reflected=True)
+    __neg__ = _negative
 
     # ---- where the block is ----------------------------------------------------
 

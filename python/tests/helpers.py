@@ -1,7 +1,25 @@
 """
 helpers.py -- test data and tolerances shared by the tests.
 """
+import importlib.util
+import os
+
 import numpy
+import pytest
+
+BENCHMARKS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "benchmarks")
+
+
+def benchmark_module(name):
+    """benchmarks/NAME.py as a module (the test skips where the package is
+    tested without the repository around it)."""
+    path = os.path.join(BENCHMARKS, f"{name}.py")
+    if not os.path.exists(path):
+        pytest.skip(f"no benchmarks/{name}.py next to the tests")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def random_global(shape, dtype, seed=0):

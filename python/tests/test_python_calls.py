@@ -5,26 +5,18 @@ distfft.mpi4py_fft, as under `python -m distfft.mpi4py_fft`) and on
 mpi4py-fft, on this test's ranks, with a few calls each; the driver's
 command lines and option checks. It measures nothing worth keeping here.
 """
-import importlib.util
 import math
-import os
 import sys
 
 import pytest
 
 from distfft.mpi4py_fft._install import install
-
-PATH = os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks", "python_calls.py")
+from helpers import benchmark_module
 
 
 @pytest.fixture(scope="module")
 def python_calls():
-    if not os.path.exists(PATH):
-        pytest.skip("no benchmarks/python_calls.py next to the tests")
-    spec = importlib.util.spec_from_file_location("python_calls", PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_module("python_calls")
 
 
 def mpi4py_fft_modules():
