@@ -1,6 +1,9 @@
 """
 setup.py -- builds libdistfft with the repository's CMake and installs it
-inside the distfft package (distfft/libdistfft.so, loaded with ctypes).
+inside the distfft package (distfft/libdistfft.so, loaded with ctypes), then
+the extension module distfft._fast (distfft/_fast.c: the hot calls on numpy
+arrays, compiled against include/distfft.h and numpy's C API by the same
+MPI C compiler; it needs Python's headers, Debian's python3-dev).
 
 The library must use the same MPI as mpi4py. The MPI C compiler is, in
 order: $DISTFFT_MPICC; the one matching mpi4py's MPI vendor when mpi4py is
@@ -22,7 +25,9 @@ The C functions the package calls are one table, distfft/_signatures.py,
 in the header's C types. After the library, the build compiles the table's
 check_source() against include/distfft.h with the same compiler and flags:
 one _Static_assert per function that its type is the table's, so a row that
-disagrees with the header fails the build (with the row named).
+disagrees with the header fails the build (with the row named). The calls
+of distfft/_fast.c need no table: it calls through pointers of the header's
+own types, so the compiler checks them.
 
 Environment: DISTFFT_MPICC (the MPI C compiler), DISTFFT_SOURCE_DIR (the
 repository root, default: this file's parent directory), DISTFFT_CMAKE_ARGS
@@ -259,12 +264,34 @@ def check_signatures(build_dir, include_dir):
 
 
 class CMakeBuild(build_ext):
-    """Builds the `distfft` shared library target with CMake."""
+    """Builds the `distfft` shared library target with CMake, then the
+    distfft._fast extension module with the same MPI C compiler."""
 
     def get_ext_filename(self, ext_name):
-        return os.path.join(*ext_name.split(".")[:-1], "libdistfft.so")
+        if ext_name.split(".")[-1] == LIBRARY.split(".")[-1]:   # a full or a last name
+            return os.path.join(*ext_name.split(".")[:-1], "libdistfft.so")
+        return super().get_ext_filename(ext_name)
 
     def build_extension(self, ext):
+        if ext.name == LIBRARY:
+            self.build_library(ext)
+        else:
+            self.build_fast(ext)
+
+    def build_fast(self, ext):
+        """_fast.c against include/distfft.h and numpy's C API, compiled and
+        linked by the library's MPI C compiler (distfft.h includes mpi.h).
+        It links no libdistfft: it takes the functions from the library
+        ctypes loaded (see _fast.c)."""
+        import numpy
+        compiler = mpi_compiler()
+        for executable in ("compiler_so", "linker_so"):
+            command = getattr(self.compiler, executable)
+            self.compiler.set_executable(executable, [compiler] + command[1:])
+        ext.include_dirs += [os.path.join(source_dir(), "include"), numpy.get_include()]
+        super().build_extension(ext)
+
+    def build_library(self, ext):
         compiler = mpi_compiler()
         vendor = mpi_vendor_of(compiler)
         wanted = mpi4py_vendor()
@@ -302,11 +329,16 @@ class CMakeBuild(build_ext):
 
     def get_outputs(self):
         outputs = super().get_outputs()
-        return outputs + [os.path.join(os.path.dirname(p), generated) for p in outputs
+        package = os.path.dirname(self.get_ext_fullpath(LIBRARY))
+        return outputs + [os.path.join(package, generated)
                           for generated in ("_build_config.json", "_layout.json")]
 
 
+LIBRARY = "distfft.libdistfft"
+
 setup(
-    ext_modules=[Extension("distfft.libdistfft", sources=[])],
+    # the library first: the probes above and _fast need its build
+    ext_modules=[Extension(LIBRARY, sources=[]),
+                 Extension("distfft._fast", sources=["distfft/_fast.c"], libraries=["dl"])],
     cmdclass={"build_ext": CMakeBuild},
 )

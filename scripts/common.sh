@@ -9,7 +9,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PACKAGES="build-essential cmake ninja-build pkg-config gfortran \
   libopenmpi-dev openmpi-bin libmpich-dev mpich libfftw3-dev python3-numpy python3-scipy valgrind \
   libfftw3-mpi-dev python3-matplotlib \
-  python3-mpi4py python3-pytest python3-h5py-mpi python3-mpi4py-fft python3-netcdf4 python3-pip python3-venv \
+  python3-mpi4py python3-pytest python3-h5py-mpi python3-mpi4py-fft python3-netcdf4 python3-pip python3-venv python3-dev \
   python3-sphinx python3-myst-parser"
 
 # OpenMPI refuses to run as root and to oversubscribe unless told.

@@ -13,6 +13,8 @@ import sys
 
 import numpy
 
+from . import _fast
+
 ALIGNMENT = 64          # what we allocate
 REQUIRED_ALIGNMENT = 16  # what FFTW's alignment_of checks for SIMD plans
 
@@ -38,9 +40,9 @@ def is_aligned(data_pointer):
     return data_pointer is None or data_pointer % REQUIRED_ALIGNMENT == 0
 
 
-def pointer(array):
-    """The data pointer for C, or None (NULL) for an empty block."""
-    return None if array.size == 0 else array.ctypes.data
+# pointer(array): the data pointer for C, or None (NULL) for an empty block
+# (TypeError for what is not a numpy.ndarray).
+pointer = _fast.address
 
 
 def check_array(array, shape, dtype, what, writable=False):

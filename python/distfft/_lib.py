@@ -1,8 +1,9 @@
 """
 _lib.py -- ctypes bindings to libdistfft.so, the C library underneath.
 
-Everything that knows the C API lives here and in _signatures.py; the rest
-of the package calls `lib.distfft_*` and `check(rc)`. What the C API
+Everything that knows the C API lives here, in _signatures.py and in
+_fast.c (the hot calls, compiled); the rest of the package calls
+`lib.distfft_*` and `check(rc)`, or _fast's functions. What the C API
 defines, the package asks for or checks rather than copies: the functions'
 types are _signatures.py's table, checked against include/distfft.h when
 the package was built; the structs' layout was measured then (_layout.json,
@@ -24,7 +25,7 @@ import types
 import numpy
 from mpi4py import MPI  # initialises MPI before the library is loaded
 
-from . import _signatures
+from . import _fast, _signatures
 from .errors import DistfftError
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -59,6 +60,9 @@ def _check_mpi_vendor():
 
 _check_mpi_vendor()
 _library = ctypes.CDLL(_library_path())
+# The compiled hot calls (plan, redistribution and serial executes) call this
+# same library: _fast takes its functions from ctypes' dlopen handle.
+_fast.bind(_library._handle)
 
 
 # FFTW 3.3.10's fftw_plan_with_nthreads calls fftw_cleanup() when the

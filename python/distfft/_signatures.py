@@ -4,7 +4,8 @@ the C types of include/distfft.h.
 
 This is the package's only statement of the C API's functions: _lib.py
 turns each row into a ctypes declaration (argtypes, restype) and nothing
-else declares one. A ctypes declaration cannot be checked by Python, so the
+else declares one. (The compiled hot calls of _fast.c are not rows: that
+file includes the header, so the compiler checks them.) A ctypes declaration cannot be checked by Python, so the
 build checks the table: python/setup.py compiles check_source() against
 the header with the library's compiler, one _Static_assert per row that
 the function's type is exactly the row's (result, parameters, const and

@@ -12,6 +12,7 @@ circle too.) Local: the same on every rank.
 """
 import ast
 import importlib
+import importlib.machinery
 import os
 import pkgutil
 
@@ -21,9 +22,12 @@ PACKAGE = distfft.__name__
 
 
 def package_modules():
-    """Every Python module of the package (not libdistfft.so), imported."""
+    """Every module of the package, Python or compiled (distfft._fast; not
+    libdistfft.so, which is no Python module), imported."""
+    suffixes = (".py", importlib.machinery.EXTENSION_SUFFIXES[0])
     names = [PACKAGE] + [f"{PACKAGE}.{m.name}" for m in pkgutil.iter_modules(distfft.__path__)
-                         if os.path.exists(os.path.join(distfft.__path__[0], m.name + ".py"))]
+                         if any(os.path.exists(os.path.join(distfft.__path__[0], m.name + suffix))
+                                for suffix in suffixes)]
     return {name: importlib.import_module(name) for name in names}
 
 
@@ -39,7 +43,10 @@ def _resolve(module, node):
 
 
 def imports_of(module, known):
-    """The package modules that `module`'s source imports, anywhere in it."""
+    """The package modules that `module`'s source imports, anywhere in it
+    (none for a compiled module: it imports no module of the package)."""
+    if not module.__file__.endswith(".py"):
+        return set()
     with open(module.__file__) as f:
         tree = ast.parse(f.read(), module.__file__)
     found = set()
@@ -102,5 +109,6 @@ def test_no_module_imports_one_that_imports_it_back():
     assert f"{PACKAGE}._lib" in graph[f"{PACKAGE}.plan"]            # from . import _lib
     assert f"{PACKAGE}.distarray" in graph[f"{PACKAGE}.plan"]       # from .distarray import
     assert f"{PACKAGE}.hdf5" in graph[PACKAGE]                      # importlib, lazily
+    assert f"{PACKAGE}._fast" in graph[f"{PACKAGE}._lib"]           # a compiled module
     cycle = find_cycle(graph)
     assert cycle is None, "import circle: " + " -> ".join(cycle)

@@ -248,8 +248,8 @@ class Engine:
         else:
             self._plan.execute(source, target, forward, error)
         scale = (self._kinds.forward_scale if forward else self._kinds.backward_scale)[normalize]
-        if scale != 1.0 and target.size:
-            target *= scale
+        if scale != 1.0 and target.size:   # on a plain view: no subclass hooks per call
+            numpy.multiply(target, scale, out=target.view(numpy.ndarray))
         if output_array is None:
             return transform.output_array
         if target is not output_array:
@@ -287,7 +287,7 @@ class Engine:
         if isinstance(input_array, numpy.ndarray) and \
                 input_array.dtype == transform.input_array.dtype and \
                 input_array.shape == transform.input_array.shape:
-            return input_array.view(numpy.ndarray)
+            return input_array
         transform.input_array[...] = input_array
         return transform.input_array
 
@@ -303,7 +303,7 @@ class Engine:
         if output_array.dtype == own.dtype and output_array.shape == own.shape and \
                 output_array.flags.c_contiguous and output_array.flags.writeable and \
                 is_aligned(pointer(output_array)):
-            return output_array.view(numpy.ndarray)
+            return output_array
         numpy.broadcast_to(own, output_array.shape)   # raises now if the copy could not work
         return own
 

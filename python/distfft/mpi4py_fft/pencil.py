@@ -27,7 +27,7 @@ as 8-byte words): the bytes are copied, never converted.
 import numpy
 from mpi4py import MPI
 
-from .. import _lib
+from .. import _fast, _lib
 from .._arrays import empty_aligned, is_aligned, pointer
 from ..redistribution import Redistribution, decompose
 
@@ -104,6 +104,7 @@ class Transfer:
         self.method = DEFAULT_METHOD if method is None else method
         self._word, self._words = _word_type(self.dtype)
         self._plans = {}
+        self._fast = {}   # direction -> what _fast.redist_execute checks the arrays against
         self._scratch = {}
 
     def _plan(self, direction):
@@ -141,7 +142,16 @@ class Transfer:
         return scratch, pointer(scratch), True
 
     def _run(self, direction, source, source_shape, target, target_shape):
-        plan = self._plans.get(direction) or self._plan(direction)
+        fast = self._fast.get(direction)
+        if fast is None:
+            plan = self._plan(direction)
+            fast = self._fast[direction] = (plan.handle.value, self.dtype, source_shape,
+                                            target_shape)
+        rc = _fast.redist_execute(fast, source, target)   # None: arrays checked below
+        if rc is not None:
+            _lib.check(rc)
+            return
+        plan = self._plans[direction]
         _, src, _ = self._words_of(source, source_shape, "input array", False)
         dst, address, copied = self._words_of(target, target_shape, "output array", True)
         _lib.check(_lib.lib.distfft_redist_execute(plan.handle, src, address))
@@ -160,7 +170,7 @@ class Transfer:
         """Free the redistributions (collective on comm if any was made)."""
         for plan in self._plans.values():
             plan.destroy()
-        self._plans = {}
+        self._plans, self._fast = {}, {}
 
 
 class Pencil:

@@ -79,6 +79,11 @@ class _SerialPlan:
     def __init__(self, handle):
         self._handle = handle
 
+    @property
+    def handle(self):
+        """The C handle as an integer (for distfft._fast.serial_execute)."""
+        return self._handle.value
+
     def execute(self, input_array, output_array):
         _lib.check(_lib.lib.distfft_serial_plan_execute(self._handle, input_array.ctypes.data,
                                                    output_array.ctypes.data))

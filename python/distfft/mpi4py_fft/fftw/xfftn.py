@@ -16,6 +16,7 @@ here too.
 """
 import numpy
 
+from ... import _fast, _lib
 from . import _fftw
 from .utilities import (C2C_BACKWARD, C2C_FORWARD, C2R, FFTW_BACKWARD, FFTW_CONSERVE_MEMORY,
                         FFTW_DESTROY_INPUT, FFTW_DHT, FFTW_ESTIMATE, FFTW_EXHAUSTIVE,
@@ -67,7 +68,7 @@ class FFT:
             _check(len(kinds) == len(axes), f"{len(kinds)} r2r kinds for {len(axes)} axes")
         self._precision = _fftw.precision(input_array.dtype.char)
         _check(self._precision is not None, f"no FFTW library for dtype {input_array.dtype}")
-        self._plan = None
+        self._plan = self._fast = None
         self._input_array, self._output_array = input_array, output_array
         self._M = normalization
         self._axes = tuple(axes)
@@ -76,6 +77,14 @@ class FFT:
         if not self._plan:
             self._plan = None
             raise RuntimeError("Failure creating FFTW plan")
+        self._set_fast()
+
+    def _set_fast(self):
+        """What _fast.serial_execute checks new arrays against (None once
+        destroyed): the planned arrays and their alignments."""
+        self._fast = None if self._plan is None else (
+            self._plan.handle, self._input_array, self._output_array,
+            get_alignment(self._input_array), get_alignment(self._output_array))
 
     def __del__(self):
         self.destroy()
@@ -85,6 +94,7 @@ class FFT:
         if getattr(self, "_plan", None) is not None:
             self._plan.destroy()
             self._plan = None
+            self._set_fast()
 
     @property
     def input_array(self):
@@ -115,10 +125,21 @@ class FFT:
         _check(self._same(self._output_array, output_array),
                "output_array differs from the plan's")
         self._input_array, self._output_array = input_array, output_array
+        self._set_fast()
 
     def __call__(self, input_array=None, output_array=None, implicit=True, normalize=False,
                  **kw):
         """Run the transform and return the output array (see the module)."""
+        if implicit:   # arrays the plan can run on: checked and run in C
+            rc = _fast.serial_execute(self._fast, input_array, output_array)
+            if rc is not None:
+                if rc:
+                    _lib.check(rc)
+                if output_array is None:
+                    output_array = self._output_array
+                if normalize:
+                    output_array *= self._M
+                return output_array
         _check(self._plan is not None, "the plan was destroyed")
         if not implicit:
             if input_array is not None:
@@ -140,8 +161,10 @@ class FFT:
             output_array = self._output_array
         else:
             _check(isinstance(output_array, numpy.ndarray) and
-                   self._same(self._output_array, output_array),
-                   "output_array has the wrong shape, strides, dtype or alignment")
+                   self._same(self._output_array, output_array) and
+                   output_array.flags.writeable,
+                   "output_array has the wrong shape, strides, dtype or alignment, or is "
+                   "read-only")
         self._plan.execute(input_array, output_array)
         if normalize:
             output_array *= self._M
