@@ -3,7 +3,8 @@
 
     scripts/benchmark scale [small|medium|full|executed] [--out DIR] [--list]
                             [--model FILE | --no-model] [--timeout S]
-                            [--only SERIES,...]
+                            [--only SERIES,...] [--ranks R,...] [--pairs N]
+                            [--cfg NAME:VALUE ...]
     scripts/benchmark scale --summarize DIR
     scripts/benchmark scale --repredict DIR [--out NEW] [--model FILE]
 
@@ -12,10 +13,14 @@ benchmarks/scale/smpi.py on a platform of benchmarks/scale/platforms/, with
 memory folding and sampled computation (src/platform_smpi.c), FFTW measure
 plans (the library's default; FFTW's wisdom is process-wide, so the first
 rank of a shape measures and the others reuse its plan, as every rank of a
-real cluster would measure at the same time), 3 timed forward+backward pairs, and records one JSON line: the
+real cluster would measure at the same time), 3 timed forward+backward pairs (--pairs), and records one JSON line: the
 simulated pair time (fastest pair, slowest rank), per-step times and bytes,
 the plan time (tuning included), and the wall time the simulation took. A
-point that runs past --timeout is recorded as timed out.
+point that runs past --timeout is recorded as timed out. Each timed point
+also records the simulation's CPU seconds and the host's load average
+before and after it. --cfg passes a SimGrid setting to every simulation
+(recorded in each row and in the header): a cheaper network solver for
+runs the default cannot finish, stated beside every figure it makes.
 
 The cost model (src/model/model.h) is calibrated on each platform the points
 use (distfft-bench --calibrate on two simulated nodes, computation sampled as
@@ -46,6 +51,7 @@ import dataclasses
 import datetime
 import json
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -139,15 +145,15 @@ def preset_points(name):
     return points
 
 
-def bench_command(point, bench, model=None):
-    """distfft-bench for one point: timed (3 pairs), or with a model file
+def bench_command(point, bench, model=None, pairs=3):
+    """distfft-bench for one point: timed (`pairs` pairs), or with a model file
     only predicted (--predict-only: the same plan, built with FFTW estimate
     plans, nothing executed)."""
     command = [bench, "--shape", "x".join(map(str, point.shape)), "--kind", point.kind,
                "--grid", point.grid, "--method", point.method, "--placement", point.placement,
                "--json", "--quiet"]
     command += ["--rigor", "estimate", "--model", model, "--predict-only"] if model \
-        else ["--rigor", "measure", "--inner", "1", "--outer", "3"]
+        else ["--rigor", "measure", "--inner", "1", "--outer", str(pairs)]
     if point.placement == "node":
         command += ["--node-size", "0"]
     return command
@@ -216,15 +222,29 @@ def simulate(platform, ranks, cores_per_node, program, timeout, environment=None
         return time.monotonic() - start, done, peak
 
 
-def run_point(point, bench, timeout, model=None):
-    """One point, timed (model None) or predicted; the record of it."""
+def children_cpu_seconds():
+    """User + system CPU seconds of this process's finished children (and
+    theirs: smpirun waits on its smpimain)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_point(point, bench, timeout, model=None, settings=(), pairs=3):
+    """One point, timed (model None) or predicted; the record of it, with
+    the host's load average before and after (sampled FFT times are host
+    times: a busier host inflates them) and the simulation's CPU seconds
+    (not counted for a run killed at its timeout)."""
+    load_before, cpu_before = os.getloadavg()[0], children_cpu_seconds()
     wall, done, memory = simulate(point.platform, point.ranks, point.cores_per_node,
-                                  bench_command(point, bench, model),
-                                  timeout, {"DISTFFT_SMPI_SAMPLE": "3", "DISTFFT_SMPI_FOLD": "1"})
+                                  bench_command(point, bench, model, pairs),
+                                  timeout, {"DISTFFT_SMPI_SAMPLE": "3", "DISTFFT_SMPI_FOLD": "1"}, settings)
+    host = {"load_before": load_before, "load_after": os.getloadavg()[0]}
+    if settings:
+        host["simgrid_settings"] = list(settings)
     if done is None:
-        return {"timed_out": True, "wall_seconds": wall}
+        return {"timed_out": True, "wall_seconds": wall, **host}
     record = {"timed_out": False, "wall_seconds": wall, "exit_status": done.returncode,
-              "peak_memory_bytes": memory}
+              "peak_memory_bytes": memory, "cpu_seconds": children_cpu_seconds() - cpu_before, **host}
     if getattr(done, "maxmin_precision", None):
         record["maxmin_precision"] = done.maxmin_precision
     for line in done.stdout.splitlines():
@@ -271,12 +291,12 @@ def calibrate(platform, cores_per_node, bench, directory, timeout, ranks):
     return path
 
 
-def predict(row, point, bench, model, timeout):
+def predict(row, point, bench, model, timeout, settings=()):
     """Add the model's prediction of `point` to its row (auto is not
     predicted: its choice is made by measuring)."""
     if not model or point.method == "auto":
         return
-    record = run_point(point, bench, timeout, model)
+    record = run_point(point, bench, timeout, model, settings)
     bench_report = record.get("bench") or {}
     row["predicted_pair_seconds"] = bench_report.get("predicted_pair_seconds")
     row["predicted_steps"] = [step.get("predicted_seconds") for step in bench_report.get("steps", [])]
@@ -578,6 +598,12 @@ def main(argv):
                         "this checkout's model, into --out (default DIR-repredicted)")
     parser.add_argument("--timeout", type=float, default=900.0, help="wall seconds per point")
     parser.add_argument("--only", help="series to run (strong,methods,weak,placement,auto)")
+    parser.add_argument("--pairs", type=int, default=3, help="timed pairs per point (fastest reported; "
+                        "with sampled FFTs the pairs of one run differ by little)")
+    parser.add_argument("--ranks", help="rank counts to run (e.g. 512,1024), of the preset's")
+    parser.add_argument("--cfg", action="append", default=[], metavar="NAME:VALUE",
+                        help="a further SimGrid setting for every simulation (smpirun's --cfg; "
+                             "one that changes the simulated network belongs beside every figure)")
     parser.add_argument("--list", action="store_true", help="print the points and exit")
     parser.add_argument("--heffte-source", default=os.environ.get("HEFFTE_SOURCE"),
                         help="a heFFTe source checkout to build with smpicxx and run as the peer "
@@ -598,6 +624,9 @@ def main(argv):
     if args.only:
         wanted = set(args.only.split(","))
         points = [p for p in points if p.series in wanted]
+    if args.ranks:
+        counts = {int(count) for count in args.ranks.split(",")}
+        points = [p for p in points if p.ranks in counts]
     if args.list:
         for point in points:
             print(point.label())
@@ -616,7 +645,8 @@ def main(argv):
                               text=True).stdout.strip()
     header = (f"Preset `{args.preset}`, revision {revision}, {stamp}; SimGrid SMPI "
               f"({smpi.HOST_SPEED} cores = this host's speed), memory folding, 3 samples per local step. "
-              f"Reproduce: `scripts/benchmark scale {args.preset}`.")
+              f"Reproduce: `scripts/benchmark scale {args.preset}`."
+              + (f" SimGrid settings beyond smpi.py's: {', '.join(args.cfg)}." if args.cfg else ""))
     heffte = None
     if args.heffte_source and os.path.exists(os.path.join(args.heffte_source, "benchmarks", "speed3d.h")):
         print(f"campaign: building heFFTe from {args.heffte_source} with smpicxx", flush=True)
@@ -632,7 +662,7 @@ def main(argv):
     for index, point in enumerate(points, 1):
         if point.series != "heffte" and point.platform in models:
             predictions[point] = {}
-            predict(predictions[point], point, bench, models[point.platform], args.timeout)
+            predict(predictions[point], point, bench, models[point.platform], args.timeout, args.cfg)
             print(f"[{index}/{len(points)}] predicted before the runs: {point.label()}: "
                   f"{milliseconds(predictions[point].get('predicted_pair_seconds'))} ms", flush=True)
     rows = []
@@ -643,7 +673,7 @@ def main(argv):
                 continue  # predicted only: nothing to do without a model
             record = run_heffte(point, heffte, args.timeout) if point.series == "heffte" \
                 else {"timed_out": False, "wall_seconds": 0.0} if point.series == "model" \
-                else run_point(point, bench, args.timeout)
+                else run_point(point, bench, args.timeout, settings=args.cfg, pairs=args.pairs)
             row = {"label": point.label(), "point": dataclasses.asdict(point), "header": header, **record,
                    **predictions.get(point, {})}
             rows.append(row)
