@@ -5,7 +5,7 @@
 #
 #   # here, first: the CUDA build and the runtime bundle
 #   scripts/setup --cuda                       # or: source scripts/common.sh && build_cuda
-#   cmake --build build-cuda --target test_device distfft-cuda-bench
+#   cmake --build build-cuda --target test_device distfft-bench distfft-cuda-bench
 #   benchmarks/device/bundle.sh                # .device/debian-mpi-fftw.tar.gz
 #   GPU_DRY_RUN=1 benchmarks/device/gpu.sh     # prints the plan of the run, runs nothing
 #
@@ -26,8 +26,10 @@
 #   1. correctness: test_device (device plans against host plans, c2c and
 #      r2c, double and float, batched, primes, uneven blocks, staged
 #      exchanges; the pointer check; work_bytes) on 1, 2 and 4 ranks
-#      sharing the device, and test_memory with the device present
-#      (correctness.txt; exit 77 is "no device seen": a failed run here);
+#      sharing the device, test_memory with the device present, and
+#      distfft-bench --memory cuda --check (device arrays, its serial
+#      reference) on 1 and 2 ranks (correctness.txt; exit 77 is "no device
+#      seen": a failed run here);
 #   2. timings, 1 rank: distfft-cuda-bench at 256^3 and 512^3, c2c and
 #      r2c, double and float, GPU_ROUNDS interleaved rounds (default 5) of
 #      the device plan (input kept, and destroyed), cuFFT's own 3-D plans
@@ -77,7 +79,7 @@ step() {
 }
 
 MPIRUN=(orterun --oversubscribe -n)
-for file in bin/test_device bin/test_memory bin/distfft-cuda-bench lib/libdistfft.so.1 lib/libdistfft_cuda.so; do
+for file in bin/test_device bin/test_memory bin/distfft-bench bin/distfft-cuda-bench lib/libdistfft.so.1 lib/libdistfft_cuda.so; do
     [ -e "$BUILD/$file" ] || { log "build-cuda/$file is missing: build it here and carry build-cuda/bin and build-cuda/lib"; exit 1; }
 done
 
@@ -116,6 +118,10 @@ if phase 1; then
         step correctness.txt env DISTFFT_TEST_DEVICE=1 "${MPIRUN[@]}" $ranks "$BUILD/bin/test_memory"
         status=$?
         [ "$DRY" = 1 ] || log "   test_memory on $ranks rank(s): exit $status"
+        step correctness.txt "${MPIRUN[@]}" $ranks "$BUILD/bin/distfft-bench" --shape 48x40x36 --kind r2c \
+            --memory cuda --check --inner 2 --outer 2 --json
+        status=$?
+        [ "$DRY" = 1 ] || log "   distfft-bench --memory cuda --check on $ranks rank(s): exit $status"
     done
     [ "$DRY" = 1 ] || grep -E "passed|FAIL|skipped" "$OUT/correctness.txt" | tee -a "$OUT/gpu.log"
 fi
