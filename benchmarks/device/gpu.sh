@@ -9,9 +9,10 @@
 #   benchmarks/device/bundle.sh                # .device/debian-mpi-fftw.tar.gz
 #   GPU_DRY_RUN=1 benchmarks/device/gpu.sh     # prints the plan of the run, runs nothing
 #
-#   # then one call of the device tool (about 18 MiB carried: build-cuda/bin
-#   # 2.4 MiB, build-cuda/lib 5.4 MiB, .device 9.8 MiB; with the tree
-#   # about 32 MiB of the 64 MiB limit), from the checkout the tool sends:
+#   # then one call of the device tool (about 19 MiB carried: build-cuda/bin
+#   # 3.7 MiB, build-cuda/lib 5.4 MiB, .device 9.8 MiB; with the tree
+#   # about 33 MiB of the 64 MiB limit), from the checkout the tool sends
+#   # (the session's own: build there, or copy these three folders into it):
 #   run(command="OUT=$OUT benchmarks/device/gpu.sh",
 #       carry=["build-cuda/bin", "build-cuda/lib", ".device"], timeout_s=420)
 #
