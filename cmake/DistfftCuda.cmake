@@ -33,3 +33,14 @@ get_filename_component(_distfft_cufft_dir "${DISTFFT_CUFFT}" DIRECTORY)
 set_target_properties(distfft_cuda PROPERTIES CUDA_RUNTIME_LIBRARY Static
   CUDA_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON
   BUILD_RPATH "${_distfft_cufft_dir}" INSTALL_RPATH "${_distfft_cufft_dir}")
+
+# The CUDA runtime for programs of build-cuda that allocate device memory
+# themselves (the device tests, the device benchmark): linked statically,
+# as the backend links it, so they need no libcudart on the device machine,
+# only its driver.
+find_library(DISTFFT_CUDART_STATIC NAMES cudart_static libcudart_static.a
+  HINTS "${_distfft_cuda_root}/lib" "${_distfft_cuda_root}/lib64" ${CMAKE_CUDA_IMPLICIT_LINK_DIRECTORIES}
+  REQUIRED)
+add_library(distfft_cuda_runtime INTERFACE)
+target_include_directories(distfft_cuda_runtime INTERFACE "${_distfft_cuda_root}/include")
+target_link_libraries(distfft_cuda_runtime INTERFACE ${DISTFFT_CUDART_STATIC} Threads::Threads ${CMAKE_DL_LIBS} rt)

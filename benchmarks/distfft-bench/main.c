@@ -28,6 +28,7 @@
 #include <mpi.h>
 
 #include "check.h"
+#include "device.h"
 #include "distfft.h"
 #include "npy.h"
 #include "options.h"
@@ -58,6 +59,11 @@ typedef struct {
     void *roundtrip; /* backward(forward(input)), input blocks */
     void *scratch;   /* --destroy-input with --check/--save: what a checked
                         transform reads (a copy), so input and output stay */
+    /* A device plan's arrays (--memory cuda; NULL for a host plan): the
+     * plan runs on these, the host arrays above are filled and checked,
+     * and copies move between them. Each holds distfft_plan_local_size. */
+    void *device_input, *device_output, *device_roundtrip;
+    size_t device_bytes;
     double plan_seconds; /* distfft_plan_create, tuning included, slowest rank */
 } bench_arrays;
 
@@ -125,8 +131,52 @@ static void fill_input(const bench_options *options, bench_arrays *arrays)
                          (char *)arrays->input + field * field_bytes);
 }
 
+/* The host input copied to the device plan's input (a host plan: nothing).
+ * 0, or -1 on this rank. */
+static int upload_input(bench_arrays *arrays)
+{
+    if (!arrays->device_input) return 0;
+    return bench_device_copy(arrays->device_input, arrays->input,
+                             (size_t)(arrays->batch * arrays->input_count) * arrays->input_element_size);
+}
+
+/* Device arrays for a device plan, NULL pointers for a host plan. 0, or
+ * -1 on this rank. */
+static int allocate_device(const bench_options *options, bench_arrays *arrays)
+{
+    if (options->memory != DISTFFT_MEMORY_CUDA) return 0;
+    int64_t count = distfft_plan_local_size(arrays->plan);
+    arrays->device_bytes = (size_t)(count > 0 ? count : 1) * arrays->output_element_size;
+    arrays->device_input = bench_device_alloc(arrays->device_bytes);
+    arrays->device_output = bench_device_alloc(arrays->device_bytes);
+    arrays->device_roundtrip = bench_device_alloc(arrays->device_bytes);
+    return arrays->device_input && arrays->device_output && arrays->device_roundtrip ? 0 : -1;
+}
+
+/* One transform from the host block `source` into the host block
+ * `target`: directly for a host plan; for a device plan through its
+ * device arrays (copied up, run, waited for, copied back). A failed copy
+ * is DISTFFT_ERR_MEMORY on every rank, its reason on stderr. Collective. */
+static int execute_blocks(MPI_Comm comm, bench_arrays *arrays, void *source, void *target, int direction)
+{
+    if (!arrays->device_input) return distfft_plan_execute(arrays->plan, source, target, direction);
+    int forward = direction == DISTFFT_FORWARD;
+    void *in = forward ? arrays->device_input : arrays->device_output;
+    void *out = forward ? arrays->device_output : arrays->device_roundtrip;
+    size_t in_bytes = (size_t)(arrays->batch * arrays->input_count) * arrays->input_element_size;
+    size_t out_bytes = (size_t)(arrays->batch * arrays->output_count) * arrays->output_element_size;
+    int failed = bench_device_copy(in, source, forward ? in_bytes : out_bytes) != 0;
+    int status = distfft_plan_execute(arrays->plan, in, out, direction);
+    if (status == DISTFFT_SUCCESS)
+        failed |= bench_device_synchronize() != 0 || bench_device_copy(target, out, forward ? out_bytes : in_bytes) != 0;
+    return status == DISTFFT_SUCCESS && any_rank(comm, failed) ? DISTFFT_ERR_MEMORY : status;
+}
+
 static void free_arrays(bench_arrays *arrays)
 {
+    bench_device_free(arrays->device_input);
+    bench_device_free(arrays->device_output);
+    bench_device_free(arrays->device_roundtrip);
     distfft_free(arrays->input);
     distfft_free(arrays->output);
     distfft_free(arrays->roundtrip);
@@ -192,7 +242,7 @@ static int create_arrays(MPI_Comm comm, const bench_options *options,
                                        arrays->output_element_size);
     arrays->roundtrip = allocate_elements(arrays->batch * arrays->input_count,
                                           arrays->input_element_size);
-    int failed = !arrays->input || !arrays->output || !arrays->roundtrip;
+    int failed = !arrays->input || !arrays->output || !arrays->roundtrip || allocate_device(options, arrays) != 0;
     if (options->destroy_input && (options->check || options->save_prefix != NULL)) {
         int64_t in = arrays->input_count * (int64_t)arrays->input_element_size;
         int64_t out = arrays->output_count * (int64_t)arrays->output_element_size;
@@ -207,6 +257,12 @@ static int create_arrays(MPI_Comm comm, const bench_options *options,
         return EXIT_STATUS_FAILED;
     }
     if (!options->predict_only) fill_input(options, arrays);
+    if (any_rank(comm, !options->predict_only && upload_input(arrays) != 0)) {
+        if (is_root(comm))
+            fprintf(stderr, "distfft-bench: cannot copy the input to the device on some rank\n");
+        free_arrays(arrays);
+        return EXIT_STATUS_FAILED;
+    }
     return 0;
 }
 
@@ -320,7 +376,7 @@ static int measure_roundtrip(MPI_Comm comm, const bench_options *options,
     if (arrays->scratch) /* the backward may overwrite what it reads */
         source = memcpy(arrays->scratch, arrays->output,
                         (size_t)(arrays->batch * arrays->output_count) * arrays->output_element_size);
-    int status = distfft_plan_execute(arrays->plan, source, arrays->roundtrip, DISTFFT_BACKWARD);
+    int status = execute_blocks(comm, arrays, source, arrays->roundtrip, DISTFFT_BACKWARD);
     if (status != DISTFFT_SUCCESS) {
         report_library_error(comm, "distfft_plan_execute (backward)", status);
         return EXIT_STATUS_FAILED;
@@ -409,6 +465,29 @@ static int plan_is_documented(MPI_Comm comm, const bench_options *options,
     return documented;
 }
 
+/* The pairs timed, then each step's time; a device plan runs on its device
+ * arrays and is waited for before each clock stops. Its steps are only
+ * described: the library's per-step clocks measure a device plan's
+ * enqueueing, not its work (so do fft_seconds and redistribute_seconds:
+ * NaN). */
+static int time_and_collect(MPI_Comm comm, const bench_options *options, bench_arrays *arrays,
+                            bench_results *results, bench_steps *steps)
+{
+    int device = arrays->device_input != NULL;
+    void *input = device ? arrays->device_input : arrays->input;
+    void *output = device ? arrays->device_output : arrays->output;
+    void *roundtrip = device ? arrays->device_roundtrip : arrays->roundtrip;
+    int status = bench_time_pairs(comm, arrays->plan, input, output, roundtrip, options->inner, options->outer,
+                                  device, &results->timing);
+    if (status == DISTFFT_SUCCESS && device) {
+        results->timing.fft_seconds = results->timing.redistribute_seconds = NAN;
+        bench_steps_describe(comm, arrays->plan, steps);
+    } else if (status == DISTFFT_SUCCESS) {
+        status = bench_steps_collect(comm, arrays->plan, input, output, roundtrip, options->inner, steps);
+    }
+    return status;
+}
+
 /* --check and --save: one more forward, then the round trip, the serial
  * reference (when rank 0 can hold the global arrays), the files, and the
  * verdict. Returns 0 or an exit status, the same on every rank. */
@@ -419,7 +498,7 @@ static int check_and_save(MPI_Comm comm, const bench_options *options,
     if (arrays->scratch) /* the forward may overwrite what it reads */
         source = memcpy(arrays->scratch, arrays->input,
                         (size_t)(arrays->batch * arrays->input_count) * arrays->input_element_size);
-    int status = distfft_plan_execute(arrays->plan, source, arrays->output, DISTFFT_FORWARD);
+    int status = execute_blocks(comm, arrays, source, arrays->output, DISTFFT_FORWARD);
     if (status != DISTFFT_SUCCESS) {
         report_library_error(comm, "distfft_plan_execute (forward)", status);
         return EXIT_STATUS_FAILED;
@@ -514,12 +593,7 @@ static int run_method(MPI_Comm comm, const bench_options *options,
         results->timing.pair_seconds = results->timing.pair_seconds_median = NAN;
         results->timing.fft_seconds = results->timing.redistribute_seconds = NAN;
     } else {
-        status = bench_time_pairs(comm, arrays.plan, arrays.input, arrays.output,
-                                  arrays.roundtrip, options->inner,
-                                  options->outer, &results->timing);
-        if (status == DISTFFT_SUCCESS)
-            status = bench_steps_collect(comm, arrays.plan, arrays.input, arrays.output,
-                                         arrays.roundtrip, options->inner, steps);
+        status = time_and_collect(comm, options, &arrays, results, steps);
     }
     if (status == DISTFFT_SUCCESS && options->model != NULL)
         status = bench_steps_predict(arrays.plan, steps);
@@ -532,6 +606,7 @@ static int run_method(MPI_Comm comm, const bench_options *options,
 
     if (options->check || options->save_prefix != NULL) {
         if (options->destroy_input) fill_input(options, &arrays); /* timing overwrote it */
+        /* (a device plan's run copies the host input up again) */
         exit_status = check_and_save(comm, options, &arrays, results);
     }
     if (is_root(comm)) {

@@ -10,6 +10,8 @@
  */
 #include "timing.h"
 
+#include "device.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,7 +30,7 @@ static double median(double *values, int count)
 
 int bench_time_pairs(MPI_Comm comm, distfft_plan plan, void *input,
                      void *output, void *roundtrip, int inner, int outer,
-                     bench_timing *timing)
+                     int device, bench_timing *timing)
 {
     memset(timing, 0, sizeof *timing);
     double *repetition_seconds = malloc((size_t)outer * sizeof(double));
@@ -53,6 +55,9 @@ int bench_time_pairs(MPI_Comm comm, distfft_plan plan, void *input,
             if (status == DISTFFT_SUCCESS)
                 status = distfft_plan_execute(plan, output, roundtrip, DISTFFT_BACKWARD);
         }
+        /* a device plan's work may still be queued: wait before the clock
+         * stops (a failure is this rank's: agreed with the times below) */
+        int unsynchronized = device && status == DISTFFT_SUCCESS && bench_device_synchronize() != 0;
         double elapsed = MPI_Wtime() - start;
         if (status != DISTFFT_SUCCESS) {
             free(repetition_seconds);
@@ -65,9 +70,13 @@ int bench_time_pairs(MPI_Comm comm, distfft_plan plan, void *input,
             free(repetition_seconds);
             return status;
         }
-        double local[3] = {elapsed, split.fft_seconds, split.redistribute_seconds};
-        double slowest[3];
-        MPI_Allreduce(local, slowest, 3, MPI_DOUBLE, MPI_MAX, comm);
+        double local[4] = {elapsed, split.fft_seconds, split.redistribute_seconds, unsynchronized};
+        double slowest[4];
+        MPI_Allreduce(local, slowest, 4, MPI_DOUBLE, MPI_MAX, comm);
+        if (slowest[3] > 0.0) {
+            free(repetition_seconds);
+            return DISTFFT_ERR_MEMORY;
+        }
         repetition_seconds[repetition] = slowest[0] / inner;
         /* Every rank holds the same reduced numbers, so all pick the same. */
         if (fastest < 0.0 || slowest[0] < fastest) {

@@ -21,11 +21,14 @@ typedef struct {
 } bench_timing;
 
 /* Run and time the pairs: forward(input -> output), backward(output ->
- * roundtrip). input is not modified. Returns DISTFFT_SUCCESS, the library's
- * error code (every rank fails together; distfft_last_error() says why), or
- * DISTFFT_ERR_MEMORY. Collective on comm, which must span the plan's ranks. */
+ * roundtrip). input is not modified. With `device` (a device plan on
+ * device arrays) each repetition waits for the device before its clock
+ * stops. Returns DISTFFT_SUCCESS, the library's error code (every rank
+ * fails together; distfft_last_error() says why), or DISTFFT_ERR_MEMORY
+ * (also where the device could not be waited for on some rank).
+ * Collective on comm, which must span the plan's ranks. */
 int bench_time_pairs(MPI_Comm comm, distfft_plan plan, void *input,
                      void *output, void *roundtrip, int inner, int outer,
-                     bench_timing *timing);
+                     int device, bench_timing *timing);
 
 #endif /* BENCH_TIMING_H */

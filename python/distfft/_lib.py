@@ -97,7 +97,7 @@ c_handle_p = ctypes.POINTER(c_handle)
 
 OPTIONS_FIELDS = ("grid_ndims", "grid_dims", "method", "norm", "rigor", "destroy_input",
                   "kinds", "batch", "placement", "node_size", "threads", "overlap",
-                  "padding", "complex_data", "in_place", "tune_budget")
+                  "padding", "complex_data", "in_place", "tune_budget", "memory", "stream")
 STEP_FIELDS = ("description", "is_redistribution", "grid_direction", "axis_in", "axis_out",
                "group_size", "method", "bytes_sent", "global_bytes", "seconds", "executions")
 TIMINGS_FIELDS = ("fft_seconds", "redistribute_seconds", "executions")
@@ -349,7 +349,7 @@ _check_options()
 
 _WHAT = {"type": "element type", "precision": "precision", "kind": "transform kind",
          "norm": "norm", "rigor": "rigor", "placement": "placement", "method": "method",
-         "overlap": "overlap"}
+         "overlap": "overlap", "memory": "memory kind"}
 
 
 def _values(enum):

@@ -25,7 +25,7 @@ HANDLES = ("distfft_plan", "distfft_redist", "distfft_layout", "distfft_reshape"
 # Enums, passed and returned as C ints.
 ENUMS = ("distfft_type", "distfft_precision", "distfft_placement", "distfft_method",
          "distfft_norm", "distfft_kind", "distfft_rigor", "distfft_overlap",
-         "distfft_halo_variant")
+         "distfft_halo_variant", "distfft_memory")
 
 # Structs the library fills or reads through a pointer: their layout is
 # measured at build time (_layout.json), never written here.

@@ -19,13 +19,17 @@ Every check that could fail on one rank only is agreed over the
 communicator (see _collective.py; forward/backward let the C call's own
 agreement carry it), so a bad argument raises the same exception on every
 rank instead of leaving the others in a collective.
+
+A plan of device memory (memory="cuda") takes device arrays instead
+(CuPy's, or any object with __cuda_array_interface__; _device.py) and
+returns CuPy arrays where it allocates; numpy arrays are refused for it.
 """
 import ctypes
 import weakref
 
 import numpy
 
-from . import _fast, _lib, _lifetime
+from . import _device, _fast, _lib, _lifetime
 from ._arrays import check_array, empty_aligned, is_aligned, pointer, zeros_aligned
 from ._collective import Agreement
 from .distarray import DistArray
@@ -214,6 +218,18 @@ class Plan(_lifetime.Handle):
     model   path of a cost model file (distfft-bench --calibrate, or
             distfft.model.calibrate) imported before planning, as
             distfft.model.import_file(comm, model) would.
+    memory  where the arrays live: "host" (numpy; default) or "cuda" (the
+            device current at creation; needs the CUDA backend and a
+            device, else DistfftError on every rank): forward/backward then
+            take device arrays (CuPy's, or any __cuda_array_interface__
+            object), C-contiguous, of the block's shape and dtype, and
+            refuse numpy arrays; outputs they allocate, input_array() and
+            output_array() are CuPy arrays (CuPy is optional otherwise).
+    stream  with memory "cuda": the cudaStream_t the plan's work is
+            ordered on (an int, or cupy.cuda.Stream; None: the default
+            stream), fixed at creation. A plan without exchanges (one
+            rank) returns before its work is done: synchronise the stream
+            before reading the output elsewhere.
 
     A complex dtype with only real-to-real (and none) kinds transforms the
     real and imaginary parts alike (scipy.fft.dctn on complex arrays).
@@ -231,7 +247,8 @@ class Plan(_lifetime.Handle):
                  grid=None, method="auto", norm="backward", batch=None,
                  rigor="measure", destroy_input=False, placement="row", node_size=0,
                  verbose=False, threads=1, overlap="auto", padding=None, inplace=False,
-                 input_layout=None, output_layout=None, tune_budget=None, model=None):
+                 input_layout=None, output_layout=None, tune_budget=None, model=None,
+                 memory="host", stream=None):
         from .layout import Layout
         self._layouts = {}   # "input" / "output" -> Layout, made when first asked for
         self._adopt(comm)
@@ -239,7 +256,7 @@ class Plan(_lifetime.Handle):
         try:
             options = self._agree(self._options, shape, dtype, kinds, axes, grid, method,
                                   norm, batch, rigor, destroy_input, placement, node_size,
-                                  threads, overlap, padding, inplace)
+                                  threads, overlap, padding, inplace, memory, stream)
             options.verbose = 1 if verbose else 0
             layouts = self._agree(self._layouts_of, input_layout, output_layout, Layout)
             options.tune_budget = self._agree(_budget, tune_budget)
@@ -272,7 +289,7 @@ class Plan(_lifetime.Handle):
         # What _fast.plan_execute checks the arrays against, per direction.
         # An in-place plan's two views of one buffer are checked in Python.
         self._fast_forward = self._fast_backward = None
-        if not self.inplace:
+        if not self.inplace and self.memory == "host":   # _fast reads numpy arrays only
             self._fast_forward = (handle.value, _lib.FORWARD, self.dtype, self.input_shape,
                                   self.output_dtype, self.output_shape)
             self._fast_backward = (handle.value, _lib.BACKWARD, self.output_dtype,
@@ -334,7 +351,8 @@ class Plan(_lifetime.Handle):
         super().destroy()
 
     def _options(self, shape, dtype, kinds, axes, grid, method, norm, batch, rigor,
-                 destroy_input, placement, node_size, threads, overlap, padding, inplace):
+                 destroy_input, placement, node_size, threads, overlap, padding, inplace,
+                 memory, stream):
         """Validate the Python arguments; return distfft_options (local)."""
         try:
             self._shape = tuple(_lib.c_integer(n, "shape extent", 64) for n in shape)
@@ -382,6 +400,9 @@ class Plan(_lifetime.Handle):
                                      and "c2c" not in self.kinds) else 0
         self.inplace = bool(inplace)
         options.in_place = 1 if inplace else 0
+        self.memory = str(memory)
+        options.memory = _lib.code_of("memory", self.memory)
+        options.stream = _device.stream_pointer(stream)
         return options
 
     def _padding_of(self, padding, ndim):
@@ -450,13 +471,19 @@ class Plan(_lifetime.Handle):
         return self._user_comm
 
     def input_array(self):
-        """A zeroed DistArray for this rank's input (real-space) block."""
+        """A zeroed DistArray for this rank's input (real-space) block (a
+        device plan's: a zeroed CuPy array)."""
+        if self.memory != "host":
+            return _device.zeros(self.input_shape, self.dtype)
         return DistArray(self.global_input_shape, self.input_slice, self.dtype, self._user_comm,
                          alignment=self.input_alignment, kinds=self.kinds, space="input",
                          layout=self._layout_of("input"))
 
     def output_array(self):
-        """A zeroed DistArray for this rank's output (spectral) block."""
+        """A zeroed DistArray for this rank's output (spectral) block (a
+        device plan's: a zeroed CuPy array)."""
+        if self.memory != "host":
+            return _device.zeros(self.output_shape, self.output_dtype)
         return DistArray(self.global_output_shape, self.output_slice, self.output_dtype,
                          self._user_comm, alignment=self.output_alignment, kinds=self.kinds,
                          space="output", layout=self._layout_of("output"))
@@ -466,8 +493,9 @@ class Plan(_lifetime.Handle):
         output blocks on ONE zeroed buffer of local_size output elements,
         so plan.forward(u, u_hat) and plan.backward(u_hat, u) transform in
         place. Writing one overwrites the other."""
-        if not self.inplace:
-            raise ValueError("distfft: inplace_arrays() needs a plan made with inplace=True")
+        if not self.inplace or self.memory != "host":
+            raise ValueError("distfft: inplace_arrays() needs a plan made with inplace=True, of "
+                             "host memory")
         nbytes = self.local_size * self.output_dtype.itemsize
         raw = zeros_aligned((nbytes,), numpy.uint8)
         views = []
@@ -540,6 +568,8 @@ class Plan(_lifetime.Handle):
             in_shape, in_dtype, out_shape, out_dtype = \
                 self.output_shape, self.output_dtype, self.input_shape, self.dtype
         what = "forward" if forward else "backward"
+        if self.memory != "host":
+            return self._prepare_device(a, out, what, in_shape, in_dtype, out_shape, out_dtype)
         if not isinstance(a, numpy.ndarray):
             raise TypeError(f"distfft: {what}: the input must be a numpy.ndarray, "
                             f"not {type(a).__name__}")
@@ -584,6 +614,22 @@ class Plan(_lifetime.Handle):
             raise ValueError(f"distfft: {what}: the in-place buffer holds "
                              f"{root.ctypes.data + root.nbytes - pin} bytes from the input on, "
                              f"the plan needs {need} (local_size = {self.local_size} elements)")
+        return out, pin, pout
+
+    def _prepare_device(self, a, out, what, in_shape, in_dtype, out_shape, out_dtype):
+        """A device plan's arrays: device arrays of the blocks, used where
+        they are (no copy); an in-place plan's two at one address."""
+        pin = _device.pointer(a, in_shape, in_dtype, f"{what}: the input", writable=self.inplace)
+        if out is None and self.inplace:
+            raise ValueError(f"distfft: {what}: the plan is in place: pass the output view of "
+                             "the input's buffer")
+        if out is None:
+            out = _device.empty(out_shape, out_dtype)
+        pout = _device.pointer(out, out_shape, out_dtype, f"{what}: the output array",
+                               writable=True)
+        if self.inplace and pin != pout:
+            raise ValueError(f"distfft: {what}: the plan is in place, so input and output must "
+                             "start at the same address")
         return out, pin, pout
 
     def _copy_in(self, a, forward):

@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# gpu.sh -- device plans on a lent NVIDIA machine (the `device` tool's H200
+# host: no MPI, no build tools; its own CUDA driver and, in its Python, the
+# CUDA 13 wheels with cuFFT), run from the repository root:
+#
+#   # here, first: the CUDA build and the runtime bundle
+#   scripts/setup --cuda                       # or: source scripts/common.sh && build_cuda
+#   cmake --build build-cuda --target test_device distfft-bench distfft-cuda-bench
+#   benchmarks/device/bundle.sh                # .device/debian-mpi-fftw.tar.gz
+#   GPU_DRY_RUN=1 benchmarks/device/gpu.sh     # prints the plan of the run, runs nothing
+#
+#   # then one call of the device tool (about 19 MiB carried: build-cuda/bin
+#   # 3.7 MiB, build-cuda/lib 5.4 MiB, .device 9.8 MiB; with the tree
+#   # about 33 MiB of the 64 MiB limit), from the checkout the tool sends
+#   # (the session's own: build there, or copy these three folders into it):
+#   run(command="OUT=$OUT benchmarks/device/gpu.sh",
+#       carry=["build-cuda/bin", "build-cuda/lib", ".device"], timeout_s=420)
+#
+# It stops starting work after GPU_DEADLINE seconds (default 270; every
+# command is also cut at what is left) and writes each phase's results
+# under $OUT as the phase ends, in priority order:
+#   0. the machine: nvidia-smi, the CUDA driver, runtime and cuFFT versions
+#      (machine.txt); Debian's Open MPI and FFTW unpacked over / as node.sh
+#      does (never replacing a file the machine has); cuFFT from the
+#      machine's own libraries (its Python's nvidia wheels, or a CUDA
+#      toolkit under /usr/local), found and put on LD_LIBRARY_PATH;
+#   1. correctness: test_device (device plans against host plans, c2c and
+#      r2c, double and float, batched, primes, uneven blocks, staged
+#      exchanges; the pointer check; work_bytes) on 1, 2 and 4 ranks
+#      sharing the device, test_memory with the device present, and
+#      distfft-bench --memory cuda --check (device arrays, its serial
+#      reference) on 1 and 2 ranks (correctness.txt; exit 77 is "no device
+#      seen": a failed run here);
+#   2. timings, 1 rank: distfft-cuda-bench at 256^3 and 512^3, c2c and
+#      r2c, double and float, GPU_ROUNDS interleaved rounds (default 5) of
+#      the device plan (input kept, and destroyed), cuFFT's own 3-D plans
+#      and a device-to-device copy of the array (timings.jsonl);
+#   3. 2 and 4 ranks on the one device, staged exchanges, 256^3 c2c and
+#      r2c double: the device plan against a copy of the rank's share
+#      (ranks.jsonl);
+#   and the table of phases 2 and 3 (gpu_table.py: median same-round
+#   ratios; table.txt). Every command's output is in gpu.log.
+# NCCL and CUDA-IPC exchanges do not exist yet: nothing here uses NCCL.
+# Environment: OUT (default gpu-results), GPU_DEADLINE, GPU_ROUNDS,
+# GPU_INNER (pairs per round, the fastest kept; default 5), GPU_PHASES
+# (default "1 2 3"), GPU_SHAPES (phase 2's; default "256 512"),
+# GPU_DRY_RUN=1 (print every command instead of running it; no device, no
+# unpacking), GPU_UNPACK=0 (a machine with its own Open MPI and FFTW: leave
+# / alone), GPU_CUFFT_DIR (the folder of libcufft.so.*, not looked for).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-gpu-results}
+DEADLINE=${GPU_DEADLINE:-270}
+ROUNDS=${GPU_ROUNDS:-5}
+INNER=${GPU_INNER:-5}
+PHASES=${GPU_PHASES:-1 2 3}
+SHAPES=${GPU_SHAPES:-256 512}
+DRY=${GPU_DRY_RUN:-0}
+BUILD=$PWD/build-cuda
+phase() { [[ " $PHASES " == *" $1 "* ]]; }
+mkdir -p "$OUT"
+log() { echo "gpu.sh [$SECONDS s] $*" | tee -a "$OUT/gpu.log"; }
+left() { echo $((DEADLINE - SECONDS)); }
+
+# step FILE COMMAND...: run COMMAND with what is left of the deadline,
+# its stdout appended to FILE and its stderr to gpu.log; under
+# GPU_DRY_RUN only print it. Returns the command's status (124: cut).
+step() {
+    local file=$1; shift
+    if [ "$DRY" = 1 ]; then
+        echo "  [$file] $*"
+        return 0
+    fi
+    if [ "$(left)" -le 5 ]; then
+        log "deadline: not started: $*"
+        return 124
+    fi
+    echo "== $*" >>"$OUT/gpu.log"
+    timeout "$(left)" "$@" >>"$OUT/$file" 2>>"$OUT/gpu.log"
+}
+
+MPIRUN=(orterun --oversubscribe -n)
+for file in bin/test_device bin/test_memory bin/distfft-bench bin/distfft-cuda-bench lib/libdistfft.so.1 lib/libdistfft_cuda.so; do
+    [ -e "$BUILD/$file" ] || { log "build-cuda/$file is missing: build it here and carry build-cuda/bin and build-cuda/lib"; exit 1; }
+done
+
+log "0. the machine"
+if [ "$DRY" = 1 ]; then
+    echo "  tar -C / --skip-old-files -xzf .device/debian-mpi-fftw.tar.gz; ldconfig"
+elif [ "${GPU_UNPACK:-1}" != 0 ]; then
+    tar -C / --skip-old-files -xzf .device/debian-mpi-fftw.tar.gz || { log "unpacking the bundle failed"; exit 1; }
+    ldconfig
+fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader
+# cuFFT from the machine (the build's run path names this machine's wheels)
+cufft=$(ls ${GPU_CUFFT_DIR:-/usr/local/cuda/lib64}/libcufft.so.* 2>/dev/null | head -n 1)
+for python in python3 /opt/torch/.venv/bin/python3; do
+    [ -n "$cufft" ] && break
+    site=$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])' 2>/dev/null) || continue
+    cufft=$(ls "$site"/nvidia/*/lib/libcufft.so.* "$site"/nvidia/cufft/lib/libcufft.so.* 2>/dev/null | head -n 1)
+done
+[ -n "$cufft" ] || [ "$DRY" = 1 ] || { log "no libcufft.so on this machine"; exit 1; }
+export LD_LIBRARY_PATH=$BUILD/lib${cufft:+:$(dirname "$cufft")}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+log "cuFFT: ${cufft:-(not looked for: dry run)}"
+if [ "$DRY" != 1 ]; then
+    { date; nvidia-smi; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
+      echo "cufft: $cufft"; grep PRETTY /etc/os-release; orterun --version | head -n 1; } >"$OUT/machine.txt" 2>&1
+fi
+
+if phase 1; then
+    log "1. correctness: test_device on 1, 2, 4 ranks; test_memory with the device"
+    for ranks in 1 2 4; do
+        step correctness.txt "${MPIRUN[@]}" $ranks "$BUILD/bin/test_device"
+        status=$?
+        [ "$DRY" = 1 ] || log "   test_device on $ranks rank(s): exit $status$([ $status = 77 ] && echo ' (no device seen)')"
+    done
+    for ranks in 1 2; do
+        step correctness.txt env DISTFFT_TEST_DEVICE=1 "${MPIRUN[@]}" $ranks "$BUILD/bin/test_memory"
+        status=$?
+        [ "$DRY" = 1 ] || log "   test_memory on $ranks rank(s): exit $status"
+        step correctness.txt "${MPIRUN[@]}" $ranks "$BUILD/bin/distfft-bench" --shape 48x40x36 --kind r2c \
+            --memory cuda --check --inner 2 --outer 2 --json
+        status=$?
+        [ "$DRY" = 1 ] || log "   distfft-bench --memory cuda --check on $ranks rank(s): exit $status"
+    done
+    [ "$DRY" = 1 ] || grep -E "passed|FAIL|skipped" "$OUT/correctness.txt" | tee -a "$OUT/gpu.log"
+fi
+
+bench() { # FILE RANKS N KIND PRECISION
+    step "$1" "${MPIRUN[@]}" "$2" "$BUILD/bin/distfft-cuda-bench" --shape "$3x$3x$3" --kind "$4" \
+        --precision "$5" --rounds "$ROUNDS" --inner "$INNER" || log "   $2 rank(s) $3^3 $4 $5: exit $?"
+}
+
+if phase 2; then
+    log "2. timings, 1 rank: distfft against cuFFT and a device copy"
+    for n in $SHAPES; do
+        for kind in c2c r2c; do
+            for precision in double float; do
+                bench timings.jsonl 1 "$n" $kind $precision
+            done
+        done
+    done
+fi
+
+if phase 3; then
+    log "3. 2 and 4 ranks on the one device, staged"
+    for ranks in 2 4; do
+        for kind in c2c r2c; do
+            bench ranks.jsonl $ranks 256 $kind double
+        done
+    done
+fi
+
+if [ "$DRY" = 1 ]; then
+    echo "  [table.txt] python3 benchmarks/device/gpu_table.py $OUT/timings.jsonl $OUT/ranks.jsonl"
+else
+    python3 benchmarks/device/gpu_table.py "$OUT"/timings.jsonl "$OUT"/ranks.jsonl >"$OUT/table.txt" 2>>"$OUT/gpu.log"
+    cat "$OUT/table.txt" >>"$OUT/gpu.log"
+fi
+log "done"
