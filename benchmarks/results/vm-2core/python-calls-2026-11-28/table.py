@@ -7,6 +7,7 @@ import collections
 import json
 import os
 import statistics
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CALLS = ("serial_execute", "transfer", "plan_forward")
@@ -16,9 +17,9 @@ def spread(values, digits):
     return f"{statistics.median(values):.{digits}f} [{min(values):.{digits}f}–{max(values):.{digits}f}]"
 
 
-def main():
+def main(folder=HERE):
     runs = collections.defaultdict(dict)  # (call, ranks, round) -> {library: us}
-    with open(os.path.join(HERE, "results.jsonl")) as raw:
+    with open(os.path.join(folder, "results.jsonl")) as raw:
         for line in raw:
             if line.strip():
                 record = json.loads(line)
@@ -38,4 +39,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    main(*sys.argv[1:])   # another folder's results.jsonl: its table

@@ -6,8 +6,10 @@ same-round ratio distfft / mpi4py-fft, from raw.jsonl
 import json
 import os
 import statistics
+import sys
 
-here = os.path.dirname(os.path.abspath(__file__))
+# Another folder of the same experiment as the argument: its table.
+here = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
 runs = [json.loads(line) for line in open(os.path.join(here, "raw.jsonl")) if line.strip()]
 
 
