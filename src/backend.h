@@ -69,7 +69,10 @@ const backend *backend_host(void);
  * reason (not built, cannot load, no device) naming `where`, when it
  * cannot serve plans here; every later call gives the same answer. The
  * answer is this process's own: the caller agrees on it before any
- * collective. Local; thread-safe. */
+ * collective. For host memory it always succeeds, and opens the CUDA
+ * backend as well when the process has loaded the CUDA driver, so that
+ * backend_check_pointer recognises device memory handed to host calls.
+ * Local; thread-safe. */
 int backend_load(distfft_memory memory, const char *where);
 
 /* The backend of `memory` once backend_load succeeded for it; NULL

@@ -11,7 +11,9 @@
  * several ranks the exchanges run `staged` (the one method that applies to
  * device memory). Also: a host pointer handed to a device plan (on every
  * rank, or on one) and a device pointer handed to a host plan are
- * DISTFFT_ERR_ARGUMENT on every rank, and the plan runs afterwards; a
+ * DISTFFT_ERR_ARGUMENT on every rank, and the plan runs afterwards, as is
+ * a device pointer handed to a halo, a gather or scatter, or an array
+ * file; a
  * device plan's work_bytes is its host twin's, and is taken from the
  * device at create.
  *
@@ -254,6 +256,44 @@ static void test_pointer_check(void)
     distfft_plan_destroy(&host_plan);
 }
 
+/* Halos, gather/scatter and array files take host memory: a device
+ * pointer is DISTFFT_ERR_ARGUMENT on every rank (this process has loaded
+ * the CUDA driver, so it can be told), and nothing is moved or written. */
+static void test_host_calls(void)
+{
+    const int64_t shape[3] = {12, 10, 8};
+    const int grid_dims[1] = {P};
+    const int distributed_by[3] = {0, -1, -1};
+    const int64_t widths[3] = {1, 1, 1};
+    const int periodic[3] = {1, 1, 1};
+    distfft_layout layout = NULL;
+    distfft_halo halo = NULL;
+    bool made = test_created(&suite, distfft_layout_from_grid(MPI_COMM_WORLD, 3, shape, 1, grid_dims, distributed_by,
+                                                              &layout), "host calls: layout");
+    if (made)
+        made = test_created(&suite, distfft_layout_halo_create(layout, DISTFFT_COMPLEX_DOUBLE, widths, widths,
+                                                               periodic, 1, DISTFFT_HALO_DATATYPES, &halo),
+                            "host calls: halo");
+    if (made) {
+        size_t padded = (size_t)distfft_halo_padded_block(halo, NULL, NULL) * 16;
+        size_t whole = (size_t)(shape[0] * shape[1] * shape[2]) * 16;
+        void *device = device_alloc(padded > whole ? padded : whole);
+        void *host = distfft_malloc(whole);
+        int rc = distfft_halo_execute(halo, device);
+        test_case(&suite, rc == DISTFFT_ERR_ARGUMENT, "halo execute refuses device memory: %s", distfft_last_error());
+        rc = distfft_layout_gather(layout, DISTFFT_COMPLEX_DOUBLE, 1, device, 0, host);
+        test_case(&suite, rc == DISTFFT_ERR_ARGUMENT, "gather refuses device memory: %s", distfft_last_error());
+        rc = distfft_layout_scatter(layout, DISTFFT_COMPLEX_DOUBLE, 1, host, 0, device);
+        test_case(&suite, rc == DISTFFT_ERR_ARGUMENT, "scatter refuses device memory: %s", distfft_last_error());
+        rc = distfft_layout_array_write(layout, "test_device_refused.dfa", DISTFFT_COMPLEX_DOUBLE, 1, device);
+        test_case(&suite, rc == DISTFFT_ERR_ARGUMENT, "array write refuses device memory: %s", distfft_last_error());
+        distfft_free(host);
+        cudaFree(device);
+    }
+    distfft_halo_destroy(&halo);
+    distfft_layout_destroy(&layout);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -269,6 +309,7 @@ int main(int argc, char **argv)
     P = suite.size;
     test_work_memory();
     test_pointer_check();
+    test_host_calls();
     static const config configs[] = {
         {{8, 6, 4}, DISTFFT_C2C, DISTFFT_DOUBLE, 1},   {{8, 6, 4}, DISTFFT_R2C, DISTFFT_DOUBLE, 1},
         {{7, 5, 3}, DISTFFT_C2C, DISTFFT_DOUBLE, 1},   {{7, 5, 3}, DISTFFT_R2C, DISTFFT_FLOAT, 1},
