@@ -529,8 +529,9 @@ typedef enum {
 /* Halos, gather/scatter and array files take host memory only. A device
  * pointer handed to them, or to a host plan, is DISTFFT_ERR_ARGUMENT on
  * every rank wherever it can be recognised: in a process that had loaded
- * the CUDA driver when the call (a halo: its create) was made, with the
- * CUDA backend built. Elsewhere it cannot be told from host memory. */
+ * the CUDA driver when the call (for a plan or a halo: its create) was
+ * made; the driver answers (cuPointerGetAttribute), with or without the
+ * CUDA backend. Managed memory counts as host memory. */
 
 /* "host", "cuda". Local. */
 const char *distfft_memory_name(distfft_memory memory);

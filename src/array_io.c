@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "array_header.h"
-#include "backend.h"
+#include "device_memory.h"
 #include "error.h"
 #include "big_count.h"
 #include "layouts/layout_value.h"
@@ -98,8 +98,8 @@ static int check_request(io_request *request, const char *path, distfft_type typ
     if (rc != DISTFFT_SUCCESS) return rc;
     if (!local && request->local_count > 0)
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: local is NULL for a non-empty block", where);
-    (void)backend_load(DISTFFT_MEMORY_HOST, where); /* device pointers recognised */
-    rc = backend_check_pointer(DISTFFT_MEMORY_HOST, local, where, "local");
+    device_memory_probe();
+    rc = device_memory_refuse(local, where, "local");
     if (rc != DISTFFT_SUCCESS) return rc;
     replicated_add(args, type, "element type");
     replicated_add(args, ndims, "ndims");

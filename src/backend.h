@@ -69,10 +69,8 @@ const backend *backend_host(void);
  * reason (not built, cannot load, no device) naming `where`, when it
  * cannot serve plans here; every later call gives the same answer. The
  * answer is this process's own: the caller agrees on it before any
- * collective. For host memory it always succeeds, and opens the CUDA
- * backend as well when the process has loaded the CUDA driver, so that
- * backend_check_pointer recognises device memory handed to host calls.
- * Local; thread-safe. */
+ * collective. For host memory it succeeds, after looking for the CUDA
+ * driver in the process (device_memory.h). Local; thread-safe. */
 int backend_load(distfft_memory memory, const char *where);
 
 /* The backend of `memory` once backend_load succeeded for it; NULL
@@ -81,8 +79,8 @@ const backend *backend_of(distfft_memory memory);
 
 /* DISTFFT_ERR_ARGUMENT, naming `where` and `what`, when `pointer` (not
  * NULL) is not in `memory`: a host pointer handed to a plan of device
- * memory, or a device pointer (once a device backend is loaded in this
- * process) to a plan of host memory. Local: the caller agrees on it
+ * memory, or a device pointer (where the CUDA driver was found,
+ * device_memory.h) to a plan of host memory. Local: the caller agrees on it
  * before any collective. */
 int backend_check_pointer(distfft_memory memory, const void *pointer, const char *where, const char *what);
 

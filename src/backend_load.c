@@ -5,13 +5,6 @@
  * libdistfft first (both are installed in one folder), then wherever the
  * dynamic loader looks. Opening it once per process is the whole cost;
  * its answer -- the backend, or why there is none -- is kept.
- *
- * A host call can be handed device memory only in a process that has
- * loaded the CUDA driver. So a host request (a host plan's create, a
- * halo's, a gather, an array file) opens the CUDA backend too when the
- * driver is already loaded, and from then on every call's pointer check
- * tells device memory from host memory; a process without the driver
- * never opens it.
  */
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
@@ -22,6 +15,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "device_memory.h"
 #include "error.h"
 
 static struct {
@@ -83,22 +77,10 @@ static void load_cuda(void)
     __atomic_store_n(&cuda.ready, true, __ATOMIC_RELEASE);
 }
 
-/* Whether this process has loaded the CUDA driver (libcuda): a probe of
- * about 30 microseconds, made at host requests, never per execution. */
-static bool cuda_driver_loaded(void)
-{
-    void *driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
-    if (driver) dlclose(driver);
-    return driver != NULL;
-}
-
 int backend_load(distfft_memory memory, const char *where)
 {
     if (memory == DISTFFT_MEMORY_HOST) {
-        /* the answer stays the host's: a backend that cannot open only
-         * leaves device pointers unrecognised, as before */
-        if (!__atomic_load_n(&cuda.ready, __ATOMIC_ACQUIRE) && cuda_driver_loaded())
-            (void)pthread_once(&cuda.once, load_cuda);
+        device_memory_probe(); /* so that device pointers are recognised at execute */
         return DISTFFT_SUCCESS;
     }
     if (memory != DISTFFT_MEMORY_CUDA)
@@ -117,9 +99,10 @@ const backend *backend_of(distfft_memory memory)
 
 int backend_check_pointer(distfft_memory memory, const void *pointer, const char *where, const char *what)
 {
+    if (memory == DISTFFT_MEMORY_HOST) return device_memory_refuse(pointer, where, what);
     if (!pointer || !__atomic_load_n(&cuda.ready, __ATOMIC_ACQUIRE)) return DISTFFT_SUCCESS;
     bool on_device = cuda.loaded->holds(pointer);
     if (on_device == (memory == DISTFFT_MEMORY_CUDA)) return DISTFFT_SUCCESS;
-    return error_fail(DISTFFT_ERR_ARGUMENT, "%s: %s (%p) is %s memory, where %s memory is expected", where, what,
+    return error_fail(DISTFFT_ERR_ARGUMENT, "%s: %s (%p) is %s memory, but the plan's memory is %s", where, what,
                       pointer, on_device ? "device" : "host", memory == DISTFFT_MEMORY_CUDA ? "cuda" : "host");
 }

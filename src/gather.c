@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
+#include "device_memory.h"
 #include "error.h"
 #include "big_count.h"
 #include "layouts/layout_value.h"
@@ -131,10 +131,10 @@ static int check_fields(const struct distfft_layout_s *layout, distfft_type type
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: local is NULL for a non-empty block", where);
     if (layout->rank == root && !global && shape_product(layout->ndims, layout->global_shape) > 0)
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: global is NULL on the root", where);
-    (void)backend_load(DISTFFT_MEMORY_HOST, where); /* device pointers recognised */
-    int rc = backend_check_pointer(DISTFFT_MEMORY_HOST, local, where, "local");
+    device_memory_probe();
+    int rc = device_memory_refuse(local, where, "local");
     if (rc == DISTFFT_SUCCESS && layout->rank == root)
-        rc = backend_check_pointer(DISTFFT_MEMORY_HOST, global, where, "global");
+        rc = device_memory_refuse(global, where, "global");
     if (rc != DISTFFT_SUCCESS) return rc;
     replicated_add(args, type, "element type");
     replicated_add(args, batch, "batch");

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../backend.h"
+#include "../device_memory.h"
 #include "../error.h"
 #include "../text.h"
 #include "../layouts/layout_value.h"
@@ -160,7 +160,7 @@ int distfft_layout_halo_create(const struct distfft_layout_s *layout, distfft_ty
     int rc = DISTFFT_SUCCESS;
     struct distfft_halo_s *h;
     replicated_args args;
-    (void)backend_load(DISTFFT_MEMORY_HOST, "distfft_layout_halo_create"); /* device pointers recognised */
+    device_memory_probe(); /* device pointers recognised at execute */
     int local = halo_new(&h, "distfft_layout_halo_create", type, layout->ndims, layout->global_shape,
                          layout_shape(layout, layout->rank), layout_start(layout, layout->rank), widths_low,
                          widths_high, periodic, batch, variant, halo, &args);
@@ -187,7 +187,7 @@ int distfft_halo_execute(distfft_halo halo, void *array)
                            "this rank's padded block has %lld elements",
                            (long long)halo->padded_count);
     if (local == DISTFFT_SUCCESS)
-        local = backend_check_pointer(DISTFFT_MEMORY_HOST, array, "distfft_halo_execute", "array");
+        local = device_memory_refuse(array, "distfft_halo_execute", "array");
     int rc = error_agree(halo->comm, local);
     if (rc != DISTFFT_SUCCESS) return rc;
     return halo_transfer_run(halo, array);
@@ -214,8 +214,8 @@ static int copy_interior(const struct distfft_halo_s *h, const void *from, void 
     if ((!from || !to) && shape_product(h->ndims, h->local_shape) > 0)
         return error_fail(DISTFFT_ERR_ARGUMENT, "%s: a NULL array for a nonempty block",
                           where);
-    int rc = backend_check_pointer(DISTFFT_MEMORY_HOST, from, where, padding ? "block" : "padded");
-    if (rc == DISTFFT_SUCCESS) rc = backend_check_pointer(DISTFFT_MEMORY_HOST, to, where, padding ? "padded" : "block");
+    int rc = device_memory_refuse(from, where, padding ? "block" : "padded");
+    if (rc == DISTFFT_SUCCESS) rc = device_memory_refuse(to, where, padding ? "padded" : "block");
     if (rc != DISTFFT_SUCCESS) return rc;
     int64_t block[HALO_DIMS], offset[HALO_DIMS], origin[HALO_DIMS] = {0};
     block[0] = h->batch;

@@ -35,7 +35,7 @@ LAYERS = [
     # the layout value is vocabulary: gather, array files and halos take one
     (r"^layouts/layout_value\.[ch]$", ("base", 0)),
     (r"^layouts/", ("layouts", 1)),
-    (r"^(error|types|vocabulary|decomp|big_count|text|layout|node|parallel|platform|platform_native|platform_smpi|lifetime|environment)\.[ch]$", ("base", 0)),
+    (r"^(error|types|vocabulary|decomp|big_count|text|layout|node|parallel|platform|platform_native|platform_smpi|lifetime|environment|device_memory)\.[ch]$", ("base", 0)),
     (r"^kinds\.(c|h|def)$", ("base", 0)),  # the kind table: names for vocabulary, FFTW kinds for serial/
 ]
 # The one file that may know the simulator (CMake compiles it instead of
