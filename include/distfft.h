@@ -755,7 +755,14 @@ int distfft_plan_grid(const struct distfft_plan_s *plan, int *grid_ndims,
  * exchange works out of place too, and each exchange's output is a work
  * buffer of its own in a shared-memory window (the peers write their
  * chunks straight into it); counted here, and a work buffer that only
- * those write is not allocated. Local. */
+ * those write is not allocated. A device plan (DISTFFT_MEMORY_CUDA) holds
+ * these buffers in device memory, and adds the largest cuFFT work area
+ * one of its steps needs (cufftMakePlanMany64's workSize): cuFFT's work
+ * area is one per process, shared by every device plan in turn and grown
+ * at create to the largest need, so the device memory all plans take for
+ * it is the largest of their needs, not their sum. A device that cannot
+ * give it fails the create with DISTFFT_ERR_MEMORY on every rank.
+ * Local. */
 size_t distfft_plan_work_bytes(const struct distfft_plan_s *plan);
 
 /* Write a one-line description of the plan as a tree of its steps into

@@ -56,6 +56,12 @@ typedef struct {
      * managed memory); NULL for the host's, which cannot tell its own
      * memory from any other. Local. */
     bool (*holds)(const void *pointer);
+    /* Bytes of work memory a local step of this backend (made by
+     * local_step) uses beside the plan's buffers: cuFFT's work area, which
+     * the CUDA backend keeps once per process and every device plan's
+     * steps share; 0 when none. NULL for the host's, whose FFTW plans
+     * keep what they need themselves. Local. */
+    size_t (*step_work_bytes)(const step *local);
 } backend;
 
 /* The host backend: FFTW on host memory (backend_host.c). */
@@ -89,7 +95,7 @@ int backend_check_pointer(distfft_memory memory, const void *pointer, const char
 #define BACKEND_CUDA_ENTRY "distfft_cuda_backend_open"
 /* Raised whenever backend, backend_services or step.h change shape: a
  * backend library built against another refuses to open. */
-#define BACKEND_INTERFACE 2
+#define BACKEND_INTERFACE 3
 
 /* What the core lends a backend library (which sees none of its symbols:
  * libdistfft exports only the public API). */

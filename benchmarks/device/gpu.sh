@@ -5,7 +5,7 @@
 #
 #   # here, first: the CUDA build and the runtime bundle
 #   scripts/setup --cuda                       # or: source scripts/common.sh && build_cuda
-#   cmake --build build-cuda --target test_device distfft-bench distfft-cuda-bench
+#   cmake --build build-cuda --target test_device test_device_layouts distfft-bench distfft-cuda-bench
 #   benchmarks/device/bundle.sh                # .device/debian-mpi-fftw.tar.gz
 #   GPU_DRY_RUN=1 benchmarks/device/gpu.sh     # prints the plan of the run, runs nothing
 #
@@ -26,8 +26,9 @@
 #      toolkit under /usr/local), found and put on LD_LIBRARY_PATH;
 #   1. correctness: test_device (device plans against host plans, c2c and
 #      r2c, double and float, batched, primes, uneven blocks, staged
-#      exchanges; the pointer check; work_bytes) on 1, 2 and 4 ranks
-#      sharing the device, test_memory with the device present, and
+#      exchanges; the pointer check; work_bytes) and test_device_layouts
+#      (reshapes and plans in the caller's layouts on the device against
+#      the host's) on 1, 2 and 4 ranks sharing the device, test_memory with the device present, and
 #      distfft-bench --memory cuda --check (device arrays, its serial
 #      reference) on 1 and 2 ranks (correctness.txt; exit 77 is "no device
 #      seen": a failed run here);
@@ -80,7 +81,7 @@ step() {
 }
 
 MPIRUN=(orterun --oversubscribe -n)
-for file in bin/test_device bin/test_memory bin/distfft-bench bin/distfft-cuda-bench lib/libdistfft.so.1 lib/libdistfft_cuda.so; do
+for file in bin/test_device bin/test_device_layouts bin/test_memory bin/distfft-bench bin/distfft-cuda-bench lib/libdistfft.so.1 lib/libdistfft_cuda.so; do
     [ -e "$BUILD/$file" ] || { log "build-cuda/$file is missing: build it here and carry build-cuda/bin and build-cuda/lib"; exit 1; }
 done
 
@@ -109,11 +110,13 @@ if [ "$DRY" != 1 ]; then
 fi
 
 if phase 1; then
-    log "1. correctness: test_device on 1, 2, 4 ranks; test_memory with the device"
-    for ranks in 1 2 4; do
-        step correctness.txt "${MPIRUN[@]}" $ranks "$BUILD/bin/test_device"
-        status=$?
-        [ "$DRY" = 1 ] || log "   test_device on $ranks rank(s): exit $status$([ $status = 77 ] && echo ' (no device seen)')"
+    log "1. correctness: test_device, test_device_layouts on 1, 2, 4 ranks; test_memory with the device"
+    for test in test_device test_device_layouts; do
+        for ranks in 1 2 4; do
+            step correctness.txt "${MPIRUN[@]}" $ranks "$BUILD/bin/$test"
+            status=$?
+            [ "$DRY" = 1 ] || log "   $test on $ranks rank(s): exit $status$([ $status = 77 ] && echo ' (no device seen)')"
+        done
     done
     for ranks in 1 2; do
         step correctness.txt env DISTFFT_TEST_DEVICE=1 "${MPIRUN[@]}" $ranks "$BUILD/bin/test_memory"

@@ -61,8 +61,9 @@ static int cuda_local_step(const step_spec *spec, void *plan_in, void *plan_out,
                                "device (cheb axes take host memory)");
 }
 
-static const backend cuda_backend = {"cuda",         REDIST_MEMORY_CUDA, cuda_allocate, cuda_release,
-                                     cuda_local_step, &cuda_copies,      cuda_scale,    cuda_holds};
+static const backend cuda_backend = {"cuda",          REDIST_MEMORY_CUDA, cuda_allocate, cuda_release,
+                                     cuda_local_step, &cuda_copies,      cuda_scale,    cuda_holds,
+                                     cufft_step_work_bytes};
 
 extern "C" __attribute__((visibility("default"))) int distfft_cuda_backend_open(
     int interface, const backend_services *services, const backend **out, char *why, size_t why_size)

@@ -12,8 +12,9 @@
  * device memory). Also: a host pointer handed to a device plan (on every
  * rank, or on one) and a device pointer handed to a host plan are
  * DISTFFT_ERR_ARGUMENT on every rank, and the plan runs afterwards; a
- * device plan's work_bytes is its host twin's, and is taken from the
- * device at create.
+ * device plan's work_bytes is its host twin's plus cuFFT's work area, at
+ * least what cuFFT's own 3-D plan of the array asks for on one rank, and
+ * is taken from the device at create.
  *
  * Where this process sees no device (or its driver is older than the
  * runtime linked here) every rank exits with 77, CTest's skip code: this
@@ -25,6 +26,7 @@
 #include <string.h>
 
 #include <cuda_runtime.h>
+#include <cufft.h>
 
 #include "test_support.h"
 
@@ -160,9 +162,9 @@ static void compare(const config *c, const char *name, distfft_plan host_plan, d
               "%s: forward matches the host plan", name);
     test_case(&suite, copied && test_close(c->precision, in_bytes, host.back, copy.back, points),
               "%s: backward matches the host plan", name);
-    test_case(&suite, distfft_plan_work_bytes(device_plan) == distfft_plan_work_bytes(host_plan),
-              "%s: work_bytes %zu, the host plan's %zu", name, distfft_plan_work_bytes(device_plan),
-              distfft_plan_work_bytes(host_plan));
+    test_case(&suite, distfft_plan_work_bytes(device_plan) >= distfft_plan_work_bytes(host_plan),
+              "%s: work_bytes %zu, at least the host plan's %zu (and cuFFT's area)", name,
+              distfft_plan_work_bytes(device_plan), distfft_plan_work_bytes(host_plan));
     free_host(&host);
     free_host(&copy);
     free_device(&device);
@@ -212,6 +214,39 @@ static void test_work_memory(void)
     if (measured && drop < work) test_detail(&suite, "device memory dropped by %zu, work_bytes %zu", drop, work);
     test_case(&suite, measured && drop >= work, "the device plan's work memory is on the device");
     distfft_plan_destroy(&plan);
+}
+
+/* On one rank a device plan is one cuFFT 3-D plan: its work_bytes counts
+ * at least the work area cuFFT's own 3-D plan of the array asks for,
+ * beside the host twin's buffers. */
+static void test_cufft_work_area(void)
+{
+    if (P != 1) return;
+    const config c = {{64, 64, 64}, DISTFFT_C2C, DISTFFT_DOUBLE, 1};
+    distfft_options host_options, device_options;
+    options_for(&c, DISTFFT_MEMORY_HOST, &host_options);
+    options_for(&c, DISTFFT_MEMORY_CUDA, &device_options);
+    distfft_plan host_plan = NULL, device_plan = NULL;
+    bool made = test_created(&suite, distfft_plan_create(MPI_COMM_WORLD, 3, c.shape, c.precision,
+                                                         &device_options, &device_plan), "cuFFT work area");
+    made &= test_created(&suite, distfft_plan_create(MPI_COMM_WORLD, 3, c.shape, c.precision, &host_options,
+                                                     &host_plan), "cuFFT work area, host");
+    cufftHandle handle;
+    size_t estimate = 0;
+    bool asked = cufftCreate(&handle) == CUFFT_SUCCESS;
+    if (asked) {
+        asked = cufftSetAutoAllocation(handle, 0) == CUFFT_SUCCESS &&
+                cufftMakePlan3d(handle, 64, 64, 64, CUFFT_Z2Z, &estimate) == CUFFT_SUCCESS;
+        cufftDestroy(handle);
+    }
+    test_case(&suite, asked, "cuFFT's own 3-D plan says its work area");
+    if (made && asked) {
+        size_t device = distfft_plan_work_bytes(device_plan), host = distfft_plan_work_bytes(host_plan);
+        test_case(&suite, device >= host + estimate, "work_bytes %zu >= the host plan's %zu + cuFFT's %zu",
+                  device, host, estimate);
+    }
+    distfft_plan_destroy(&device_plan);
+    distfft_plan_destroy(&host_plan);
 }
 
 /* Execute with rank `who` (every rank when -1) passing `odd` arrays and
@@ -269,6 +304,7 @@ int main(int argc, char **argv)
     P = suite.size;
     test_work_memory();
     test_pointer_check();
+    test_cufft_work_area();
     static const config configs[] = {
         {{8, 6, 4}, DISTFFT_C2C, DISTFFT_DOUBLE, 1},   {{8, 6, 4}, DISTFFT_R2C, DISTFFT_DOUBLE, 1},
         {{7, 5, 3}, DISTFFT_C2C, DISTFFT_DOUBLE, 1},   {{7, 5, 3}, DISTFFT_R2C, DISTFFT_FLOAT, 1},
