@@ -814,7 +814,10 @@ int distfft_plan_describe_verbose(const struct distfft_plan_s *plan,
                                   int verbosity, char *buf, size_t size);
 
 /* Time accumulated by this rank inside distfft_plan_execute, split into serial
- * FFTs (and scaling) and redistributions, since create or the last reset. */
+ * FFTs (and scaling) and redistributions, since create or the last reset:
+ * the host's clock around each step. For a device plan (memory cuda) that
+ * is the host's time in the calls, enqueueing included, not the device's;
+ * distfft_plan_step has each step's device time. */
 typedef struct {
     double fft_seconds;           /* serial FFTs and scaling */
     double redistribute_seconds;  /* exchanges */
@@ -845,7 +848,16 @@ typedef struct {
      * batch included. An exchange on groups of M ranks ideally sends
      * global_bytes * (1 - 1/M) in all. */
     int64_t global_bytes;
-    double seconds;          /* this rank's time in the step since reset */
+    /* This rank's time in the step since reset. A host plan's: the clock
+     * around each run of the step. A device plan's (memory cuda), whose
+     * steps are enqueued on its stream and may return before their work
+     * is done: the time on the stream between two CUDA events recorded
+     * there before and after each run, so the device's work is counted
+     * whether or not the call waited for it. Reading it (distfft_plan_step)
+     * waits for the last run of the step to finish; a step's next run
+     * waits for its previous one before recording again (an execute stays
+     * stream-ordered, at most one execution of each step ahead). */
+    double seconds;
     int64_t executions;      /* executions of this transform direction since reset */
 } distfft_step;
 

@@ -35,12 +35,16 @@
 #   2. timings, 1 rank: distfft-cuda-bench at 256^3 and 512^3, c2c and
 #      r2c, double and float, GPU_ROUNDS interleaved rounds (default 5) of
 #      the device plan (input kept, and destroyed), cuFFT's own 3-D plans
-#      and a device-to-device copy of the array (timings.jsonl);
+#      and a device-to-device copy of the array (timings.jsonl); then each
+#      step's device time (distfft-bench --memory cuda --json: the
+#      library's per-step times, CUDA events on the plan's stream) at both
+#      shapes, c2c and r2c double (steps.jsonl);
 #   3. 2 and 4 ranks on the one device, staged exchanges, 256^3 c2c and
 #      r2c double: the device plan against a copy of the rank's share
-#      (ranks.jsonl);
-#   and the table of phases 2 and 3 (gpu_table.py: median same-round
-#   ratios; table.txt). Every command's output is in gpu.log.
+#      (ranks.jsonl), and its steps' device times, c2c (steps.jsonl);
+#   and the tables of phases 2 and 3 (gpu_table.py: median same-round
+#   ratios, then each step's device time; table.txt). Every command's
+#   output is in gpu.log.
 # NCCL and CUDA-IPC exchanges do not exist yet: nothing here uses NCCL.
 # Environment: OUT (default gpu-results), GPU_DEADLINE, GPU_ROUNDS,
 # GPU_INNER (pairs per round, the fastest kept; default 5), GPU_PHASES
@@ -135,6 +139,12 @@ bench() { # FILE RANKS N KIND PRECISION
         --precision "$5" --rounds "$ROUNDS" --inner "$INNER" || log "   $2 rank(s) $3^3 $4 $5: exit $?"
 }
 
+# FILE RANKS N KIND: each step's device time of one device plan (double)
+steps() {
+    step "$1" "${MPIRUN[@]}" "$2" "$BUILD/bin/distfft-bench" --shape "$3x$3x$3" --kind "$4" --precision double \
+        --memory cuda --rigor estimate --inner "$INNER" --outer 3 --json || log "   steps, $2 rank(s) $3^3 $4: exit $?"
+}
+
 if phase 2; then
     log "2. timings, 1 rank: distfft against cuFFT and a device copy"
     for n in $SHAPES; do
@@ -142,6 +152,11 @@ if phase 2; then
             for precision in double float; do
                 bench timings.jsonl 1 "$n" $kind $precision
             done
+        done
+    done
+    for n in $SHAPES; do
+        for kind in c2c r2c; do
+            steps steps.jsonl 1 "$n" $kind
         done
     done
 fi
@@ -152,13 +167,15 @@ if phase 3; then
         for kind in c2c r2c; do
             bench ranks.jsonl $ranks 256 $kind double
         done
+        steps steps.jsonl $ranks 256 c2c
     done
 fi
 
 if [ "$DRY" = 1 ]; then
-    echo "  [table.txt] python3 benchmarks/device/gpu_table.py $OUT/timings.jsonl $OUT/ranks.jsonl"
+    echo "  [table.txt] python3 benchmarks/device/gpu_table.py $OUT/timings.jsonl $OUT/ranks.jsonl $OUT/steps.jsonl"
 else
-    python3 benchmarks/device/gpu_table.py "$OUT"/timings.jsonl "$OUT"/ranks.jsonl >"$OUT/table.txt" 2>>"$OUT/gpu.log"
+    python3 benchmarks/device/gpu_table.py "$OUT"/timings.jsonl "$OUT"/ranks.jsonl "$OUT"/steps.jsonl \
+        >"$OUT/table.txt" 2>>"$OUT/gpu.log"
     cat "$OUT/table.txt" >>"$OUT/gpu.log"
 fi
 log "done"

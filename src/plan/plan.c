@@ -320,6 +320,8 @@ int plan_free(struct distfft_plan_s *plan)
         for (int s = 0; s < PLAN_MAX_STEPS; s++) KEEP(step_destroy(plan->steps[l][s]));
     KEEP(plan_ends_free(plan)); /* after the steps that borrow its reshapes */
     const backend *memory = plan_backend(plan);
+    for (int l = 0; l < 2 && memory->marks; l++)
+        for (int s = 0; s < PLAN_MAX_STEPS; s++) memory->marks->destroy(plan->step_marks[l][s]);
     for (int b = 0; b < SLOT_COUNT - SLOT_WORK0; b++) memory->release(plan->work[b]);
     memory->release(plan->scratch);
     KEEP(grid_free(plan->grid));

@@ -14,7 +14,10 @@
  * DISTFFT_ERR_ARGUMENT on every rank, and the plan runs afterwards; a
  * device plan's work_bytes is its host twin's plus cuFFT's work area, at
  * least what cuFFT's own 3-D plan of the array asks for on one rank, and
- * is taken from the device at create.
+ * is taken from the device at create. Each step's time is the device's
+ * (events on the plan's stream): every step of a run has a time, and on
+ * one rank, where the run returns before the device is done, the steps
+ * add up to about the run waited for.
  *
  * Where this process sees no device (or its driver is older than the
  * runtime linked here) every rank exits with 77, CTest's skip code: this
@@ -249,6 +252,47 @@ static void test_cufft_work_area(void)
     distfft_plan_destroy(&host_plan);
 }
 
+/* Step times after one forward run waited for: every step timed, and on
+ * one rank (wholly stream-ordered: the call returns at once) their sum
+ * near the run's wall time with the wait, not the enqueueing's. */
+static void test_step_times(void)
+{
+    const config c = {{256, 256, 256}, DISTFFT_C2C, DISTFFT_DOUBLE, 1};
+    distfft_options options;
+    options_for(&c, DISTFFT_MEMORY_CUDA, &options);
+    distfft_plan plan = NULL;
+    if (!test_created(&suite, distfft_plan_create(MPI_COMM_WORLD, 3, c.shape, c.precision, &options, &plan),
+                      "step times"))
+        return;
+    size_t in_bytes, out_bytes, bytes;
+    block_bytes(plan, &c, &in_bytes, &out_bytes, &bytes);
+    arrays device = {device_alloc(bytes), device_alloc(bytes), device_alloc(bytes)};
+    bool ready = device.in && device.out && device.back && cudaMemset(device.in, 0, bytes) == cudaSuccess;
+    int rc = ready ? run_device(plan, &device) : DISTFFT_ERR_MEMORY; /* warm-up */
+    if (rc == DISTFFT_SUCCESS) rc = distfft_plan_reset_timings(plan);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double start = MPI_Wtime();
+    if (rc == DISTFFT_SUCCESS) rc = distfft_plan_execute(plan, device.in, device.out, DISTFFT_FORWARD);
+    if (rc == DISTFFT_SUCCESS && cudaDeviceSynchronize() != cudaSuccess) rc = CUDA_FAILED;
+    double wall = MPI_Wtime() - start, sum = 0.0;
+    test_case(&suite, rc == DISTFFT_SUCCESS, "step times: the plan runs");
+    bool every = true;
+    for (int s = 0; s < distfft_plan_step_count(plan, DISTFFT_FORWARD); s++) {
+        distfft_step info;
+        distfft_plan_step(plan, DISTFFT_FORWARD, s, &info);
+        every = every && info.seconds > 0.0 && info.executions == 1;
+        sum += info.seconds;
+    }
+    test_case(&suite, every, "step times: every step of the run timed");
+    if (P == 1) {
+        if (!(sum > 0.5 * wall && sum <= wall + 1e-4)) test_detail(&suite, "steps %.6f s, run %.6f s", sum, wall);
+        test_case(&suite, sum > 0.5 * wall && sum <= wall + 1e-4,
+                  "step times: the device's work, not its enqueueing (%.3f of the run)", wall > 0 ? sum / wall : 0);
+    }
+    free_device(&device);
+    distfft_plan_destroy(&plan);
+}
+
 /* Execute with rank `who` (every rank when -1) passing `odd` arrays and
  * the others `usual`; expect `code` on every rank. */
 static void expect_execute(distfft_plan plan, arrays *usual, arrays *odd, int who, int code, const char *name)
@@ -305,6 +349,7 @@ int main(int argc, char **argv)
     test_work_memory();
     test_pointer_check();
     test_cufft_work_area();
+    test_step_times();
     static const config configs[] = {
         {{8, 6, 4}, DISTFFT_C2C, DISTFFT_DOUBLE, 1},   {{8, 6, 4}, DISTFFT_R2C, DISTFFT_DOUBLE, 1},
         {{7, 5, 3}, DISTFFT_C2C, DISTFFT_DOUBLE, 1},   {{7, 5, 3}, DISTFFT_R2C, DISTFFT_FLOAT, 1},
