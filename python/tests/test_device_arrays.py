@@ -172,10 +172,13 @@ def layouts(comm):
 
 
 @pytest.mark.skipif(DEVICE, reason="a device is present")
-def test_device_reshape_refused_without_device(layouts):
+def test_device_reshape_refused_without_device(comm, layouts):
     with pytest.raises(DistfftError, match="cuda") as caught:
         distfft.Reshape(*layouts, rigor="estimate", memory="cuda")
     assert caught.value.code == ERR_UNSUPPORTED
+    with pytest.raises(DistfftError, match="cuda") as caught:   # the device's refusal, not the layouts'
+        distfft.Plan(comm, SHAPE, rigor="estimate", memory="cuda", input_layout=layouts[1])
+    assert caught.value.code == ERR_UNSUPPORTED and "caller's layouts" not in str(caught.value)
 
 
 def test_reshape_memory_arguments(layouts):
