@@ -644,8 +644,8 @@ typedef struct {
      * grid_ndims. Negative: DISTFFT_ERR_ARGUMENT on every rank. */
     int tune_budget;
     /* Where the arrays handed to forward/backward live, the same on every
-     * rank (default DISTFFT_MEMORY_HOST). Plans in the caller's layouts
-     * (distfft_plan_create_layouts) take host memory only. */
+     * rank (default DISTFFT_MEMORY_HOST). A plan in the caller's layouts
+     * (distfft_plan_create_layouts) reshapes its ends in that memory. */
     distfft_memory memory;
     /* DISTFFT_MEMORY_CUDA: the cudaStream_t the plan's work is ordered on
      * (NULL: the default stream); kept by the plan. Must be NULL for host
@@ -761,7 +761,14 @@ int distfft_plan_grid(const struct distfft_plan_s *plan, int *grid_ndims,
  * exchange works out of place too, and each exchange's output is a work
  * buffer of its own in a shared-memory window (the peers write their
  * chunks straight into it); counted here, and a work buffer that only
- * those write is not allocated. Local. */
+ * those write is not allocated. A device plan (DISTFFT_MEMORY_CUDA) holds
+ * these buffers in device memory, and adds the largest cuFFT work area
+ * one of its steps needs (cufftMakePlanMany64's workSize): cuFFT's work
+ * area is one per process, shared by every device plan in turn and grown
+ * at create to the largest need, so the device memory all plans take for
+ * it is the largest of their needs, not their sum. A device that cannot
+ * give it fails the create with DISTFFT_ERR_MEMORY on every rank.
+ * Local. */
 size_t distfft_plan_work_bytes(const struct distfft_plan_s *plan);
 
 /* Write a one-line description of the plan as a tree of its steps into
@@ -813,7 +820,10 @@ int distfft_plan_describe_verbose(const struct distfft_plan_s *plan,
                                   int verbosity, char *buf, size_t size);
 
 /* Time accumulated by this rank inside distfft_plan_execute, split into serial
- * FFTs (and scaling) and redistributions, since create or the last reset. */
+ * FFTs (and scaling) and redistributions, since create or the last reset:
+ * the host's clock around each step. For a device plan (memory cuda) that
+ * is the host's time in the calls, enqueueing included, not the device's;
+ * distfft_plan_step has each step's device time. */
 typedef struct {
     double fft_seconds;           /* serial FFTs and scaling */
     double redistribute_seconds;  /* exchanges */
@@ -844,7 +854,16 @@ typedef struct {
      * batch included. An exchange on groups of M ranks ideally sends
      * global_bytes * (1 - 1/M) in all. */
     int64_t global_bytes;
-    double seconds;          /* this rank's time in the step since reset */
+    /* This rank's time in the step since reset. A host plan's: the clock
+     * around each run of the step. A device plan's (memory cuda), whose
+     * steps are enqueued on its stream and may return before their work
+     * is done: the time on the stream between two CUDA events recorded
+     * there before and after each run, so the device's work is counted
+     * whether or not the call waited for it. Reading it (distfft_plan_step)
+     * waits for the last run of the step to finish; a step's next run
+     * waits for its previous one before recording again (an execute stays
+     * stream-ordered, at most one execution of each step ahead). */
+    double seconds;
     int64_t executions;      /* executions of this transform direction since reset */
 } distfft_step;
 
@@ -995,10 +1014,10 @@ typedef struct distfft_reshape_s *distfft_reshape;
 
 /* A reshape's options. Fill them with distfft_reshape_options_init, then
  * set what differs; or pass NULL for the defaults. Fields that later
- * versions add (where the arrays live, the stream to run on) take their
- * default at zero and are set by _init, so code that fills the struct
- * with _init keeps its meaning; a struct zeroed instead means
- * DISTFFT_METHOD_ALLTOALLW with DISTFFT_ESTIMATE. */
+ * versions add take their default at zero and are set by _init, so code
+ * that fills the struct with _init keeps its meaning; a struct zeroed
+ * instead means DISTFFT_METHOD_ALLTOALLW with DISTFFT_ESTIMATE, host
+ * memory and no stream. */
 typedef struct {
     /* DISTFFT_METHOD_AUTO (the default): the methods that apply to boxes
      * timed and the fastest kept; or one of them (see distfft_reshape_
@@ -1007,9 +1026,23 @@ typedef struct {
     /* How AUTO decides: DISTFFT_ESTIMATE takes alltoallw untimed; the other
      * rigors time the candidates. Default DISTFFT_MEASURE. */
     distfft_rigor rigor;
+    /* Where the arrays handed to distfft_reshape_execute live, the same on
+     * every rank (default DISTFFT_MEMORY_HOST). Device memory
+     * (DISTFFT_MEMORY_CUDA) takes the methods that apply to it (today
+     * staged; AUTO times those, ESTIMATE takes the first), served by the
+     * CUDA backend as plans are; where it cannot load or finds no device,
+     * DISTFFT_ERR_UNSUPPORTED on every rank, saying why. */
+    distfft_memory memory;
+    /* DISTFFT_MEMORY_CUDA: the cudaStream_t the reshape's copies are
+     * ordered on (NULL: the default stream), fixed at create; staged
+     * waits for it before its messages, so execute returns with the
+     * unpack enqueued on it. Must be NULL for host memory
+     * (DISTFFT_ERR_ARGUMENT on every rank). */
+    void *stream;
 } distfft_reshape_options;
 
-/* Fill *options with the defaults: method AUTO, rigor MEASURE. Local. */
+/* Fill *options with the defaults: method AUTO, rigor MEASURE, host
+ * memory, no stream. Local. */
 void distfft_reshape_options_init(distfft_reshape_options *options);
 
 /* Plan moving an array from layout_in to layout_out (the same global shape
@@ -1033,11 +1066,13 @@ void distfft_reshape_options_init(distfft_reshape_options *options);
  *
  * Errors, on every rank alike (nothing made): DISTFFT_ERR_ARGUMENT for a
  * NULL layout on some rank -- then on that rank only, as it cannot reach
- * the others -- a bad type, batch or method; DISTFFT_ERR_MISMATCH for
+ * the others -- a bad type, batch, method or memory kind, a stream with
+ * host memory; DISTFFT_ERR_MISMATCH for
  * layouts on different communicators or of different global shapes or
- * ndims; DISTFFT_ERR_UNSUPPORTED for a method that does not apply, and for
- * alltoallw a local box extent or batch beyond INT_MAX. Collective on the
- * layouts' communicator. */
+ * ndims; DISTFFT_ERR_UNSUPPORTED for a method that does not apply (to
+ * boxes, or to the memory kind), for a memory kind this process cannot
+ * serve, and for alltoallw a local box extent or batch beyond INT_MAX.
+ * Collective on the layouts' communicator. */
 int distfft_reshape_create(const struct distfft_layout_s *layout_in,
                            const struct distfft_layout_s *layout_out, distfft_type type,
                            int64_t batch, const distfft_reshape_options *options,
@@ -1048,7 +1083,9 @@ int distfft_reshape_create(const struct distfft_layout_s *layout_in,
  * its box of layout_out; DISTFFT_BACKWARD: the reverse (in holds the
  * layout_out box, out receives the layout_in box). Distinct buffers; in is
  * not modified. A pointer may be NULL only where its box is empty. Another
- * direction: DISTFFT_ERR_ARGUMENT on every rank. Collective on the
+ * direction, or a pointer not in the reshape's memory kind (a host
+ * pointer to a device reshape, or the reverse once the CUDA backend is
+ * loaded): DISTFFT_ERR_ARGUMENT on every rank. Collective on the
  * layouts' communicator. */
 int distfft_reshape_execute(distfft_reshape reshape, const void *in, void *out, int direction);
 
@@ -1084,9 +1121,13 @@ int distfft_reshape_release(distfft_reshape *reshape);
  * layout_out; backward the reverse), which describe() prints as
  * "(reshape in alltoallw)" / "(reshape out alltoallw)", the step table
  * counts (is_redistribution 1, grid_direction -1) and work memory holds (a
- * buffer of the plan's own block at each such end). Its method follows
- * options->method where it applies to boxes (AUTO: the reshape methods
- * timed; alltoallv and isend-waitall as asked; any other: alltoallw).
+ * buffer of the plan's own block at each such end, in the plan's memory:
+ * with DISTFFT_MEMORY_CUDA the reshapes run on the device as
+ * distfft_reshape_create's do, on options->stream). Its method follows
+ * options->method where it applies to boxes in that memory (AUTO: the
+ * reshape methods timed; alltoallv and isend-waitall as asked; any
+ * other: the first that applies -- alltoallw in host memory, staged in a
+ * device's).
  * distfft_plan_input_block / _output_block then report this
  * rank's box of the caller's layouts. With an automatic grid
  * (options->grid_ndims 0) and row placement, the plan takes the candidate

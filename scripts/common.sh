@@ -86,7 +86,7 @@ build_smpi() {
 CUDA_WHEELS="nvidia-cuda-nvcc==13.5.37 nvidia-nvvm==13.5.37 nvidia-cuda-runtime==13.5.37 \
   nvidia-cuda-crt==13.5.37 nvidia-cuda-cccl==13.3.5.0.6 nvidia-cufft==12.5.0.14 nvidia-nccl-cu13==2.32.3"
 CUDA_VENV="$ROOT/.venv-cuda"
-CUDA_TESTS='^(test_memory\.np[123]|test_cufft_layout|test_device\.np[124]|bench\.library\.memory_cuda\.np2)$'
+CUDA_TESTS='^(test_memory\.np[123]|test_cufft_layout|test_device\.np[124]|test_device_layouts\.np[124]|bench\.library\.memory_cuda\.np2)$'
 
 # The wheels' toolkit folder (bin/nvcc, include/, lib/).
 cuda_root() {
@@ -110,7 +110,7 @@ install_cuda() {
 
 build_cuda() {
   say "building the library and its CUDA backend in build-cuda/ (nvcc from .venv-cuda, sm_90)"
-  BUILD_TARGETS="distfft distfft_cuda test_memory test_cufft_layout test_device distfft-bench distfft-cuda-bench" build_with build-cuda \
+  BUILD_TARGETS="distfft distfft_cuda test_memory test_cufft_layout test_device test_device_layouts distfft-bench distfft-cuda-bench" build_with build-cuda \
     -DMPI_C_COMPILER=mpicc.openmpi -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.openmpi \
     -DDISTFFT_CUDA=ON -DCMAKE_CUDA_COMPILER="$(cuda_root)/bin/nvcc" -DCMAKE_CUDA_ARCHITECTURES=90 \
     -DDISTFFT_BUILD_EXAMPLES=OFF -DDISTFFT_BUILD_BENCHMARKS=OFF -DDISTFFT_FORTRAN=OFF

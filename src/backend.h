@@ -25,6 +25,19 @@ extern "C" { /* a backend library may be C++ (CUDA) */
 #include "redist/redist.h"
 #include "step.h"
 
+/* Marks around a step on a stream, for timing work that is enqueued and
+ * returns at once (CUDA events): one pair per step of a plan. */
+typedef struct {
+    /* A new pair of marks; NULL when none can be had. Local. */
+    void *(*create)(void);
+    /* Put the start (end false) or end mark on `stream`. Local. */
+    void (*mark)(void *pair, bool end, void *stream);
+    /* Seconds between the two marks, once the end mark has passed (waits
+     * for it); 0 when they cannot be read. Local. */
+    double (*seconds)(void *pair);
+    void (*destroy)(void *pair);
+} backend_marks;
+
 typedef struct {
     const char *name;                 /* for messages and describe: "host" */
     redist_memory memory;             /* where its arrays live: the exchanges' memory kind */
@@ -56,6 +69,17 @@ typedef struct {
      * managed memory); NULL for the host's, which cannot tell its own
      * memory from any other. Local. */
     bool (*holds)(const void *pointer);
+    /* Bytes of work memory a local step of this backend (made by
+     * local_step) uses beside the plan's buffers: cuFFT's work area, which
+     * the CUDA backend keeps once per process and every device plan's
+     * steps share; 0 when none. NULL for the host's, whose FFTW plans
+     * keep what they need themselves. Local. */
+    size_t (*step_work_bytes)(const step *local);
+    /* How its steps are timed: marks on the plan's stream around each
+     * (a device's, whose steps return before their work is done); NULL
+     * for the host's, whose steps are done when they return, so the
+     * clock around the call times them. */
+    const backend_marks *marks;
 } backend;
 
 /* The host backend: FFTW on host memory (backend_host.c). */
@@ -90,7 +114,7 @@ int backend_check_pointer(distfft_memory memory, const void *pointer, const char
 #define BACKEND_CUDA_ENTRY "distfft_cuda_backend_open"
 /* Raised whenever backend, backend_services or step.h change shape: a
  * backend library built against another refuses to open. */
-#define BACKEND_INTERFACE 2
+#define BACKEND_INTERFACE 3
 
 /* What the core lends a backend library (which sees none of its symbols:
  * libdistfft exports only the public API). */

@@ -5,7 +5,7 @@
 #
 #   # here, first: the CUDA build and the runtime bundle
 #   scripts/setup --cuda                       # or: source scripts/common.sh && build_cuda
-#   cmake --build build-cuda --target test_device distfft-bench distfft-cuda-bench
+#   cmake --build build-cuda --target test_device test_device_layouts distfft-bench distfft-cuda-bench
 #   benchmarks/device/bundle.sh                # .device/debian-mpi-fftw.tar.gz
 #   GPU_DRY_RUN=1 benchmarks/device/gpu.sh     # prints the plan of the run, runs nothing
 #
@@ -26,20 +26,25 @@
 #      toolkit under /usr/local), found and put on LD_LIBRARY_PATH;
 #   1. correctness: test_device (device plans against host plans, c2c and
 #      r2c, double and float, batched, primes, uneven blocks, staged
-#      exchanges; the pointer check; work_bytes) on 1, 2 and 4 ranks
-#      sharing the device, test_memory with the device present, and
+#      exchanges; the pointer check; work_bytes) and test_device_layouts
+#      (reshapes and plans in the caller's layouts on the device against
+#      the host's) on 1, 2 and 4 ranks sharing the device, test_memory with the device present, and
 #      distfft-bench --memory cuda --check (device arrays, its serial
 #      reference) on 1 and 2 ranks (correctness.txt; exit 77 is "no device
 #      seen": a failed run here);
 #   2. timings, 1 rank: distfft-cuda-bench at 256^3 and 512^3, c2c and
 #      r2c, double and float, GPU_ROUNDS interleaved rounds (default 5) of
 #      the device plan (input kept, and destroyed), cuFFT's own 3-D plans
-#      and a device-to-device copy of the array (timings.jsonl);
+#      and a device-to-device copy of the array (timings.jsonl); then each
+#      step's device time (distfft-bench --memory cuda --json: the
+#      library's per-step times, CUDA events on the plan's stream) at both
+#      shapes, c2c and r2c double (steps.jsonl);
 #   3. 2 and 4 ranks on the one device, staged exchanges, 256^3 c2c and
 #      r2c double: the device plan against a copy of the rank's share
-#      (ranks.jsonl);
-#   and the table of phases 2 and 3 (gpu_table.py: median same-round
-#   ratios; table.txt). Every command's output is in gpu.log.
+#      (ranks.jsonl), and its steps' device times, c2c (steps.jsonl);
+#   and the tables of phases 2 and 3 (gpu_table.py: median same-round
+#   ratios, then each step's device time; table.txt). Every command's
+#   output is in gpu.log.
 # NCCL and CUDA-IPC exchanges do not exist yet: nothing here uses NCCL.
 # Environment: OUT (default gpu-results), GPU_DEADLINE, GPU_ROUNDS,
 # GPU_INNER (pairs per round, the fastest kept; default 5), GPU_PHASES
@@ -80,7 +85,7 @@ step() {
 }
 
 MPIRUN=(orterun --oversubscribe -n)
-for file in bin/test_device bin/test_memory bin/distfft-bench bin/distfft-cuda-bench lib/libdistfft.so.1 lib/libdistfft_cuda.so; do
+for file in bin/test_device bin/test_device_layouts bin/test_memory bin/distfft-bench bin/distfft-cuda-bench lib/libdistfft.so.1 lib/libdistfft_cuda.so; do
     [ -e "$BUILD/$file" ] || { log "build-cuda/$file is missing: build it here and carry build-cuda/bin and build-cuda/lib"; exit 1; }
 done
 
@@ -109,11 +114,13 @@ if [ "$DRY" != 1 ]; then
 fi
 
 if phase 1; then
-    log "1. correctness: test_device on 1, 2, 4 ranks; test_memory with the device"
-    for ranks in 1 2 4; do
-        step correctness.txt "${MPIRUN[@]}" $ranks "$BUILD/bin/test_device"
-        status=$?
-        [ "$DRY" = 1 ] || log "   test_device on $ranks rank(s): exit $status$([ $status = 77 ] && echo ' (no device seen)')"
+    log "1. correctness: test_device, test_device_layouts on 1, 2, 4 ranks; test_memory with the device"
+    for test in test_device test_device_layouts; do
+        for ranks in 1 2 4; do
+            step correctness.txt "${MPIRUN[@]}" $ranks "$BUILD/bin/$test"
+            status=$?
+            [ "$DRY" = 1 ] || log "   $test on $ranks rank(s): exit $status$([ $status = 77 ] && echo ' (no device seen)')"
+        done
     done
     for ranks in 1 2; do
         step correctness.txt env DISTFFT_TEST_DEVICE=1 "${MPIRUN[@]}" $ranks "$BUILD/bin/test_memory"
@@ -132,6 +139,12 @@ bench() { # FILE RANKS N KIND PRECISION
         --precision "$5" --rounds "$ROUNDS" --inner "$INNER" || log "   $2 rank(s) $3^3 $4 $5: exit $?"
 }
 
+# FILE RANKS N KIND: each step's device time of one device plan (double)
+steps() {
+    step "$1" "${MPIRUN[@]}" "$2" "$BUILD/bin/distfft-bench" --shape "$3x$3x$3" --kind "$4" --precision double \
+        --memory cuda --rigor estimate --inner "$INNER" --outer 3 --json || log "   steps, $2 rank(s) $3^3 $4: exit $?"
+}
+
 if phase 2; then
     log "2. timings, 1 rank: distfft against cuFFT and a device copy"
     for n in $SHAPES; do
@@ -139,6 +152,11 @@ if phase 2; then
             for precision in double float; do
                 bench timings.jsonl 1 "$n" $kind $precision
             done
+        done
+    done
+    for n in $SHAPES; do
+        for kind in c2c r2c; do
+            steps steps.jsonl 1 "$n" $kind
         done
     done
 fi
@@ -149,13 +167,15 @@ if phase 3; then
         for kind in c2c r2c; do
             bench ranks.jsonl $ranks 256 $kind double
         done
+        steps steps.jsonl $ranks 256 c2c
     done
 fi
 
 if [ "$DRY" = 1 ]; then
-    echo "  [table.txt] python3 benchmarks/device/gpu_table.py $OUT/timings.jsonl $OUT/ranks.jsonl"
+    echo "  [table.txt] python3 benchmarks/device/gpu_table.py $OUT/timings.jsonl $OUT/ranks.jsonl $OUT/steps.jsonl"
 else
-    python3 benchmarks/device/gpu_table.py "$OUT"/timings.jsonl "$OUT"/ranks.jsonl >"$OUT/table.txt" 2>>"$OUT/gpu.log"
+    python3 benchmarks/device/gpu_table.py "$OUT"/timings.jsonl "$OUT"/ranks.jsonl "$OUT"/steps.jsonl \
+        >"$OUT/table.txt" 2>>"$OUT/gpu.log"
     cat "$OUT/table.txt" >>"$OUT/gpu.log"
 fi
 log "done"

@@ -101,7 +101,7 @@ OPTIONS_FIELDS = ("grid_ndims", "grid_dims", "method", "norm", "rigor", "destroy
 STEP_FIELDS = ("description", "is_redistribution", "grid_direction", "axis_in", "axis_out",
                "group_size", "method", "bytes_sent", "global_bytes", "seconds", "executions")
 TIMINGS_FIELDS = ("fft_seconds", "redistribute_seconds", "executions")
-RESHAPE_OPTIONS_FIELDS = ("method", "rigor")
+RESHAPE_OPTIONS_FIELDS = ("method", "rigor", "memory", "stream")
 
 _ELEMENTS = {("int", 1): ctypes.c_int8, ("int", 2): ctypes.c_int16,
              ("int", 4): ctypes.c_int32, ("int", 8): ctypes.c_int64,

@@ -24,7 +24,7 @@ import ctypes
 
 import numpy
 
-from . import _blocks, _lib, _lifetime
+from . import _blocks, _device, _lib, _lifetime
 from ._arrays import check_array, empty_aligned, pointer, zeros_aligned
 from ._collective import Agreement
 from .distarray import DistArray
@@ -254,13 +254,18 @@ class Reshape(_lifetime.Handle):
     datatypes), "alltoallv" (the same packed, one MPI_Alltoallv),
     "isend-waitall" (messages with the overlapping ranks only) or "auto"
     (the three timed at create time unless rigor is "estimate").
-    Collective on the layouts' communicator; free with destroy() or a
-    with-block."""
+    memory="cuda" moves device arrays of the device current at creation
+    (CuPy's, or any __cuda_array_interface__ object, as Plan takes them;
+    outputs not passed are new CuPy arrays) with the methods that apply to
+    device memory ("staged"; "auto" times those), its copies ordered on
+    `stream` (as Plan's); without the CUDA backend or a device,
+    DistfftError on every rank. Collective on the layouts' communicator;
+    free with destroy() or a with-block."""
 
     _destroy_call = "distfft_reshape_destroy"
 
     def __init__(self, layout_in, layout_out, dtype=numpy.complex128, batch=1, method="auto",
-                 rigor="measure"):
+                 rigor="measure", memory="host", stream=None):
         if not isinstance(layout_in, Layout) or not isinstance(layout_out, Layout):
             raise TypeError("distfft: Reshape takes two distfft.Layout objects")
         layout_in._require_live()
@@ -278,6 +283,9 @@ class Reshape(_lifetime.Handle):
             options = _lib.reshape_options_new()
             options.method = _lib.code_of("method", str(method))
             options.rigor = _lib.code_of("rigor", str(rigor))
+            self.memory = str(memory)
+            options.memory = _lib.code_of("memory", self.memory)
+            options.stream = _device.stream_pointer(stream)
             return ctype, options
         try:
             ctype, options = self._agree(parse)
@@ -321,6 +329,8 @@ class Reshape(_lifetime.Handle):
         what = "forward" if forward else "backward"
 
         def prepare():
+            if self.memory != "host":
+                return self._prepare_device(a, out, what, in_shape, out_shape)
             if not isinstance(a, numpy.ndarray) or a.dtype != self.dtype or a.shape != in_shape:
                 raise ValueError(f"distfft: reshape {what}: the input must be a {self.dtype} array of "
                                  f"shape {in_shape}, not {getattr(a, 'dtype', type(a).__name__)} "
@@ -331,11 +341,19 @@ class Reshape(_lifetime.Handle):
                 result = target.array(self.dtype, None if self.batch == 1 else self.batch)
             else:
                 check_array(result, out_shape, self.dtype, f"reshape {what}: out", writable=True)
-            return source, result
-        source, result = self._agree(prepare)
+            return source, result, pointer(source), pointer(result)
+        source, result, pin, pout = self._agree(prepare)   # source: kept alive through the call
         direction = _lib.FORWARD if forward else _lib.BACKWARD
-        _lib.check(_lib.lib.distfft_reshape_execute(self._handle, pointer(source), pointer(result), direction))
+        _lib.check(_lib.lib.distfft_reshape_execute(self._handle, pin, pout, direction))
         return result
+
+    def _prepare_device(self, a, out, what, in_shape, out_shape):
+        """A device reshape's arrays, used where they are (no copy): the
+        input, the output and both addresses."""
+        pin = _device.pointer(a, in_shape, self.dtype, f"reshape {what}: the input")
+        if out is None:
+            out = _device.empty(out_shape, self.dtype)
+        return a, out, pin, _device.pointer(out, out_shape, self.dtype, f"reshape {what}: out", writable=True)
 
     def _require_live(self):
         if self._handle is None:

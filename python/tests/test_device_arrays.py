@@ -5,7 +5,8 @@ plan, and what forward/backward hand the C call for device arrays.
 
 A device plan cannot be made here, so the paths of its arrays run on a host
 plan told it is a device plan, with distfft_plan_execute replaced by a
-recorder: a fake array exposing __cuda_array_interface__ must reach the C
+recorder (reshapes alike: a host Reshape told it is a device one,
+distfft_reshape_execute replaced): a fake array exposing __cuda_array_interface__ must reach the C
 call as its address, untouched; numpy arrays, wrong shapes, dtypes, strides
 and read-only outputs are refused on every rank (through the recorder's
 stand-in for the library's agreement). On a machine with a device
@@ -87,14 +88,20 @@ def test_stream_needs_device_memory(comm):
         distfft.Plan(comm, SHAPE, memory="cuda", stream="default")
 
 
-def test_device_arrays_reach_the_call(device_plan):
-    plan, recorder = device_plan
-    a = FakeDeviceArray(plan.input_shape, plan.dtype, 0x7F0000001000)
-    out = FakeDeviceArray(plan.output_shape, plan.output_dtype, 0x7F0000200000)
-    assert plan.forward(a, out) is out
-    assert plan.backward(out, a) is a
+def expect_reached(transform, recorder, in_shape, in_dtype, out_shape, out_dtype):
+    """forward and backward of fake device arrays hand the C call their
+    addresses, and return the output passed."""
+    a = FakeDeviceArray(in_shape, in_dtype, 0x7F0000001000)
+    out = FakeDeviceArray(out_shape, out_dtype, 0x7F0000200000)
+    assert transform.forward(a, out) is out
+    assert transform.backward(out, a) is a
     assert recorder.calls == [(0x7F0000001000, 0x7F0000200000, _lib.FORWARD),
                               (0x7F0000200000, 0x7F0000001000, _lib.BACKWARD)]
+
+
+def test_device_arrays_reach_the_call(device_plan):
+    plan, recorder = device_plan
+    expect_reached(plan, recorder, plan.input_shape, plan.dtype, plan.output_shape, plan.output_dtype)
 
 
 def expect_refused(plan, a, out, error, match):
@@ -113,12 +120,18 @@ def test_numpy_refused(device_plan):
                    "device array")
 
 
+def numpy_on_one_rank(comm, in_shape, in_dtype, out_shape, out_dtype):
+    """Fake device arrays, but a numpy input on the last rank."""
+    out = FakeDeviceArray(out_shape, out_dtype, 0x7F0000200000)
+    a = FakeDeviceArray(in_shape, in_dtype, 0x7F0000001000)
+    if comm.Get_rank() == comm.Get_size() - 1:
+        a = numpy.zeros(in_shape, in_dtype)
+    return a, out
+
+
 def test_numpy_refused_on_one_rank(comm, device_plan):
     plan, _ = device_plan
-    out = FakeDeviceArray(plan.output_shape, plan.output_dtype, 0x7F0000200000)
-    a = FakeDeviceArray(plan.input_shape, plan.dtype, 0x7F0000001000)
-    if comm.Get_rank() == comm.Get_size() - 1:
-        a = numpy.zeros(plan.input_shape, plan.dtype)
+    a, out = numpy_on_one_rank(comm, plan.input_shape, plan.dtype, plan.output_shape, plan.output_dtype)
     expect_refused(plan, a, out, TypeError, "device array")
 
 
@@ -148,3 +161,60 @@ def test_output_without_cupy(device_plan):
     plan, _ = device_plan
     a = FakeDeviceArray(plan.input_shape, plan.dtype, 0x7F0000001000)
     expect_refused(plan, a, None, TypeError, "CuPy")
+
+
+@pytest.fixture
+def layouts(comm):
+    """Slabs along axis 0 and along axis 1 of SHAPE."""
+    with distfft.Layout.from_grid(comm, SHAPE, (comm.size,), (0, -1, -1)) as rows, \
+            distfft.Layout.from_grid(comm, SHAPE, (comm.size,), (-1, 0, -1)) as columns:
+        yield rows, columns
+
+
+@pytest.mark.skipif(DEVICE, reason="a device is present")
+def test_device_reshape_refused_without_device(comm, layouts):
+    with pytest.raises(DistfftError, match="cuda") as caught:
+        distfft.Reshape(*layouts, rigor="estimate", memory="cuda")
+    assert caught.value.code == ERR_UNSUPPORTED
+    with pytest.raises(DistfftError, match="cuda") as caught:   # the device's refusal, not the layouts'
+        distfft.Plan(comm, SHAPE, rigor="estimate", memory="cuda", input_layout=layouts[1])
+    assert caught.value.code == ERR_UNSUPPORTED and "caller's layouts" not in str(caught.value)
+
+
+def test_reshape_memory_arguments(layouts):
+    with pytest.raises(ValueError, match="memory kind 'gpu'"):
+        distfft.Reshape(*layouts, memory="gpu")
+    with pytest.raises(DistfftError, match="stream") as caught:
+        distfft.Reshape(*layouts, rigor="estimate", stream=1234)
+    assert caught.value.code == ERR_ARGUMENT
+    with pytest.raises(TypeError, match="stream"):
+        distfft.Reshape(*layouts, memory="cuda", stream="default")
+
+
+@pytest.fixture
+def device_reshape(comm, layouts, monkeypatch):
+    """A host reshape whose arrays go through the device paths, and the
+    recorder in place of the C call."""
+    reshape = distfft.Reshape(*layouts, rigor="estimate")
+    reshape.memory = "cuda"
+    recorder = Recorder(reshape._comm)
+    monkeypatch.setattr(_lib.lib, "distfft_reshape_execute", recorder)
+    yield reshape, recorder
+    monkeypatch.undo()
+    reshape.destroy()
+
+
+def test_device_arrays_reach_the_reshape(device_reshape):
+    reshape, recorder = device_reshape
+    expect_reached(reshape, recorder, reshape.input_shape, reshape.dtype, reshape.output_shape, reshape.dtype)
+
+
+def test_reshape_refuses_numpy_on_one_rank(comm, device_reshape):
+    reshape, recorder = device_reshape
+    a, out = numpy_on_one_rank(comm, reshape.input_shape, reshape.dtype, reshape.output_shape, reshape.dtype)
+    with pytest.raises(TypeError, match="device array"):
+        reshape.forward(a, out)
+    assert recorder.calls == []
+    bad = FakeDeviceArray(reshape.output_shape, numpy.complex64, 0x7F0000200000)
+    with pytest.raises(TypeError, match="dtype"):
+        reshape.forward(FakeDeviceArray(reshape.input_shape, reshape.dtype, 0x7F0000001000), bad)

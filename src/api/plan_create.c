@@ -398,12 +398,14 @@ static int attach_layouts(struct distfft_plan_s *plan, const struct distfft_layo
         if (distfft_layout_equal(given[e], own[e])) continue;
         const struct distfft_layout_s *from = e == PLAN_END_INPUT ? given[e] : own[e];
         const struct distfft_layout_s *to = e == PLAN_END_INPUT ? own[e] : given[e];
-        /* The plan's method where it applies to boxes; alltoallw for the pencil-only methods. */
-        redist_problem boxes = redist_box_problem(types[e]);
+        /* The plan's method where it applies to boxes in the plan's memory; else the first that
+         * does (alltoallw in host memory, for the pencil-only methods). */
+        redist_problem boxes = redist_box_problem(types[e], backend_of(options->memory)->memory);
         distfft_method method = options->method;
         if (method != DISTFFT_METHOD_AUTO && !redist_method_row(method)->applicable(&boxes, NULL))
-            method = DISTFFT_METHOD_ALLTOALLW;
-        TRY(tune_reshape(from, to, types[e], options->batch, method, options->rigor, &reshapes[e]));
+            method = redist_first_applicable(&boxes);
+        tune_memory memory = {options->memory, options->stream};
+        TRY(tune_reshape(from, to, types[e], options->batch, &memory, method, options->rigor, &reshapes[e]));
     }
     local = plan_attach_ends(plan, kept, reshapes); /* owns them from here */
     kept[0] = kept[1] = NULL;
@@ -435,14 +437,9 @@ int distfft_plan_create_layouts(MPI_Comm comm, int ndims, const int64_t *shape, 
     distfft_options chosen;
     if (options) chosen = *options;
     else distfft_options_init(&chosen);
-    const char *memory = distfft_memory_name(chosen.memory);
-    int refused = chosen.memory == DISTFFT_MEMORY_HOST
-                      ? DISTFFT_SUCCESS
-                      : error_fail(DISTFFT_ERR_UNSUPPORTED, "%s: a plan in the caller's layouts takes host "
-                                   "memory only (memory %s)", where, memory ? memory : "unknown");
     int concurrent, pending;
     MPI_Comm work_comm = MPI_COMM_NULL;
-    TRY(start_create(comm, refused, &work_comm, &concurrent, &pending));
+    TRY(start_create(comm, backend_load(chosen.memory, where), &work_comm, &concurrent, &pending));
     replicated_args args;
     replicated_init(&args);
     replicated_add(&args, layout_in != NULL, "layout_in given");

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "../backend.h"
 #include "../error.h"
 #include "../lifetime.h"
 #include "../redist/reshape.h"
@@ -33,23 +34,39 @@ static int check_layouts(const struct distfft_layout_s *in, const struct distfft
     return DISTFFT_SUCCESS;
 }
 
+/* Where the arrays live: a known kind whose backend this process can
+ * load (the CUDA backend's refusal says why), a stream only with device
+ * memory. Local; the caller agrees. */
+static int check_memory(distfft_memory memory, const void *stream, const char *where)
+{
+    if (!distfft_memory_name(memory))
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown memory kind %d", where, (int)memory);
+    if (memory == DISTFFT_MEMORY_HOST && stream)
+        return error_fail(DISTFFT_ERR_ARGUMENT, "%s: stream is set, but memory is host; a stream orders a "
+                          "reshape of device memory (memory cuda)", where);
+    return backend_load(memory, where);
+}
+
 static int check_create(const struct distfft_layout_s *in, const struct distfft_layout_s *out, distfft_type type,
-                        int64_t batch, distfft_method method, const distfft_reshape *reshape,
+                        int64_t batch, const distfft_reshape_options *options, const distfft_reshape *reshape,
                         replicated_args *args)
 {
     const char *where = "distfft_reshape_create";
     if (!reshape) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: reshape (out-handle) is NULL", where);
     if (!type_is_valid(type)) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: unknown element type %d", where, (int)type);
     if (batch < 1) return error_fail(DISTFFT_ERR_ARGUMENT, "%s: batch = %lld must be >= 1", where, (long long)batch);
-    redist_problem boxes = redist_box_problem(type);
-    if (method != DISTFFT_METHOD_AUTO) {
-        int rc = redist_check_applicable(method, &boxes, where);
+    int rc = check_memory(options->memory, options->stream, where);
+    if (rc != DISTFFT_SUCCESS) return rc;
+    redist_problem boxes = redist_box_problem(type, backend_of(options->memory)->memory);
+    if (options->method != DISTFFT_METHOD_AUTO) {
+        rc = redist_check_applicable(options->method, &boxes, where);
         if (rc != DISTFFT_SUCCESS) return rc;
     }
     replicated_add(args, type, "element type");
     replicated_add(args, batch, "batch");
-    replicated_add(args, method, "method");
-    int rc = check_layouts(in, out, where);
+    replicated_add(args, options->method, "method");
+    replicated_add(args, options->memory, "memory");
+    rc = check_layouts(in, out, where);
     if (rc != DISTFFT_SUCCESS) return rc;
     if (shape_count_bounded(in->ndims, layout_shape(in, in->rank), batch) < 0 ||
         shape_count_bounded(out->ndims, layout_shape(out, out->rank), batch) < 0)
@@ -62,6 +79,8 @@ void distfft_reshape_options_init(distfft_reshape_options *options)
     memset(options, 0, sizeof *options);
     options->method = DISTFFT_METHOD_AUTO;
     options->rigor = DISTFFT_MEASURE;
+    options->memory = DISTFFT_MEMORY_HOST;
+    options->stream = NULL;
 }
 
 int distfft_reshape_create(const struct distfft_layout_s *layout_in, const struct distfft_layout_s *layout_out,
@@ -78,13 +97,14 @@ int distfft_reshape_create(const struct distfft_layout_s *layout_in, const struc
     if (!options) options = &defaults;
     replicated_args args;
     replicated_init(&args);
-    int local = check_create(layout_in, layout_out, type, batch, options->method, reshape, &args);
+    int local = check_create(layout_in, layout_out, type, batch, options, reshape, &args);
     if (local == DISTFFT_SUCCESS && !distfft_rigor_name(options->rigor))
         local = error_fail(DISTFFT_ERR_ARGUMENT, "distfft_reshape_create: unknown rigor %d", (int)options->rigor);
     replicated_add(&args, options->rigor == DISTFFT_ESTIMATE, "rigor estimate");
     int rc = error_agree_replicated(layout_in->comm, local, &args);
     if (rc != DISTFFT_SUCCESS) return rc;
-    rc = tune_reshape(layout_in, layout_out, type, batch, options->method, options->rigor, reshape);
+    tune_memory memory = {options->memory, options->stream};
+    rc = tune_reshape(layout_in, layout_out, type, batch, &memory, options->method, options->rigor, reshape);
     if (rc != DISTFFT_SUCCESS) return rc;
     rc = lifetime_register_beside(&layout_in->lifetime, (*reshape)->comm, &(*reshape)->lifetime); /* agreed */
     if (rc != DISTFFT_SUCCESS) {
@@ -92,6 +112,16 @@ int distfft_reshape_create(const struct distfft_layout_s *layout_in, const struc
         *reshape = NULL;
     }
     return rc;
+}
+
+/* The arrays in the reshape's memory (cudaPointerGetAttributes, once the
+ * CUDA backend is loaded). Local. */
+static int check_pointers(const struct distfft_reshape_s *reshape, const void *in, const void *out,
+                          const char *where)
+{
+    distfft_memory memory = reshape->memory == REDIST_MEMORY_HOST ? DISTFFT_MEMORY_HOST : DISTFFT_MEMORY_CUDA;
+    int rc = backend_check_pointer(memory, in, where, "in");
+    return rc != DISTFFT_SUCCESS ? rc : backend_check_pointer(memory, out, where, "out");
 }
 
 int distfft_reshape_execute(distfft_reshape reshape, const void *in, void *out, int direction)
@@ -116,6 +146,7 @@ int distfft_reshape_execute(distfft_reshape reshape, const void *in, void *out, 
                            (long long)out_count);
     else if (in_count > 0 && out_count > 0 && pin < pout + out_count * element && pout < pin + in_count * element)
         local = error_fail(DISTFFT_ERR_ARGUMENT, "%s: in and out overlap (a reshape is out of place)", where);
+    if (local == DISTFFT_SUCCESS) local = check_pointers(reshape, in, out, where);
     int rc = reshape->size == 1 ? local : error_agree(reshape->comm, local);
     if (rc != DISTFFT_SUCCESS) return rc;
     return reshape_run(reshape, forward, in, out);

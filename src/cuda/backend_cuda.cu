@@ -8,12 +8,14 @@
  * calls distfft_cuda_backend_open once; where no device can be used (no
  * driver, a driver older than this runtime, no device) it says why, and
  * the plan is refused on every rank. The device is the one current when
- * the plan is created.
+ * the plan is created. Steps are timed by CUDA events on the plan's
+ * stream (the backend's marks).
  */
 #define OMPI_SKIP_MPICXX 1 /* the core's headers name MPI's C types only */
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <cuda_runtime.h>
 
@@ -50,6 +52,54 @@ int cuda_work_area_reserve(size_t bytes)
 
 void *cuda_work_area(void) { return work.area; }
 
+/* A step's two CUDA events (the backend's marks). */
+typedef struct {
+    cudaEvent_t start, end;
+} event_pair;
+
+static void *marks_create(void)
+{
+    event_pair *pair = (event_pair *)calloc(1, sizeof *pair);
+    if (!pair) return NULL;
+    if (cudaEventCreate(&pair->start) != cudaSuccess) {
+        free(pair);
+        return NULL;
+    }
+    if (cudaEventCreate(&pair->end) != cudaSuccess) {
+        cudaEventDestroy(pair->start);
+        free(pair);
+        return NULL;
+    }
+    return pair;
+}
+
+static void marks_mark(void *pair, bool end, void *stream)
+{
+    event_pair *p = (event_pair *)pair;
+    cudaEventRecord(end ? p->end : p->start, (cudaStream_t)stream); /* a lost mark reads as 0 s */
+}
+
+static double marks_seconds(void *pair)
+{
+    event_pair *p = (event_pair *)pair;
+    float milliseconds = 0.0f;
+    if (cudaEventSynchronize(p->end) != cudaSuccess ||
+        cudaEventElapsedTime(&milliseconds, p->start, p->end) != cudaSuccess)
+        return 0.0;
+    return 1e-3 * milliseconds;
+}
+
+static void marks_destroy(void *pair)
+{
+    event_pair *p = (event_pair *)pair;
+    if (!p) return;
+    cudaEventDestroy(p->start);
+    cudaEventDestroy(p->end);
+    free(p);
+}
+
+static const backend_marks cuda_marks = {marks_create, marks_mark, marks_seconds, marks_destroy};
+
 static int cuda_local_step(const step_spec *spec, void *plan_in, void *plan_out, void *scratch, void *stream,
                            step **out)
 {
@@ -61,8 +111,9 @@ static int cuda_local_step(const step_spec *spec, void *plan_in, void *plan_out,
                                "device (cheb axes take host memory)");
 }
 
-static const backend cuda_backend = {"cuda",         REDIST_MEMORY_CUDA, cuda_allocate, cuda_release,
-                                     cuda_local_step, &cuda_copies,      cuda_scale,    cuda_holds};
+static const backend cuda_backend = {"cuda",          REDIST_MEMORY_CUDA, cuda_allocate, cuda_release,
+                                     cuda_local_step, &cuda_copies,      cuda_scale,    cuda_holds,
+                                     cufft_step_work_bytes, &cuda_marks};
 
 extern "C" __attribute__((visibility("default"))) int distfft_cuda_backend_open(
     int interface, const backend_services *services, const backend **out, char *why, size_t why_size)

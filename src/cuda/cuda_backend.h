@@ -17,7 +17,9 @@ extern const backend_services *cuda_services;
  * before each execution): grown at create to the largest plan's need, kept
  * for the life of the process. Steps run one at a time, in the order of
  * the streams they are given; two plans on two streams running at once
- * would share it (not supported). */
+ * would share it (not supported). DISTFFT_ERR_MEMORY when the device
+ * cannot give it: a local failure of a step's creation, which the plan
+ * agrees on, so every rank returns it. */
 int cuda_work_area_reserve(size_t bytes);
 void *cuda_work_area(void);
 
@@ -38,5 +40,9 @@ bool cuda_holds(const void *pointer);
  * input copies it into `scratch` (device memory of the plan's) first.
  * Local. */
 int cufft_step_create(const step_spec *spec, void *scratch, void *stream, step **out);
+
+/* The cuFFT work area a step of cufft_step_create's needs (0 for any
+ * other step): the backend's step_work_bytes. */
+size_t cufft_step_work_bytes(const step *local);
 
 #endif

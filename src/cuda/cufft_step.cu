@@ -32,6 +32,7 @@ typedef struct {
     cudaStream_t stream;
     void *copy;                    /* the input's copy (C2R keeping its input): the plan's scratch */
     size_t copy_bytes;
+    size_t work_bytes;             /* cuFFT's work area need (cufftMakePlanMany64's workSize) */
 } cufft_step;
 
 static int cufft_failed(cufftResult result, const char *what)
@@ -101,7 +102,8 @@ static cufftType type_of(const serial_spec *spec)
     return dbl ? CUFFT_Z2Z : CUFFT_C2C;
 }
 
-/* The cuFFT plan of s->layout, without a work area of its own. */
+/* The cuFFT plan of s->layout, without a work area of its own: the
+ * process's area grown to its need. */
 static int plan(cufft_step *s)
 {
     cufft_layout *l = &s->layout;
@@ -115,7 +117,13 @@ static int plan(cufft_step *s)
         result = cufftMakePlanMany64(s->handle, l->rank, l->n, l->inembed, l->istride, l->idist, l->onembed,
                                      l->ostride, l->odist, s->type, l->batch, &work_bytes);
     if (result != CUFFT_SUCCESS) return cufft_failed(result, "cufftMakePlanMany64");
+    s->work_bytes = work_bytes;
     return cuda_work_area_reserve(work_bytes);
+}
+
+size_t cufft_step_work_bytes(const step *local)
+{
+    return local && local->ops == &cufft_ops ? ((const cufft_step *)local)->work_bytes : 0;
 }
 
 int cufft_step_create(const step_spec *spec, void *scratch, void *stream, step **out)

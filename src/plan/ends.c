@@ -75,10 +75,14 @@ static void insert_step(struct distfft_plan_s *plan, int list, int index, step *
         plan->steps[list][s] = plan->steps[list][s - 1];
         plan->exchange_output[list][s] = plan->exchange_output[list][s - 1];
         plan->step_seconds[list][s] = plan->step_seconds[list][s - 1];
+        plan->step_marks[list][s] = plan->step_marks[list][s - 1];
+        plan->step_marked[list][s] = plan->step_marked[list][s - 1];
     }
     plan->steps[list][index] = current;
     plan->exchange_output[list][index] = NULL;
     plan->step_seconds[list][index] = 0.0;
+    plan->step_marks[list][index] = NULL;
+    plan->step_marked[list][index] = false;
     plan->count[list]++;
 }
 

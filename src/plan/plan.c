@@ -105,9 +105,12 @@ static int make_local_steps(struct distfft_plan_s *plan)
         int count;
         const step_spec *specs = algebra_list(plan, l, &count);
         for (int s = 0; s < count; s++)
-            if (specs[s].kind != STEP_EXCHANGE)
+            if (specs[s].kind != STEP_EXCHANGE) {
                 TRY(local->local_step(&specs[s], buffers[0], buffers[1], plan->scratch,
                                       plan->request.options.stream, &plan->steps[l][s]));
+                size_t need = local->step_work_bytes ? local->step_work_bytes(plan->steps[l][s]) : 0;
+                if (need > plan->step_work_bytes) plan->step_work_bytes = need;
+            }
     }
 fail:
     for (int b = 0; b < 2; b++) local->release(temporary[b]);
@@ -317,6 +320,8 @@ int plan_free(struct distfft_plan_s *plan)
         for (int s = 0; s < PLAN_MAX_STEPS; s++) KEEP(step_destroy(plan->steps[l][s]));
     KEEP(plan_ends_free(plan)); /* after the steps that borrow its reshapes */
     const backend *memory = plan_backend(plan);
+    for (int l = 0; l < 2 && memory->marks; l++)
+        for (int s = 0; s < PLAN_MAX_STEPS; s++) memory->marks->destroy(plan->step_marks[l][s]);
     for (int b = 0; b < SLOT_COUNT - SLOT_WORK0; b++) memory->release(plan->work[b]);
     memory->release(plan->scratch);
     KEEP(grid_free(plan->grid));

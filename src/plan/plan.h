@@ -116,11 +116,20 @@ struct distfft_plan_s {
      * slot from that step on in a run; NULL: the slot's own. */
     void *exchange_output[2][PLAN_MAX_STEPS];
     double step_seconds[2][PLAN_MAX_STEPS];
+    /* [list][step] a device plan's marks around the step on its stream
+     * (its backend's marks, made at the step's first run; NULL: the clock
+     * times it), and whether the last run's marks are still to be added
+     * to step_seconds (plan_step_seconds reads them meanwhile). */
+    void *step_marks[2][PLAN_MAX_STEPS];
+    bool step_marked[2][PLAN_MAX_STEPS];
     /* The buffers of the slots the plan owns [slot - SLOT_WORK0]: the two
      * work buffers, and the plan's own blocks at reshaped ends. */
     void *work[SLOT_COUNT - SLOT_WORK0];
     size_t work_size[SLOT_COUNT - SLOT_WORK0];
     size_t shared_bytes;              /* of the exchanges' shared outputs together */
+    /* The largest work need of its local steps beside its buffers (the
+     * backend's step_work_bytes: cuFFT's work area, shared per process). */
+    size_t step_work_bytes;
     void *scratch;                    /* padded transforms' (algebra.scratch_bytes) */
     double sweep_scale[2];            /* normalisation left to a final sweep (1: none) */
     int comm_size;
@@ -176,6 +185,11 @@ static inline int64_t plan_step_runs(const struct distfft_plan_s *plan, const st
 
 /* Run one direction on arrays the caller has checked. Collective. */
 int plan_run(struct distfft_plan_s *plan, int list, void *in, void *out);
+
+/* Seconds of step s of a list since the last reset: the clock's around
+ * each run, or a device plan's marks on its stream (the last run's read
+ * here, waiting for it to finish). Local. */
+double plan_step_seconds(const struct distfft_plan_s *plan, int list, int s);
 
 /* Local block sizes in bytes of the caller's input and output of a
  * direction (in its layout, where the caller chose one). */

@@ -69,7 +69,7 @@ size_t distfft_plan_work_bytes(const struct distfft_plan_s *plan)
 {
     if (!plan) return 0;
     const algebra_steps *a = &plan->algebra;
-    size_t bytes = plan->shared_bytes + a->scratch_bytes;
+    size_t bytes = plan->shared_bytes + a->scratch_bytes + plan->step_work_bytes;
     for (int b = 0; b < SLOT_COUNT - SLOT_WORK0; b++) bytes += plan->work_size[b];
     return bytes;
 }
@@ -108,6 +108,7 @@ int distfft_plan_reset_timings(distfft_plan plan)
     if (!plan) return error_fail(DISTFFT_ERR_ARGUMENT, "distfft_plan_reset_timings: NULL plan");
     memset(&plan->timings, 0, sizeof plan->timings);
     memset(plan->step_seconds, 0, sizeof plan->step_seconds);
+    memset(plan->step_marked, 0, sizeof plan->step_marked); /* a device run's marks not yet read: dropped */
     memset(plan->executions, 0, sizeof plan->executions);
     return DISTFFT_SUCCESS;
 }
@@ -141,7 +142,7 @@ int distfft_plan_step(const struct distfft_plan_s *plan, int direction, int inde
     int64_t runs = plan_step_runs(plan, &current->spec); /* field by field: a field's each */
     info->global_bytes = current->spec.global_bytes * runs;
     info->bytes_sent *= runs;
-    info->seconds = plan->step_seconds[list][index];
+    info->seconds = plan_step_seconds(plan, list, index);
     info->executions = plan->executions[list];
     return DISTFFT_SUCCESS;
 }

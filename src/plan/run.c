@@ -160,6 +160,29 @@ void pipeline_strides(struct distfft_plan_s *plan)
     }
 }
 
+/* Before step s runs in a device plan: the marks of its previous run read
+ * into step_seconds (waiting for that run to finish), and its start mark
+ * put on the plan's stream. False where the clock times the step (a host
+ * plan, or no marks could be had). */
+static bool start_marks(struct distfft_plan_s *plan, int list, int s)
+{
+    const backend_marks *marks = backend_of(plan->request.options.memory)->marks;
+    if (!marks) return false;
+    void **pair = &plan->step_marks[list][s];
+    if (!*pair && !(*pair = marks->create())) return false;
+    if (plan->step_marked[list][s]) plan->step_seconds[list][s] += marks->seconds(*pair);
+    plan->step_marked[list][s] = false;
+    marks->mark(*pair, false, plan->request.options.stream);
+    return true;
+}
+
+double plan_step_seconds(const struct distfft_plan_s *plan, int list, int s)
+{
+    const backend_marks *marks = backend_of(plan->request.options.memory)->marks;
+    double pending = plan->step_marked[list][s] ? marks->seconds(plan->step_marks[list][s]) : 0.0;
+    return plan->step_seconds[list][s] + pending;
+}
+
 static void *field_of(const struct distfft_plan_s *plan, int list, void *const *slots, step_slot slot,
                       int64_t field)
 {
@@ -172,7 +195,10 @@ static void *field_of(const struct distfft_plan_s *plan, int list, void *const *
  * (platform_run_local_work: a simulator may charge it), an exchange to
  * its end or, given `request`, started and left in flight. Timed: steps
  * that communicate as redistribution, the others as FFT time. An
- * exchange with a shared output puts it in its dst slot's place first. */
+ * exchange with a shared output puts it in its dst slot's place first.
+ * A device plan's step is enqueued on its stream and may return before
+ * its work is done: its own time is read from marks around it on the
+ * stream (start_marks), the clock's time is the host's. */
 static int run_step(struct distfft_plan_s *plan, int list, void **slots, int s, int64_t k,
                     MPI_Request *request)
 {
@@ -182,12 +208,19 @@ static int run_step(struct distfft_plan_s *plan, int list, void **slots, int s, 
     const void *in = field_of(plan, list, slots, current->spec.src, k);
     void *out = field_of(plan, list, slots, current->spec.dst, k);
     platform_work work = {execute_step, name_step, current, step_in_bytes(current), step_out_bytes(current)};
+    bool marked = !request && start_marks(plan, list, s);
     double start = MPI_Wtime();
     int rc = request ? current->ops->start(current, in, out, request)
              : step_communicates(&current->spec) ? current->ops->execute(current, in, out)
                                                   : platform_run_local_work(&work, in, out);
     double elapsed = MPI_Wtime() - start;
-    plan->step_seconds[list][s] += elapsed;
+    if (marked) {
+        backend_of(plan->request.options.memory)->marks->mark(plan->step_marks[list][s], true,
+                                                               plan->request.options.stream);
+        plan->step_marked[list][s] = true;
+    } else {
+        plan->step_seconds[list][s] += elapsed;
+    }
     if (step_communicates(&current->spec)) plan->timings.redistribute_seconds += elapsed;
     else plan->timings.fft_seconds += elapsed;
     return rc;

@@ -67,10 +67,17 @@ redist_problem redist_problem_of(const redist_geometry *geometry)
                             .memory = geometry->memory, .shared_windows = platform_shares_windows()};
 }
 
-redist_problem redist_box_problem(distfft_type type)
+redist_problem redist_box_problem(distfft_type type, redist_memory memory)
 {
-    return (redist_problem){.pencils = NULL, .type = type, .memory = REDIST_MEMORY_HOST,
+    return (redist_problem){.pencils = NULL, .type = type, .memory = memory,
                             .shared_windows = platform_shares_windows()};
+}
+
+distfft_method redist_first_applicable(const redist_problem *problem)
+{
+    for (int m = 0; m < redist_method_count(); m++)
+        if (redist_method_row((distfft_method)m)->applicable(problem, NULL)) return (distfft_method)m;
+    return DISTFFT_METHOD_ALLTOALLW;
 }
 
 int redist_check_applicable(distfft_method method, const redist_problem *problem, const char *where)

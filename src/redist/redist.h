@@ -136,10 +136,16 @@ struct distfft_redist_s {
 };
 
 /* The problem of an exchange (pencils or boxes, in its geometry's
- * memory), and of a reshape between boxes of elements of `type` in host
- * memory, on this platform. Local. */
+ * memory), and of a reshape between boxes of elements of `type` in
+ * `memory`, on this platform. Local. */
 redist_problem redist_problem_of(const redist_geometry *geometry);
-redist_problem redist_box_problem(distfft_type type);
+redist_problem redist_box_problem(distfft_type type, redist_memory memory);
+
+/* The first row of the table that applies to `problem` (what estimate
+ * mode takes untimed: alltoallw in host memory, staged in a device's);
+ * alltoallw when none does, whose refusal then says why. Local, alike on
+ * every rank. */
+distfft_method redist_first_applicable(const redist_problem *problem);
 
 /* Whether `method` (a row of the table) applies to `problem`; if not, a
  * DISTFFT_ERR_UNSUPPORTED naming the method and the reason, recorded as

@@ -62,7 +62,8 @@ static void count_traffic(struct distfft_reshape_s *r)
 }
 
 int reshape_open(const struct distfft_layout_s *in, const struct distfft_layout_s *out, distfft_type type,
-                 int64_t batch, struct distfft_reshape_s **reshape_out)
+                 int64_t batch, redist_memory memory, const redist_copies *copies, void *stream,
+                 struct distfft_reshape_s **reshape_out)
 {
     int rc = DISTFFT_SUCCESS;
     *reshape_out = NULL;
@@ -71,6 +72,9 @@ int reshape_open(const struct distfft_layout_s *in, const struct distfft_layout_
     TRY(error_agree(in->comm, r ? DISTFFT_SUCCESS : error_fail(DISTFFT_ERR_MEMORY, "distfft_reshape_create: object")));
     r->type = type;
     r->batch = batch;
+    r->memory = memory;
+    r->copies = copies;
+    r->stream = stream;
     r->method = DISTFFT_METHOD_ALLTOALLW;
     r->size = in->size;
     r->rank = in->rank;
@@ -96,7 +100,8 @@ redist_geometry reshape_geometry(const struct distfft_reshape_s *r, bool forward
 {
     const struct distfft_layout_s *from = &r->boxes[forward ? 0 : 1], *to = &r->boxes[forward ? 1 : 0];
     redist_geometry g = {.type = r->type, .ndims = r->ndims, .axis_in = -1, .axis_out = -1, .batch = r->batch,
-                         .parts = r->size, .part = r->rank, .boxes_in = from, .boxes_out = to};
+                         .parts = r->size, .part = r->rank, .boxes_in = from, .boxes_out = to,
+                         .memory = r->memory, .copies = r->copies, .stream = r->stream};
     memcpy(g.in_shape, layout_shape(from, r->rank), (size_t)r->ndims * sizeof *g.in_shape);
     memcpy(g.out_shape, layout_shape(to, r->rank), (size_t)r->ndims * sizeof *g.out_shape);
     return g;

@@ -36,15 +36,22 @@ struct distfft_reshape_s {
     int64_t bytes_sent;            /* forward, to other ranks */
     int64_t bytes_received;        /* forward, from other ranks */
     int peers_in, peers_out;       /* other ranks this one sends to / receives from (forward) */
+    /* Where its arrays live, who copies there (NULL: the host's) and the
+     * stream its copies are ordered on: the redistributions' geometry. */
+    redist_memory memory;
+    const redist_copies *copies;
+    void *stream;
     double tuning_seconds;
     lifetime_tag lifetime;         /* its number beside its input layout's (lifetime.h) */
 };
 
 /* The reshape object between two agreed, compatible layouts (same ranks,
  * same global shape), on a duplicate of in's communicator, without its
- * redistributions. Collective; agreed. */
+ * redistributions; its arrays in `memory`, copied by `copies` (NULL: the
+ * host's) on `stream`. Collective; agreed. */
 int reshape_open(const struct distfft_layout_s *in, const struct distfft_layout_s *out, distfft_type type,
-                 int64_t batch, struct distfft_reshape_s **reshape);
+                 int64_t batch, redist_memory memory, const redist_copies *copies, void *stream,
+                 struct distfft_reshape_s **reshape);
 
 /* The geometry of its forward (in -> out) or backward redistribution. */
 redist_geometry reshape_geometry(const struct distfft_reshape_s *reshape, bool forward);

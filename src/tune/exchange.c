@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "../backend.h"
 #include "../error.h"
 #include "../redist/reshape.h"
 #include "../redist/nodes.h"
@@ -118,14 +119,11 @@ int tune_exchange(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometry *ge
 }
 
 /* What estimate mode takes without measuring: the first row of the table
- * that applies (alltoallw in host memory, staged in a device's). Alike on
- * every rank. */
+ * that applies. Alike on every rank. */
 static distfft_method first_applicable(const redist_geometry *geometry)
 {
     redist_problem problem = redist_problem_of(geometry);
-    for (int m = 0; m < redist_method_count(); m++)
-        if (redist_method_row((distfft_method)m)->applicable(&problem, NULL)) return (distfft_method)m;
-    return DISTFFT_METHOD_ALLTOALLW; /* none: its refusal says why */
+    return redist_first_applicable(&problem);
 }
 
 /* redist_create of a concrete method on comm, its outcome agreed on
@@ -184,15 +182,17 @@ exchange_maker tune_exchange_maker(const exchange_policy *policy)
 /* ---- the method of a reshape ---- */
 
 int tune_reshape(const struct distfft_layout_s *in, const struct distfft_layout_s *out, distfft_type type,
-                 int64_t batch, distfft_method method, distfft_rigor rigor, struct distfft_reshape_s **reshape)
+                 int64_t batch, const tune_memory *memory, distfft_method method, distfft_rigor rigor,
+                 struct distfft_reshape_s **reshape)
 {
     double begin = MPI_Wtime();
     struct distfft_reshape_s *r = NULL;
-    int rc = reshape_open(in, out, type, batch, &r);
+    const backend *where = backend_of(memory->kind);
+    int rc = reshape_open(in, out, type, batch, where->memory, where->copies, memory->stream, &r);
     if (rc != DISTFFT_SUCCESS) return rc;
     redist_geometry forward = reshape_geometry(r, true), backward = reshape_geometry(r, false);
     if (method == DISTFFT_METHOD_AUTO && rigor == DISTFFT_ESTIMATE)
-        method = DISTFFT_METHOD_ALLTOALLW; /* estimate mode never measures */
+        method = first_applicable(&forward); /* estimate mode never measures */
     /* forward measured (auto) or as asked; backward by the same method */
     if (method == DISTFFT_METHOD_AUTO) rc = tune_exchange(r->comm, r->comm, &forward, NULL, &r->redist[0]);
     else rc = create_agreed(r->comm, r->comm, &forward, method, &r->redist[0]);

@@ -52,11 +52,20 @@ typedef struct {
 /* The exchange_maker that applies `policy` (which must outlive it). */
 exchange_maker tune_exchange_maker(const exchange_policy *policy);
 
-/* The reshape of two checked, agreed layouts with `method` (AUTO: the
- * methods that apply to boxes timed, unless rigor is DISTFFT_ESTIMATE,
- * then alltoallw). Collective on the layouts' communicator; agreed. */
+/* Where a reshape's arrays live: a memory kind whose backend is loaded
+ * (backend_load), and the stream its work is ordered on. */
+typedef struct {
+    distfft_memory kind;
+    void *stream;
+} tune_memory;
+
+/* The reshape of two checked, agreed layouts in `memory` with `method`
+ * (AUTO: the methods that apply to boxes in that memory timed, unless
+ * rigor is DISTFFT_ESTIMATE, then the first that applies: alltoallw in
+ * host memory). Collective on the layouts' communicator; agreed. */
 int tune_reshape(const struct distfft_layout_s *in, const struct distfft_layout_s *out, distfft_type type,
-                 int64_t batch, distfft_method method, distfft_rigor rigor, struct distfft_reshape_s **reshape);
+                 int64_t batch, const tune_memory *memory, distfft_method method, distfft_rigor rigor,
+                 struct distfft_reshape_s **reshape);
 
 /* ---- grids.c ---- */
 

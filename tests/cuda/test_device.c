@@ -14,8 +14,12 @@
  * DISTFFT_ERR_ARGUMENT on every rank, and the plan runs afterwards, as is
  * a device pointer handed to a halo, a gather or scatter, or an array
  * file; a
- * device plan's work_bytes is its host twin's, and is taken from the
- * device at create.
+ * device plan's work_bytes is its host twin's plus cuFFT's work area, at
+ * least what cuFFT's own 3-D plan of the array asks for on one rank, and
+ * is taken from the device at create. Each step's time is the device's
+ * (events on the plan's stream): every step of a run has a time, and on
+ * one rank, where the run returns before the device is done, the steps
+ * add up to about the run waited for.
  *
  * Where this process sees no device (or its driver is older than the
  * runtime linked here) every rank exits with 77, CTest's skip code: this
@@ -27,6 +31,7 @@
 #include <string.h>
 
 #include <cuda_runtime.h>
+#include <cufft.h>
 
 #include "test_support.h"
 
@@ -162,9 +167,9 @@ static void compare(const config *c, const char *name, distfft_plan host_plan, d
               "%s: forward matches the host plan", name);
     test_case(&suite, copied && test_close(c->precision, in_bytes, host.back, copy.back, points),
               "%s: backward matches the host plan", name);
-    test_case(&suite, distfft_plan_work_bytes(device_plan) == distfft_plan_work_bytes(host_plan),
-              "%s: work_bytes %zu, the host plan's %zu", name, distfft_plan_work_bytes(device_plan),
-              distfft_plan_work_bytes(host_plan));
+    test_case(&suite, distfft_plan_work_bytes(device_plan) >= distfft_plan_work_bytes(host_plan),
+              "%s: work_bytes %zu, at least the host plan's %zu (and cuFFT's area)", name,
+              distfft_plan_work_bytes(device_plan), distfft_plan_work_bytes(host_plan));
     free_host(&host);
     free_host(&copy);
     free_device(&device);
@@ -213,6 +218,80 @@ static void test_work_memory(void)
     size_t drop = free_before > free_after ? free_before - free_after : 0;
     if (measured && drop < work) test_detail(&suite, "device memory dropped by %zu, work_bytes %zu", drop, work);
     test_case(&suite, measured && drop >= work, "the device plan's work memory is on the device");
+    distfft_plan_destroy(&plan);
+}
+
+/* On one rank a device plan is one cuFFT 3-D plan: its work_bytes counts
+ * at least the work area cuFFT's own 3-D plan of the array asks for,
+ * beside the host twin's buffers. */
+static void test_cufft_work_area(void)
+{
+    if (P != 1) return;
+    const config c = {{64, 64, 64}, DISTFFT_C2C, DISTFFT_DOUBLE, 1};
+    distfft_options host_options, device_options;
+    options_for(&c, DISTFFT_MEMORY_HOST, &host_options);
+    options_for(&c, DISTFFT_MEMORY_CUDA, &device_options);
+    distfft_plan host_plan = NULL, device_plan = NULL;
+    bool made = test_created(&suite, distfft_plan_create(MPI_COMM_WORLD, 3, c.shape, c.precision,
+                                                         &device_options, &device_plan), "cuFFT work area");
+    made &= test_created(&suite, distfft_plan_create(MPI_COMM_WORLD, 3, c.shape, c.precision, &host_options,
+                                                     &host_plan), "cuFFT work area, host");
+    cufftHandle handle;
+    size_t estimate = 0;
+    bool asked = cufftCreate(&handle) == CUFFT_SUCCESS;
+    if (asked) {
+        asked = cufftSetAutoAllocation(handle, 0) == CUFFT_SUCCESS &&
+                cufftMakePlan3d(handle, 64, 64, 64, CUFFT_Z2Z, &estimate) == CUFFT_SUCCESS;
+        cufftDestroy(handle);
+    }
+    test_case(&suite, asked, "cuFFT's own 3-D plan says its work area");
+    if (made && asked) {
+        size_t device = distfft_plan_work_bytes(device_plan), host = distfft_plan_work_bytes(host_plan);
+        test_case(&suite, device >= host + estimate, "work_bytes %zu >= the host plan's %zu + cuFFT's %zu",
+                  device, host, estimate);
+    }
+    distfft_plan_destroy(&device_plan);
+    distfft_plan_destroy(&host_plan);
+}
+
+/* Step times after one forward run waited for: every step timed, and on
+ * one rank (wholly stream-ordered: the call returns at once) their sum
+ * near the run's wall time with the wait, not the enqueueing's. */
+static void test_step_times(void)
+{
+    const config c = {{256, 256, 256}, DISTFFT_C2C, DISTFFT_DOUBLE, 1};
+    distfft_options options;
+    options_for(&c, DISTFFT_MEMORY_CUDA, &options);
+    distfft_plan plan = NULL;
+    if (!test_created(&suite, distfft_plan_create(MPI_COMM_WORLD, 3, c.shape, c.precision, &options, &plan),
+                      "step times"))
+        return;
+    size_t in_bytes, out_bytes, bytes;
+    block_bytes(plan, &c, &in_bytes, &out_bytes, &bytes);
+    arrays device = {device_alloc(bytes), device_alloc(bytes), device_alloc(bytes)};
+    bool ready = device.in && device.out && device.back && cudaMemset(device.in, 0, bytes) == cudaSuccess;
+    int rc = ready ? run_device(plan, &device) : DISTFFT_ERR_MEMORY; /* warm-up */
+    if (rc == DISTFFT_SUCCESS) rc = distfft_plan_reset_timings(plan);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double start = MPI_Wtime();
+    if (rc == DISTFFT_SUCCESS) rc = distfft_plan_execute(plan, device.in, device.out, DISTFFT_FORWARD);
+    if (rc == DISTFFT_SUCCESS && cudaDeviceSynchronize() != cudaSuccess) rc = CUDA_FAILED;
+    double wall = MPI_Wtime() - start, sum = 0.0;
+    test_case(&suite, rc == DISTFFT_SUCCESS, "step times: the plan runs");
+    bool every = true;
+    for (int s = 0; s < distfft_plan_step_count(plan, DISTFFT_FORWARD); s++) {
+        distfft_step info;
+        distfft_plan_step(plan, DISTFFT_FORWARD, s, &info);
+        every = every && info.seconds > 0.0 && info.executions == 1;
+        sum += info.seconds;
+    }
+    test_case(&suite, every, "step times: every step of the run timed");
+    if (P == 1) {
+        if (!(sum > 0.5 * wall && sum <= wall + 1e-4)) test_detail(&suite, "steps %.6f s, run %.6f s", sum, wall);
+        test_case(&suite, sum > 0.5 * wall && sum <= wall + 1e-4,
+                  "step times: the device's work, not its enqueueing (%.3f of the run)", wall > 0 ? sum / wall : 0);
+    }
+    free_device(&device);
     distfft_plan_destroy(&plan);
 }
 
@@ -310,6 +389,8 @@ int main(int argc, char **argv)
     test_work_memory();
     test_pointer_check();
     test_host_calls();
+    test_cufft_work_area();
+    test_step_times();
     static const config configs[] = {
         {{8, 6, 4}, DISTFFT_C2C, DISTFFT_DOUBLE, 1},   {{8, 6, 4}, DISTFFT_R2C, DISTFFT_DOUBLE, 1},
         {{7, 5, 3}, DISTFFT_C2C, DISTFFT_DOUBLE, 1},   {{7, 5, 3}, DISTFFT_R2C, DISTFFT_FLOAT, 1},

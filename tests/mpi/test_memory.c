@@ -13,7 +13,10 @@
  * device check, not from a library that failed to load. Bad
  * memory arguments (an unknown kind, a stream with host memory) are
  * DISTFFT_ERR_ARGUMENT everywhere, and a host plan asked for explicitly
- * runs as before.
+ * runs as before. Reshapes (distfft_reshape_options.memory, .stream) and
+ * plans in the caller's layouts answer alike; the reshape options'
+ * defaults are host memory and no stream, and a zeroed struct still means
+ * alltoallw, estimate, host memory.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -59,6 +62,63 @@ static void expect_refusal(const distfft_options *options, const distfft_options
     if (!named) test_detail(&suite, "%s: message does not name rank %d: \"%s\"", name, who, message);
     test_case(&suite, named, "%s: the message names the rank", name);
     if (rc == DISTFFT_SUCCESS && plan) distfft_plan_destroy(&plan);
+}
+
+/* distfft_reshape_create with `options` (rank `who` alone passing `odd`
+ * when who >= 0) between two layouts of one array: `code` on every rank,
+ * a NULL handle, and a message naming rank `who` (any rank when -1). */
+static void expect_reshape_refusal(const distfft_reshape_options *options, const distfft_reshape_options *odd,
+                                   int who, int code, const char *name)
+{
+    int grid[1] = {P}, rows[3] = {0, -1, -1}, columns[3] = {-1, 0, -1};
+    distfft_layout slabs = NULL, pencils = NULL;
+    int rc = distfft_layout_from_grid(MPI_COMM_WORLD, 3, shape, 1, grid, rows, &slabs);
+    if (rc == DISTFFT_SUCCESS) rc = distfft_layout_from_grid(MPI_COMM_WORLD, 3, shape, 1, grid, columns, &pencils);
+    test_case(&suite, rc == DISTFFT_SUCCESS, "%s: layouts", name);
+    char not_a_reshape;
+    distfft_reshape reshape = (distfft_reshape)(void *)&not_a_reshape;
+    rc = distfft_reshape_create(slabs, pencils, DISTFFT_COMPLEX_DOUBLE, 1, who == me ? odd : options, &reshape);
+    char message[1024];
+    snprintf(message, sizeof message, "%s", distfft_last_error());
+    if (rc != code) test_detail(&suite, "%s: code %d (%s): %s", name, rc, distfft_error_string(rc), message);
+    test_case(&suite, rc == code, "%s: %s on every rank", name, distfft_error_string(code));
+    test_case(&suite, reshape == NULL, "%s: handle NULL", name);
+    bool named = who >= 0 ? test_message_names_rank(message, who) : strstr(message, "rank") != NULL;
+    if (!named) test_detail(&suite, "%s: message does not name rank %d: \"%s\"", name, who, message);
+    test_case(&suite, named, "%s: the message names the rank", name);
+    if (code == DISTFFT_ERR_UNSUPPORTED)
+        test_case(&suite, strstr(message, "cuda") != NULL, "%s: the refusal says why (\"%s\")", name, message);
+    if (rc == DISTFFT_SUCCESS && reshape) distfft_reshape_destroy(&reshape);
+    distfft_layout_destroy(&pencils);
+    distfft_layout_destroy(&slabs);
+}
+
+/* The reshape options' defaults, and a struct zeroed as older callers
+ * fill it: alltoallw, untimed, in host memory, and it runs. */
+static void test_reshape_options(void)
+{
+    distfft_reshape_options options;
+    memset(&options, 0xff, sizeof options);
+    distfft_reshape_options_init(&options);
+    test_case(&suite, options.method == DISTFFT_METHOD_AUTO && options.rigor == DISTFFT_MEASURE &&
+                      options.memory == DISTFFT_MEMORY_HOST && options.stream == NULL,
+              "reshape options: defaults");
+    memset(&options, 0, sizeof options);
+    int grid[1] = {P}, rows[3] = {0, -1, -1}, columns[3] = {-1, 0, -1};
+    distfft_layout slabs = NULL, pencils = NULL;
+    distfft_reshape reshape = NULL;
+    int rc = distfft_layout_from_grid(MPI_COMM_WORLD, 3, shape, 1, grid, rows, &slabs);
+    if (rc == DISTFFT_SUCCESS) rc = distfft_layout_from_grid(MPI_COMM_WORLD, 3, shape, 1, grid, columns, &pencils);
+    if (rc == DISTFFT_SUCCESS) rc = distfft_reshape_create(slabs, pencils, DISTFFT_REAL_DOUBLE, 1, &options, &reshape);
+    test_case(&suite, rc == DISTFFT_SUCCESS && distfft_reshape_method(reshape) == DISTFFT_METHOD_ALLTOALLW,
+              "reshape options zeroed: alltoallw in host memory");
+    double in[8 * 6 * 4], out[8 * 6 * 4];
+    for (int i = 0; i < 8 * 6 * 4; i++) in[i] = i;
+    if (rc == DISTFFT_SUCCESS) rc = distfft_reshape_execute(reshape, in, out, DISTFFT_FORWARD);
+    test_case(&suite, rc == DISTFFT_SUCCESS, "reshape options zeroed: it runs");
+    distfft_reshape_destroy(&reshape);
+    distfft_layout_destroy(&pencils);
+    distfft_layout_destroy(&slabs);
 }
 
 static void test_names(void)
@@ -114,6 +174,13 @@ int main(int argc, char **argv)
     cuda.memory = DISTFFT_MEMORY_CUDA;
     unknown.memory = (distfft_memory)7;
     streamed.stream = &streamed; /* any non-NULL pointer: never used */
+    distfft_reshape_options reshape_host, reshape_cuda, reshape_unknown, reshape_streamed;
+    distfft_reshape_options_init(&reshape_host);
+    reshape_host.rigor = DISTFFT_ESTIMATE;
+    reshape_cuda = reshape_unknown = reshape_streamed = reshape_host;
+    reshape_cuda.memory = DISTFFT_MEMORY_CUDA;
+    reshape_unknown.memory = (distfft_memory)7;
+    reshape_streamed.stream = &reshape_streamed;
     if (!(device && strcmp(device, "1") == 0)) {
         expect_refusal(&cuda, &cuda, -1, DISTFFT_ERR_UNSUPPORTED, false, "cuda on every rank");
         expect_refusal(&host, &cuda, odd_rank, DISTFFT_ERR_UNSUPPORTED, false, "cuda on one rank");
@@ -124,8 +191,18 @@ int main(int argc, char **argv)
         if (library && strcmp(library, "1") == 0)
             test_case(&suite, strstr(message, "no usable CUDA device") != NULL,
                       "the CUDA backend loads and finds no device");
+        expect_refusal(&cuda, &cuda, -1, DISTFFT_ERR_UNSUPPORTED, true, "cuda with layouts");
+        expect_refusal(&host, &cuda, odd_rank, DISTFFT_ERR_UNSUPPORTED, true, "cuda with layouts on one rank");
+        expect_reshape_refusal(&reshape_cuda, &reshape_cuda, -1, DISTFFT_ERR_UNSUPPORTED, "reshape cuda");
+        expect_reshape_refusal(&reshape_host, &reshape_cuda, odd_rank, DISTFFT_ERR_UNSUPPORTED,
+                               "reshape cuda on one rank");
     }
-    expect_refusal(&cuda, &cuda, -1, DISTFFT_ERR_UNSUPPORTED, true, "cuda with layouts");
+    expect_reshape_refusal(&reshape_unknown, &reshape_unknown, -1, DISTFFT_ERR_ARGUMENT, "reshape unknown memory");
+    expect_reshape_refusal(&reshape_streamed, &reshape_streamed, -1, DISTFFT_ERR_ARGUMENT,
+                           "reshape stream with host memory");
+    expect_reshape_refusal(&reshape_host, &reshape_streamed, odd_rank, DISTFFT_ERR_ARGUMENT,
+                           "reshape stream with host memory on one rank");
+    test_reshape_options();
     expect_refusal(&unknown, &unknown, -1, DISTFFT_ERR_ARGUMENT, false, "unknown memory");
     expect_refusal(&host, &unknown, odd_rank, DISTFFT_ERR_ARGUMENT, false, "unknown memory on one rank");
     expect_refusal(&streamed, &streamed, -1, DISTFFT_ERR_ARGUMENT, false, "stream with host memory");

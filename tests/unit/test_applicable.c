@@ -50,14 +50,17 @@ int main(void)
     expect(count == DISTFFT_METHOD_STAGED + 1, "the table has the header's rows", "table");
     redist_geometry even = pencils(12, 4), uneven = pencils(10, 4);
     redist_problem even_pencils = redist_problem_of(&even), uneven_pencils = redist_problem_of(&uneven);
-    redist_problem boxes = redist_box_problem(DISTFFT_REAL_FLOAT);
+    redist_problem boxes = redist_box_problem(DISTFFT_REAL_FLOAT, REDIST_MEMORY_HOST);
     even_pencils.shared_windows = uneven_pencils.shared_windows = boxes.shared_windows = true;
     redist_geometry on_device = even;
     on_device.memory = REDIST_MEMORY_CUDA;
     redist_problem device_pencils = redist_problem_of(&on_device);
     device_pencils.shared_windows = true;
-    redist_problem device_boxes = boxes;
-    device_boxes.memory = REDIST_MEMORY_CUDA;
+    redist_problem device_boxes = redist_box_problem(DISTFFT_REAL_FLOAT, REDIST_MEMORY_CUDA);
+    device_boxes.shared_windows = true;
+    expect(redist_first_applicable(&boxes) == DISTFFT_METHOD_ALLTOALLW &&
+           redist_first_applicable(&device_boxes) == DISTFFT_METHOD_STAGED,
+           "untimed, boxes take alltoallw in host memory and staged in a device's", "redist_first_applicable");
     expect(device_pencils.memory == REDIST_MEMORY_CUDA && even_pencils.memory == REDIST_MEMORY_HOST,
            "an exchange's problem has its geometry's memory", "redist_problem_of");
     redist_problem no_windows = even_pencils;
