@@ -13,7 +13,9 @@
  * device check, not from a library that failed to load. Bad
  * memory arguments (an unknown kind, a stream with host memory) are
  * DISTFFT_ERR_ARGUMENT everywhere, and a host plan asked for explicitly
- * runs as before.
+ * runs as before. The device-only method nccl is refused the same way:
+ * with device memory where no backend serves it, and with host memory
+ * (which it never moves) on every rank, saying why.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -107,13 +109,17 @@ int main(int argc, char **argv)
     const char *device = getenv("DISTFFT_TEST_DEVICE");
 
     test_names();
-    distfft_options host, cuda, unknown, streamed;
+    distfft_options host, cuda, unknown, streamed, nccl_host, nccl_cuda;
     distfft_options_init(&host);
     host.rigor = DISTFFT_ESTIMATE;
     cuda = unknown = streamed = host;
     cuda.memory = DISTFFT_MEMORY_CUDA;
     unknown.memory = (distfft_memory)7;
     streamed.stream = &streamed; /* any non-NULL pointer: never used */
+    nccl_host = host;
+    nccl_host.method = DISTFFT_METHOD_NCCL;
+    nccl_cuda = cuda;
+    nccl_cuda.method = DISTFFT_METHOD_NCCL;
     if (!(device && strcmp(device, "1") == 0)) {
         expect_refusal(&cuda, &cuda, -1, DISTFFT_ERR_UNSUPPORTED, false, "cuda on every rank");
         expect_refusal(&host, &cuda, odd_rank, DISTFFT_ERR_UNSUPPORTED, false, "cuda on one rank");
@@ -124,6 +130,16 @@ int main(int argc, char **argv)
         if (library && strcmp(library, "1") == 0)
             test_case(&suite, strstr(message, "no usable CUDA device") != NULL,
                       "the CUDA backend loads and finds no device");
+        expect_refusal(&nccl_cuda, &nccl_cuda, -1, DISTFFT_ERR_UNSUPPORTED, false, "nccl on device memory");
+        message = distfft_last_error();
+        test_case(&suite, strstr(message, "cuda") != NULL, "nccl without a device backend says why (\"%s\")",
+                  message);
+    }
+    if (P > 1) { /* one rank has no exchange to refuse it */
+        expect_refusal(&nccl_host, &nccl_host, -1, DISTFFT_ERR_UNSUPPORTED, false, "nccl on host memory");
+        const char *message = distfft_last_error();
+        test_case(&suite, strstr(message, "nccl") && strstr(message, "host memory"),
+                  "nccl on host memory says why (\"%s\")", message);
     }
     expect_refusal(&cuda, &cuda, -1, DISTFFT_ERR_UNSUPPORTED, true, "cuda with layouts");
     expect_refusal(&unknown, &unknown, -1, DISTFFT_ERR_ARGUMENT, false, "unknown memory");
