@@ -91,8 +91,8 @@ static const char *nccl_unavailable(void)
 static int nccl_failed(ncclResult_t result, const char *what, ncclComm_t communicator)
 {
     const char *detail = communicator ? nccl.last_error(communicator) : "";
-    return cuda_services->fail(result == ncclSystemError ? DISTFFT_ERR_MEMORY : DISTFFT_ERR_UNSUPPORTED,
-                               "memory cuda: %s failed (%s%s%s)", what, nccl.error_string(result),
+    return cuda_services->fail(DISTFFT_ERR_UNSUPPORTED, "memory cuda: %s failed (%s%s%s)", what,
+                               nccl.error_string(result),
                                detail && detail[0] ? ": " : "", detail ? detail : "");
 }
 
