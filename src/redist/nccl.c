@@ -96,8 +96,8 @@ static int cached_on(MPI_Comm comm, void **communicator)
 }
 
 /* A new communicator of the library on comm's ranks: the id made on rank
- * 0 and broadcast with its outcome, then opened on every rank, and the
- * outcome agreed. Collective; the same code on every rank. */
+ * 0 and broadcast with its outcome, agreed, then opened on every rank,
+ * and that outcome agreed. Collective; the same code on every rank. */
 static int open_communicator(MPI_Comm comm, const redist_messages *library, void **communicator)
 {
     int rank = 0, ranks = 1;
@@ -116,9 +116,9 @@ static int open_communicator(MPI_Comm comm, const redist_messages *library, void
     if (rc == DISTFFT_SUCCESS) memcpy(&code, id, sizeof code);
     if (rc == DISTFFT_SUCCESS && code != DISTFFT_SUCCESS)
         rc = rank == 0 ? code : error_fail(code, "nccl: rank 0 could not make the communicator's id");
-    if (rc == DISTFFT_SUCCESS) rc = library->open(id + sizeof(int), ranks, rank, communicator);
+    rc = error_agree(comm, rc); /* every rank opens, or none: opening waits for them all */
+    if (rc == DISTFFT_SUCCESS) rc = error_agree(comm, library->open(id + sizeof(int), ranks, rank, communicator));
     free(id);
-    rc = error_agree(comm, rc);
     if (rc != DISTFFT_SUCCESS && *communicator) {
         KEEP(library->close(*communicator, true)); /* some rank failed: nothing to wait for */
         *communicator = NULL;
