@@ -19,13 +19,18 @@ get_filename_component(_distfft_cuda_root "${_distfft_cuda_root}" DIRECTORY)
 find_library(DISTFFT_CUFFT NAMES cufft libcufft.so.12 libcufft.so.11
   HINTS "${_distfft_cuda_root}/lib" "${_distfft_cuda_root}/lib64" ${CMAKE_CUDA_IMPLICIT_LINK_DIRECTORIES}
   REQUIRED)
+# NCCL's header only (nccl.cu types its calls from it): the backend opens
+# libnccl.so.2 with dlopen, so it loads where NCCL is absent.
+find_path(DISTFFT_NCCL_INCLUDE nccl.h
+  HINTS "${_distfft_cuda_root}/../nccl/include" "${_distfft_cuda_root}/include" ${CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES}
+  REQUIRED)
 file(GLOB DISTFFT_CUDA_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/cuda/*.cu)
 add_library(distfft_cuda SHARED ${DISTFFT_CUDA_SOURCES})
 # The core's headers name MPI's types (step.h): its headers, not its library;
 # nothing here calls MPI or any symbol of libdistfft (backend.h's services).
 target_include_directories(distfft_cuda PRIVATE ${CMAKE_SOURCE_DIR}/include ${CMAKE_SOURCE_DIR}/src
-  ${MPI_C_INCLUDE_DIRS})
-target_link_libraries(distfft_cuda PRIVATE ${DISTFFT_CUFFT})
+  ${MPI_C_INCLUDE_DIRS} ${DISTFFT_NCCL_INCLUDE})
+target_link_libraries(distfft_cuda PRIVATE ${DISTFFT_CUFFT} ${CMAKE_DL_LIBS})
 target_link_options(distfft_cuda PRIVATE -Wl,--no-undefined)
 # cuFFT found where the build found it (a versioned name gets no automatic
 # run path); on a device machine, LD_LIBRARY_PATH may name the machine's own.

@@ -39,7 +39,10 @@
  *    DISTFFT_METHOD_AUTO may pick) frees an MPI shared-memory window, and
  *    MPI_Win_free returns on no rank before every rank of the node's group
  *    has called it: a rank that destroys such an object while another
- *    waits in some other collective deadlocks the job.
+ *    waits in some other collective deadlocks the job. So may freeing the
+ *    last communicator of a device plan whose exchanges use
+ *    DISTFFT_METHOD_NCCL: its NCCL communicator is freed with it
+ *    (ncclCommDestroy), and NCCL may wait for the other ranks.
  *  - Release calls (distfft_plan_release, _redist_release,
  *    _layout_release, _reshape_release, _halo_release: every object that
  *    holds MPI resources but grids) are the path that cannot deadlock
@@ -306,8 +309,16 @@ typedef enum {
     /* "staged": for device memory only (DISTFFT_MEMORY_CUDA): pack on the
      * device, copy to pinned host buffers, one MPI_Alltoallv, copy back,
      * unpack; any MPI. It synchronises the plan's stream. Every other
-     * method moves host memory only */
-    DISTFFT_METHOD_STAGED = 10
+     * method but nccl moves host memory only */
+    DISTFFT_METHOD_STAGED = 10,
+    /* "nccl": for device memory only, where the CUDA backend finds NCCL
+     * (libnccl.so.2): pack on the device, one NCCL group of ncclSend /
+     * ncclRecv with every peer of a non-empty chunk, unpack. Stream-ordered:
+     * all three are enqueued on the plan's stream and the exchange returns
+     * at once (synchronise the stream before reading the output on the
+     * host). One NCCL communicator per MPI communicator of the plan, made
+     * at the first exchange on it and freed with it (see "Destroy calls") */
+    DISTFFT_METHOD_NCCL = 11
 } distfft_method;
 
 /* Most concrete methods a build can have (distfft_method_count() <= it). */

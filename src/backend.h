@@ -57,7 +57,9 @@ typedef struct {
                       step **out);
     /* The exchanges' buffers and copies in this memory (redist/copies.h:
      * pack, unpack, the own chunk, a reshape's boxes, staging to the
-     * host), lent to every exchange of the plan; and the runner's own
+     * host; and, where the backend has them, messages between its buffers
+     * without MPI: copies->messages), lent to every exchange of the plan;
+     * and the runner's own
      * passes: its copies between the caller's arrays and the work
      * buffers (copies->move). */
     const redist_copies *copies;
@@ -114,7 +116,7 @@ int backend_check_pointer(distfft_memory memory, const void *pointer, const char
 #define BACKEND_CUDA_ENTRY "distfft_cuda_backend_open"
 /* Raised whenever backend, backend_services or step.h change shape: a
  * backend library built against another refuses to open. */
-#define BACKEND_INTERFACE 3
+#define BACKEND_INTERFACE 4
 
 /* What the core lends a backend library (which sees none of its symbols:
  * libdistfft exports only the public API). */

@@ -19,8 +19,8 @@
  * cudaDeviceSynchronize (a plan without exchanges returns before its work
  * is done), slowest rank. One JSON line per round and variant on rank 0's
  * stdout; the ratio of same-round pairs is what is compared. On several
- * ranks (sharing a device or not) the exchanges run `staged`, and cufft is
- * left out.
+ * ranks (sharing a device or not) the exchanges run `staged`, or the
+ * method --method names (nccl), and cufft is left out.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -43,6 +43,7 @@ typedef struct {
     int r2c;
     distfft_precision precision;
     int rounds, inner;
+    distfft_method method; /* the exchanges' on several ranks */
 } bench_options;
 
 typedef struct {
@@ -57,12 +58,12 @@ static void usage(void)
 {
     if (me == 0)
         fprintf(stderr, "usage: distfft-cuda-bench --shape AxBxC --kind c2c|r2c --precision double|float "
-                        "[--rounds R] [--inner K]\n");
+                        "[--rounds R] [--inner K] [--method staged|nccl]\n");
 }
 
 static int parse(int argc, char **argv, bench_options *o)
 {
-    *o = (bench_options){{64, 64, 64}, 0, DISTFFT_DOUBLE, 5, 5};
+    *o = (bench_options){{64, 64, 64}, 0, DISTFFT_DOUBLE, 5, 5, DISTFFT_METHOD_STAGED};
     for (int i = 1; i + 1 < argc; i += 2) {
         const char *key = argv[i], *value = argv[i + 1];
         long long a, b, c;
@@ -78,6 +79,8 @@ static int parse(int argc, char **argv, bench_options *o)
             o->rounds = atoi(value);
         } else if (strcmp(key, "--inner") == 0 && atoi(value) > 0) {
             o->inner = atoi(value);
+        } else if (strcmp(key, "--method") == 0 && distfft_method_from_name(value, &o->method) == DISTFFT_SUCCESS) {
+            continue;
         } else {
             return -1;
         }
@@ -99,7 +102,7 @@ static int create_plan(const bench_options *o, int destroy_input, distfft_plan *
     options.memory = DISTFFT_MEMORY_CUDA;
     options.destroy_input = destroy_input;
     if (o->r2c) options.kinds[2] = DISTFFT_R2C;
-    if (P > 1) options.method = DISTFFT_METHOD_STAGED;
+    if (P > 1) options.method = o->method;
     return distfft_plan_create(MPI_COMM_WORLD, 3, o->shape, o->precision, &options, plan);
 }
 
@@ -203,10 +206,10 @@ static void report(const bench_options *o, const char *variant, int round, doubl
     if (me != 0) return;
     printf("{\"bench\": \"distfft-cuda-bench\", \"revision\": \"%s\", \"ranks\": %d, \"shape\": [%lld, %lld, %lld], "
            "\"kind\": \"%s\", \"precision\": \"%s\", \"variant\": \"%s\", \"round\": %d, \"inner\": %d, "
-           "\"pair_seconds\": %.9g, \"block_bytes\": %zu}\n",
+           "\"pair_seconds\": %.9g, \"block_bytes\": %zu, \"method\": \"%s\"}\n",
            DISTFFT_GIT_REVISION, P, (long long)o->shape[0], (long long)o->shape[1], (long long)o->shape[2],
            o->r2c ? "r2c" : "c2c", o->precision == DISTFFT_FLOAT ? "float" : "double", variant, round, o->inner,
-           seconds, copy_bytes);
+           seconds, copy_bytes, P > 1 ? distfft_method_name(o->method) : "none");
     fflush(stdout);
 }
 

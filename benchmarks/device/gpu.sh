@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gpu.sh -- device plans on a lent NVIDIA machine (the `device` tool's H200
 # host: no MPI, no build tools; its own CUDA driver and, in its Python, the
-# CUDA 13 wheels with cuFFT), run from the repository root:
+# CUDA 13 wheels with cuFFT and NCCL), run from the repository root:
 #
 #   # here, first: the CUDA build and the runtime bundle
 #   scripts/setup --cuda                       # or: source scripts/common.sh && build_cuda
@@ -19,16 +19,21 @@
 # It stops starting work after GPU_DEADLINE seconds (default 270; every
 # command is also cut at what is left) and writes each phase's results
 # under $OUT as the phase ends, in priority order:
-#   0. the machine: nvidia-smi, the CUDA driver, runtime and cuFFT versions
-#      (machine.txt); Debian's Open MPI and FFTW unpacked over / as node.sh
-#      does (never replacing a file the machine has); cuFFT from the
-#      machine's own libraries (its Python's nvidia wheels, or a CUDA
-#      toolkit under /usr/local), found and put on LD_LIBRARY_PATH;
+#   0. the machine: nvidia-smi, the CUDA driver, runtime, cuFFT and NCCL
+#      versions (machine.txt); Debian's Open MPI and FFTW unpacked over / as
+#      node.sh does (never replacing a file the machine has); cuFFT and NCCL
+#      (libnccl.so.2) from the machine's own libraries (its Python's nvidia
+#      wheels, or a CUDA toolkit under /usr/local), found and put on
+#      LD_LIBRARY_PATH (nothing of either is carried); NCCL_MULTI_RANK_GPU_ENABLE=1
+#      (NCCL >= 2.30 lets several ranks share the one device with it);
 #   1. correctness: test_device (device plans against host plans, c2c and
 #      r2c, double and float, batched, primes, uneven blocks, staged
-#      exchanges; the pointer check; work_bytes) and test_device_layouts
-#      (reshapes and plans in the caller's layouts on the device against
-#      the host's) on 1, 2 and 4 ranks sharing the device, test_memory with the device present, and
+#      exchanges, then nccl ones where the machine's NCCL serves the ranks
+#      -- a refusal is printed, "test_device: nccl not run: ...", recorded
+#      and not a failure; the pointer check; work_bytes) and
+#      test_device_layouts (reshapes and plans in the caller's layouts on
+#      the device against the host's) on 1, 2 and 4 ranks sharing the
+#      device, test_memory with the device present, and
 #      distfft-bench --memory cuda --check (device arrays, its serial
 #      reference) on 1 and 2 ranks (correctness.txt; exit 77 is "no device
 #      seen": a failed run here);
@@ -39,13 +44,14 @@
 #      step's device time (distfft-bench --memory cuda --json: the
 #      library's per-step times, CUDA events on the plan's stream) at both
 #      shapes, c2c and r2c double (steps.jsonl);
-#   3. 2 and 4 ranks on the one device, staged exchanges, 256^3 c2c and
-#      r2c double: the device plan against a copy of the rank's share
-#      (ranks.jsonl), and its steps' device times, c2c (steps.jsonl);
+#   3. 2 and 4 ranks on the one device, staged then nccl exchanges, 256^3
+#      c2c and r2c double: the device plan against a copy of the rank's
+#      share (ranks.jsonl; an nccl run NCCL refuses is logged, and the
+#      script goes on), and its steps' device times, c2c (steps.jsonl);
 #   and the tables of phases 2 and 3 (gpu_table.py: median same-round
 #   ratios, then each step's device time; table.txt). Every command's
 #   output is in gpu.log.
-# NCCL and CUDA-IPC exchanges do not exist yet: nothing here uses NCCL.
+# CUDA-IPC exchanges do not exist yet.
 # Environment: OUT (default gpu-results), GPU_DEADLINE, GPU_ROUNDS,
 # GPU_INNER (pairs per round, the fastest kept; default 5), GPU_PHASES
 # (default "1 2 3"), GPU_SHAPES (phase 2's; default "256 512"),
@@ -106,11 +112,24 @@ for python in python3 /opt/torch/.venv/bin/python3; do
     cufft=$(ls "$site"/nvidia/*/lib/libcufft.so.* "$site"/nvidia/cufft/lib/libcufft.so.* 2>/dev/null | head -n 1)
 done
 [ -n "$cufft" ] || [ "$DRY" = 1 ] || { log "no libcufft.so on this machine"; exit 1; }
-export LD_LIBRARY_PATH=$BUILD/lib${cufft:+:$(dirname "$cufft")}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# NCCL likewise (the backend opens libnccl.so.2 itself; none: nccl is refused, staged runs)
+nccl=$(ls /usr/local/cuda/lib64/libnccl.so.2 /usr/lib/x86_64-linux-gnu/libnccl.so.2 2>/dev/null | head -n 1)
+for python in python3 /opt/torch/.venv/bin/python3; do
+    { [ -n "$nccl" ] || [ "$DRY" = 1 ]; } && break
+    site=$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])' 2>/dev/null) || continue
+    nccl=$(ls "$site"/nvidia/nccl/lib/libnccl.so.2 2>/dev/null | head -n 1)
+done
+nccl_version=$([ "$DRY" = 1 ] && echo "not looked for: dry run" || echo none)
+if [ -n "$nccl" ]; then
+    nccl_version=$(python3 -c 'import ctypes, sys; v = ctypes.c_int(); ctypes.CDLL(sys.argv[1]).ncclGetVersion(ctypes.byref(v)); print(v.value)' "$nccl" 2>&1)
+fi
+export LD_LIBRARY_PATH=$BUILD/lib${cufft:+:$(dirname "$cufft")}${nccl:+:$(dirname "$nccl")}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export NCCL_MULTI_RANK_GPU_ENABLE=1
 log "cuFFT: ${cufft:-(not looked for: dry run)}"
+log "NCCL: ${nccl:-none found} (version $nccl_version)"
 if [ "$DRY" != 1 ]; then
     { date; nvidia-smi; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
-      echo "cufft: $cufft"; grep PRETTY /etc/os-release; orterun --version | head -n 1; } >"$OUT/machine.txt" 2>&1
+      echo "cufft: $cufft"; echo "nccl: ${nccl:-none} (version $nccl_version)"; grep PRETTY /etc/os-release; orterun --version | head -n 1; } >"$OUT/machine.txt" 2>&1
 fi
 
 if phase 1; then
@@ -131,18 +150,19 @@ if phase 1; then
         status=$?
         [ "$DRY" = 1 ] || log "   distfft-bench --memory cuda --check on $ranks rank(s): exit $status"
     done
-    [ "$DRY" = 1 ] || grep -E "passed|FAIL|skipped" "$OUT/correctness.txt" | tee -a "$OUT/gpu.log"
+    [ "$DRY" = 1 ] || grep -E "passed|FAIL|skipped|nccl not run" "$OUT/correctness.txt" | tee -a "$OUT/gpu.log"
 fi
 
-bench() { # FILE RANKS N KIND PRECISION
+bench() { # FILE RANKS N KIND PRECISION [METHOD]
     step "$1" "${MPIRUN[@]}" "$2" "$BUILD/bin/distfft-cuda-bench" --shape "$3x$3x$3" --kind "$4" \
-        --precision "$5" --rounds "$ROUNDS" --inner "$INNER" || log "   $2 rank(s) $3^3 $4 $5: exit $?"
+        --precision "$5" --rounds "$ROUNDS" --inner "$INNER" ${6:+--method $6} || log "   $2 rank(s) $3^3 $4 $5 ${6:-}: exit $?"
 }
 
-# FILE RANKS N KIND: each step's device time of one device plan (double)
+# FILE RANKS N KIND [METHOD]: each step's device time of one device plan (double)
 steps() {
     step "$1" "${MPIRUN[@]}" "$2" "$BUILD/bin/distfft-bench" --shape "$3x$3x$3" --kind "$4" --precision double \
-        --memory cuda --rigor estimate --inner "$INNER" --outer 3 --json || log "   steps, $2 rank(s) $3^3 $4: exit $?"
+        --memory cuda --rigor estimate --inner "$INNER" --outer 3 --json ${5:+--methods $5} \
+        || log "   steps, $2 rank(s) $3^3 $4 ${5:-}: exit $?"
 }
 
 if phase 2; then
@@ -162,12 +182,14 @@ if phase 2; then
 fi
 
 if phase 3; then
-    log "3. 2 and 4 ranks on the one device, staged"
-    for ranks in 2 4; do
-        for kind in c2c r2c; do
-            bench ranks.jsonl $ranks 256 $kind double
+    log "3. 2 and 4 ranks on the one device, staged and nccl"
+    for method in staged nccl; do
+        for ranks in 2 4; do
+            for kind in c2c r2c; do
+                bench ranks.jsonl $ranks 256 $kind double $method
+            done
+            steps steps.jsonl $ranks 256 c2c $method
         done
-        steps steps.jsonl $ranks 256 c2c
     done
 fi
 

@@ -3,7 +3,8 @@
 
     python3 benchmarks/device/gpu_table.py timings.jsonl [ranks.jsonl steps.jsonl ...]
 
-One row per configuration (ranks, shape, kind, precision): the median over
+One row per configuration (ranks and, on several, the exchanges' method;
+shape, kind, precision): the median over
 rounds of each variant's pair time, and the medians of same-round ratios --
 distfft / cuFFT (the 1-rank target: <= 1.05), distfft with its input
 destroyed / cuFFT, and the pair in passes over memory: a pair divided by
@@ -38,7 +39,10 @@ def load(paths):
     for record in records(paths):
         if "variant" not in record or record.get("program") == "distfft-bench":
             continue
-        key = (record["ranks"], "x".join(map(str, record["shape"])), record["kind"], record["precision"])
+        ranks = str(record["ranks"])
+        if record["ranks"] > 1:
+            ranks += " " + record.get("method", "staged")
+        key = (ranks, "x".join(map(str, record["shape"])), record["kind"], record["precision"])
         rounds[key][record["round"]][record["variant"]] = record["pair_seconds"]
     return rounds
 

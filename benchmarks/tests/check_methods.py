@@ -22,7 +22,7 @@ def fail(message):
     sys.exit(1)
 
 
-DEVICE_ONLY = {"staged"}
+DEVICE_ONLY = {"staged", "nccl"}
 
 
 def library_methods():

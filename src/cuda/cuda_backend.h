@@ -1,6 +1,7 @@
 /*
  * cuda_backend.h -- what the files of the CUDA backend library
- * (libdistfft_cuda.so: backend_cuda.cu, cufft_step.cu) share. The library
+ * (libdistfft_cuda.so: backend_cuda.cu, cufft_step.cu, copies.cu,
+ * nccl.cu) share. The library
  * sees none of libdistfft's symbols; what it needs of the core (error
  * messages, describe's text) comes through the services lent at open.
  */
@@ -31,6 +32,9 @@ void cuda_release(void *pointer);
  * the backend's `copies` and `scale`. Whether a pointer is device (or
  * managed) memory: cudaPointerGetAttributes. */
 extern const redist_copies cuda_copies;
+/* Its messages between device buffers (nccl.cu): NCCL, opened with dlopen
+ * at the first question, so that the backend loads where it is absent. */
+extern const redist_messages cuda_nccl;
 void cuda_scale(distfft_precision precision, void *data, int64_t count, double factor, int threads, void *stream);
 bool cuda_holds(const void *pointer);
 

@@ -53,6 +53,41 @@ typedef struct {
     int64_t from_at, to_at, run, rows;
 } redist_copy;
 
+/* One message of a device exchange: `bytes` bytes from this rank's send
+ * buffer at `offset` to rank `peer` (receive false), or from `peer` into
+ * its receive buffer at `offset` (receive true). */
+typedef struct {
+    int peer;
+    bool receive;
+    size_t offset, bytes;
+} redist_message;
+
+/* A device library's messages between device buffers (the CUDA backend's
+ * NCCL), for the exchange rows that move device memory without MPI. The
+ * library is found the first time it is asked about (unavailable), so a
+ * backend loads where it is absent. Functions return DISTFFT_SUCCESS or an
+ * error code with its message recorded. */
+typedef struct redist_messages {
+    const char *name;                     /* "nccl" */
+    /* NULL when the library serves this process, else why not (it is not
+     * installed, say). Local; thread-safe; the same answer every time. */
+    const char *(*unavailable)(void);
+    size_t id_bytes;                      /* a communicator's id, made on one rank */
+    int (*make_id)(void *id);
+    /* The library's communicator of `ranks` ranks named by `id` (the same
+     * bytes on every rank), this one `rank`, on the current device.
+     * Collective over those ranks (each must call it, or it hangs). */
+    int (*open)(const void *id, int ranks, int rank, void **communicator);
+    /* Free it: it may wait for the other ranks to free theirs; `abort`:
+     * at once, its making having failed on some rank. */
+    int (*close)(void *communicator, bool abort);
+    /* The `count` messages as one group on `stream`, enqueued, not waited
+     * for: every rank of the communicator calls it with matching
+     * messages. */
+    int (*run)(void *communicator, const redist_message *messages, int count, const void *send_buffer,
+               void *receive_buffer, void *stream);
+} redist_messages;
+
 /* Where an exchange's buffers and copies live, and how its memory meets
  * the host's (a staged exchange: the device packs, MPI moves host memory).
  * `stream` is the exchange's (redist_geometry.stream): the order of a
@@ -77,6 +112,8 @@ typedef struct redist_copies {
      * MPI may touch the host side at once. DISTFFT_SUCCESS or an error
      * code with its message recorded. */
     int (*stage)(void *target, const void *source, size_t bytes, bool to_host, void *stream);
+    /* Messages between buffers of this memory without MPI (NULL: none). */
+    const redist_messages *messages;
 } redist_copies;
 
 /* The host's table (copies.c): distfft_malloc, memcpy, the copy loops. */

@@ -64,7 +64,8 @@ int distfft_method_from_name(const char *name, distfft_method *method)
 redist_problem redist_problem_of(const redist_geometry *geometry)
 {
     return (redist_problem){.pencils = geometry->boxes_in ? NULL : geometry, .type = geometry->type,
-                            .memory = geometry->memory, .shared_windows = platform_shares_windows()};
+                            .memory = geometry->memory, .shared_windows = platform_shares_windows(),
+                            .messages = geometry->copies ? geometry->copies->messages : NULL};
 }
 
 redist_problem redist_box_problem(distfft_type type, redist_memory memory)

@@ -81,6 +81,8 @@ typedef struct {
     distfft_type type;
     redist_memory memory;
     bool shared_windows;  /* the platform has MPI-3 shared-memory windows */
+    /* The memory's messages without MPI (copies.h; NULL: none). */
+    const redist_messages *messages;
 } redist_problem;
 
 typedef struct {

@@ -8,8 +8,11 @@
  * (cudaMalloc, cudaMemcpy), and the two outputs must agree within the FFT
  * tolerance, forward and backward. Configurations: c2c and r2c, double and
  * float, batched, shapes of primes and blocks uneven over the ranks; on
- * several ranks the exchanges run `staged` (the one method that applies to
- * device memory). Also: a host pointer handed to a device plan (on every
+ * several ranks the exchanges run `staged`, then again `nccl` where the
+ * device's NCCL serves these ranks (several ranks on one device need
+ * NCCL >= 2.30 and NCCL_MULTI_RANK_GPU_ENABLE=1; a refusal is printed,
+ * "test_device: nccl not run: ...", and is a failure only with
+ * DISTFFT_TEST_NCCL=1). Also: a host pointer handed to a device plan (on every
  * rank, or on one) and a device pointer handed to a host plan are
  * DISTFFT_ERR_ARGUMENT on every rank, and the plan runs afterwards, as is
  * a device pointer handed to a halo, a gather or scatter, or an array
@@ -39,6 +42,7 @@ enum { SKIP = 77, CUDA_FAILED = -1 }; /* CUDA_FAILED: a CUDA call of the test fa
 
 static test_suite suite;
 static int me, P;
+static distfft_method device_method = DISTFFT_METHOD_STAGED; /* the exchanges' method on several ranks */
 
 typedef struct {
     int64_t shape[3];
@@ -71,7 +75,7 @@ static void options_for(const config *c, distfft_memory memory, distfft_options 
     options->kinds[2] = c->last;
     options->batch = c->batch;
     options->memory = memory;
-    if (memory == DISTFFT_MEMORY_CUDA && P > 1) options->method = DISTFFT_METHOD_STAGED;
+    if (memory == DISTFFT_MEMORY_CUDA && P > 1) options->method = device_method;
 }
 
 /* The arrays of one plan: input, output and round trip, `bytes` each. */
@@ -178,7 +182,8 @@ static void compare(const config *c, const char *name, distfft_plan host_plan, d
 static void test_config(const config *c)
 {
     char name[160], shape[64];
-    snprintf(name, sizeof name, "%s %s %s batch %lld", distfft_kind_name(c->last),
+    snprintf(name, sizeof name, "%s %s %s %s batch %lld", P > 1 ? distfft_method_name(device_method) : "1 rank",
+             distfft_kind_name(c->last),
              c->precision == DISTFFT_FLOAT ? "float" : "double", test_shape_string(3, c->shape, shape, sizeof shape),
              (long long)c->batch);
     distfft_options host_options, device_options;
@@ -373,6 +378,26 @@ static void test_host_calls(void)
     distfft_layout_destroy(&layout);
 }
 
+/* Whether a device plan with `nccl` can be made here (collective): where
+ * NCCL is absent or refuses these ranks, rank 0 prints why, and the
+ * nccl cases are a failure only when DISTFFT_TEST_NCCL=1 asks for them. */
+static bool nccl_serves(const config *c)
+{
+    distfft_options options;
+    options_for(c, DISTFFT_MEMORY_CUDA, &options);
+    distfft_plan plan = NULL;
+    int rc = distfft_plan_create(MPI_COMM_WORLD, 3, c->shape, c->precision, &options, &plan);
+    if (rc == DISTFFT_SUCCESS) {
+        distfft_plan_destroy(&plan);
+        return true;
+    }
+    const char *required = getenv("DISTFFT_TEST_NCCL");
+    if (me == 0) printf("test_device: nccl not run: %s\n", distfft_last_error());
+    test_case(&suite, !(required && strcmp(required, "1") == 0) && rc == DISTFFT_ERR_UNSUPPORTED,
+              "nccl: refused here with DISTFFT_ERR_UNSUPPORTED (asked for: DISTFFT_TEST_NCCL=1)");
+    return false;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -400,6 +425,9 @@ int main(int argc, char **argv)
         {{64, 64, 64}, DISTFFT_R2C, DISTFFT_FLOAT, 2},
     };
     for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++) test_config(&configs[i]);
+    device_method = DISTFFT_METHOD_NCCL;
+    if (P > 1 && nccl_serves(&configs[0]))
+        for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++) test_config(&configs[i]);
     int code = test_suite_finish(&suite);
     MPI_Finalize();
     return code;

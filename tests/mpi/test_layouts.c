@@ -156,7 +156,7 @@ static void reshape_round(test_suite *suite, const char *name, distfft_layout a,
 
 /* Every row of the method table between boxes: the rows that apply round
  * trip exactly; the others -- vector, shm and hierarchical, which exchange
- * aligned pencils of a grid, and staged, which moves device memory -- are
+ * aligned pencils of a grid, and staged and nccl, which move device memory -- are
  * refused with DISTFFT_ERR_UNSUPPORTED on every rank, naming the method,
  * before any message. */
 static void reshape_every_method(test_suite *suite, distfft_layout a, distfft_layout b)
@@ -169,7 +169,8 @@ static void reshape_every_method(test_suite *suite, distfft_layout a, distfft_la
         distfft_reshape reshape = NULL;
         int rc = distfft_reshape_create(a, b, DISTFFT_COMPLEX_DOUBLE, 2, &options, &reshape);
         int pencils_only = method == DISTFFT_METHOD_VECTOR || method == DISTFFT_METHOD_SHM ||
-                           method == DISTFFT_METHOD_HIERARCHICAL || method == DISTFFT_METHOD_STAGED;
+                           method == DISTFFT_METHOD_HIERARCHICAL || method == DISTFFT_METHOD_STAGED ||
+                           method == DISTFFT_METHOD_NCCL;
         if (rc == DISTFFT_SUCCESS) {
             distfft_reshape_destroy(&reshape);
             test_case(suite, test_all(MPI_COMM_WORLD, !pencils_only), "reshape with %s: made on every rank%s",

@@ -16,7 +16,9 @@
  * runs as before. Reshapes (distfft_reshape_options.memory, .stream) and
  * plans in the caller's layouts answer alike; the reshape options'
  * defaults are host memory and no stream, and a zeroed struct still means
- * alltoallw, estimate, host memory.
+ * alltoallw, estimate, host memory. The device-only method nccl is
+ * refused the same way: with device memory where no backend serves it,
+ * and with host memory (which it never moves) on every rank, saying why.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -167,7 +169,7 @@ int main(int argc, char **argv)
     const char *device = getenv("DISTFFT_TEST_DEVICE");
 
     test_names();
-    distfft_options host, cuda, unknown, streamed;
+    distfft_options host, cuda, unknown, streamed, nccl_host, nccl_cuda;
     distfft_options_init(&host);
     host.rigor = DISTFFT_ESTIMATE;
     cuda = unknown = streamed = host;
@@ -181,6 +183,10 @@ int main(int argc, char **argv)
     reshape_cuda.memory = DISTFFT_MEMORY_CUDA;
     reshape_unknown.memory = (distfft_memory)7;
     reshape_streamed.stream = &reshape_streamed;
+    nccl_host = host;
+    nccl_host.method = DISTFFT_METHOD_NCCL;
+    nccl_cuda = cuda;
+    nccl_cuda.method = DISTFFT_METHOD_NCCL;
     if (!(device && strcmp(device, "1") == 0)) {
         expect_refusal(&cuda, &cuda, -1, DISTFFT_ERR_UNSUPPORTED, false, "cuda on every rank");
         expect_refusal(&host, &cuda, odd_rank, DISTFFT_ERR_UNSUPPORTED, false, "cuda on one rank");
@@ -196,6 +202,16 @@ int main(int argc, char **argv)
         expect_reshape_refusal(&reshape_cuda, &reshape_cuda, -1, DISTFFT_ERR_UNSUPPORTED, "reshape cuda");
         expect_reshape_refusal(&reshape_host, &reshape_cuda, odd_rank, DISTFFT_ERR_UNSUPPORTED,
                                "reshape cuda on one rank");
+        expect_refusal(&nccl_cuda, &nccl_cuda, -1, DISTFFT_ERR_UNSUPPORTED, false, "nccl on device memory");
+        message = distfft_last_error();
+        test_case(&suite, strstr(message, "cuda") != NULL, "nccl without a device backend says why (\"%s\")",
+                  message);
+    }
+    if (P > 1) { /* one rank has no exchange to refuse it */
+        expect_refusal(&nccl_host, &nccl_host, -1, DISTFFT_ERR_UNSUPPORTED, false, "nccl on host memory");
+        const char *message = distfft_last_error();
+        test_case(&suite, strstr(message, "nccl") && strstr(message, "host memory"),
+                  "nccl on host memory says why (\"%s\")", message);
     }
     expect_reshape_refusal(&reshape_unknown, &reshape_unknown, -1, DISTFFT_ERR_ARGUMENT, "reshape unknown memory");
     expect_reshape_refusal(&reshape_streamed, &reshape_streamed, -1, DISTFFT_ERR_ARGUMENT,

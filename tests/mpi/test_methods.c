@@ -68,7 +68,7 @@ static int method_count(void)
 }
 
 /* Parse --methods (0 on an unknown name); none given selects all but
- * alltoallw, the reference, and staged, which serves device memory only. */
+ * alltoallw, the reference, and staged and nccl, which serve device memory only. */
 static int select_methods(const char *list)
 {
     char copy[512];
@@ -81,7 +81,7 @@ static int select_methods(const char *list)
         selected[m] = 1;
     }
     for (int m = 1; m < method_count() && m < DISTFFT_MAX_METHODS; m++) {
-        if (!list) selected[m] = m != DISTFFT_METHOD_STAGED;
+        if (!list) selected[m] = m != DISTFFT_METHOD_STAGED && m != DISTFFT_METHOD_NCCL;
         if (selected[m]) selected_list[selected_count++] = m;
     }
     return selected_count > 0;

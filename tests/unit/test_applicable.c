@@ -32,6 +32,14 @@ static redist_geometry pencils(int64_t n, int parts)
     return g;
 }
 
+/* Stand-ins for a device backend's messages (copies.h): one whose library
+ * loads, one whose library is missing. applicable() asks only whether it
+ * is available. */
+static const char *loads(void) { return NULL; }
+static const char *missing(void) { return "libnccl.so.2 cannot load"; }
+static const redist_messages present_messages = {.name = "nccl", .unavailable = loads};
+static const redist_messages absent_messages = {.name = "nccl", .unavailable = missing};
+
 /* Whether row m applies, and that it says why not when it does not. */
 static int applies(distfft_method m, const redist_problem *problem)
 {
@@ -47,7 +55,7 @@ static int applies(distfft_method m, const redist_problem *problem)
 int main(void)
 {
     int count = redist_method_count();
-    expect(count == DISTFFT_METHOD_STAGED + 1, "the table has the header's rows", "table");
+    expect(count == DISTFFT_METHOD_NCCL + 1, "the table has the header's rows", "table");
     redist_geometry even = pencils(12, 4), uneven = pencils(10, 4);
     redist_problem even_pencils = redist_problem_of(&even), uneven_pencils = redist_problem_of(&uneven);
     redist_problem boxes = redist_box_problem(DISTFFT_REAL_FLOAT, REDIST_MEMORY_HOST);
@@ -74,6 +82,20 @@ int main(void)
     for (int m = 0; m < count; m++) {
         const char *name = redist_method_row((distfft_method)m)->name;
         expect(redist_method_row((distfft_method)m)->applicable != NULL, "has applicable()", name);
+        if (m == DISTFFT_METHOD_NCCL) { /* device memory with the device's messages, pencils or boxes */
+            redist_problem with = device_pencils, with_boxes = device_boxes, broken = device_pencils;
+            with.messages = with_boxes.messages = &present_messages;
+            broken.messages = &absent_messages;
+            expect(applies((distfft_method)m, &with), "serves device pencils where NCCL loads", name);
+            expect(applies((distfft_method)m, &with_boxes), "serves device boxes where NCCL loads", name);
+            expect(!applies((distfft_method)m, &device_pencils), "refuses a backend without NCCL", name);
+            expect(!applies((distfft_method)m, &broken), "refuses where NCCL does not load", name);
+            redist_problem host = even_pencils;
+            host.messages = &present_messages;
+            expect(!applies((distfft_method)m, &host), "refuses host pencils", name);
+            expect(!applies((distfft_method)m, &boxes), "refuses host boxes", name);
+            continue;
+        }
         if (m == DISTFFT_METHOD_STAGED) { /* device memory only, pencils or boxes, any platform */
             expect(applies((distfft_method)m, &device_pencils), "serves device pencils", name);
             expect(applies((distfft_method)m, &device_boxes), "serves device boxes", name);
@@ -104,6 +126,17 @@ int main(void)
     expect(rc == DISTFFT_ERR_UNSUPPORTED && strstr(distfft_last_error(), "shm"), "explicit shm on boxes", "shm");
     expect(redist_check_applicable((distfft_method)count, &boxes, "test") == DISTFFT_ERR_ARGUMENT,
            "an unknown method is an argument error", "table");
+    rc = redist_check_applicable(DISTFFT_METHOD_NCCL, &even_pencils, "test");
+    expect(rc == DISTFFT_ERR_UNSUPPORTED && strstr(distfft_last_error(), "nccl") &&
+               strstr(distfft_last_error(), "host memory"), "explicit nccl on host memory", "nccl");
+    redist_problem broken = device_pencils;
+    broken.messages = &absent_messages;
+    rc = redist_check_applicable(DISTFFT_METHOD_NCCL, &broken, "test");
+    expect(rc == DISTFFT_ERR_UNSUPPORTED && strstr(distfft_last_error(), "libnccl.so.2 cannot load"),
+           "explicit nccl where NCCL does not load says why", "nccl");
+    distfft_method parsed = DISTFFT_METHOD_AUTO;
+    expect(distfft_method_from_name("nccl", &parsed) == DISTFFT_SUCCESS && parsed == DISTFFT_METHOD_NCCL &&
+               strcmp(distfft_method_name(DISTFFT_METHOD_NCCL), "nccl") == 0, "parses by name", "nccl");
     expect(redist_check_applicable(DISTFFT_METHOD_ALLTOALLW, &boxes, "test") == DISTFFT_SUCCESS,
            "alltoallw serves boxes", "alltoallw");
     if (failures) printf("%d failures\n", failures);
