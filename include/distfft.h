@@ -307,7 +307,16 @@ typedef enum {
      * device, copy to pinned host buffers, one MPI_Alltoallv, copy back,
      * unpack; any MPI. It synchronises the plan's stream. Every other
      * method moves host memory only */
-    DISTFFT_METHOD_STAGED = 10
+    DISTFFT_METHOD_STAGED = 10,
+    /* 11: "nccl" (added beside this row) */
+    /* "cuda-ipc": for device memory only, every rank of the exchange on
+     * one node (the node as for shm; elsewhere create fails with
+     * DISTFFT_ERR_UNSUPPORTED on every rank): each rank maps its peers'
+     * device receive buffers (CUDA IPC), packs its chunks straight into
+     * them, then unpacks its own. It synchronises the plan's stream
+     * (stream sync and a barrier before and after the puts), and its
+     * destroy, like shm's, waits for every rank of the group */
+    DISTFFT_METHOD_CUDA_IPC = 12
 } distfft_method;
 
 /* Most concrete methods a build can have (distfft_method_count() <= it). */

@@ -22,7 +22,7 @@ def fail(message):
     sys.exit(1)
 
 
-DEVICE_ONLY = {"staged"}
+DEVICE_ONLY = {"staged", "cuda-ipc", "reserved"}  # device memory only; "reserved": an id that serves nothing
 
 
 def library_methods():

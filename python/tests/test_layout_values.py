@@ -63,11 +63,12 @@ def test_values(comm):
             assert a.array(numpy.float32).shape == a.shape
 
 
-# The methods that exchange aligned pencils of one grid only, and staged,
-# which moves device memory only; every other row of the method table
-# applies to the boxes of any two layouts in host memory.
+# The methods that exchange aligned pencils of one grid only, and staged
+# and cuda-ipc, which move device memory only (and a reserved id, which
+# serves nothing); every other row of the method table applies to the
+# boxes of any two layouts in host memory.
 PENCIL_ONLY = ("vector", "shm", "hierarchical")
-DEVICE_ONLY = ("staged",)
+DEVICE_ONLY = ("staged", "cuda-ipc", "reserved")
 BOX_METHODS = [m for m in distfft.method_names() if m not in PENCIL_ONLY + DEVICE_ONLY]
 
 

@@ -29,6 +29,9 @@ void cuda_release(void *pointer);
  * the backend's `copies` and `scale`. Whether a pointer is device (or
  * managed) memory: cudaPointerGetAttributes. */
 extern const redist_copies cuda_copies;
+/* Device buffers mapped between the processes of a node (ipc.cu): the
+ * copies' ipc, for the cuda-ipc exchange. */
+extern const redist_ipc cuda_ipc;
 void cuda_scale(distfft_precision precision, void *data, int64_t count, double factor, int threads, void *stream);
 bool cuda_holds(const void *pointer);
 

@@ -13,6 +13,17 @@
 #include "../vocabulary.h"
 #include "redist.h"
 
+/* A reserved id: a row that no exchange takes, so that the rows after it
+ * keep their ids. */
+static bool reserved_applicable(const redist_problem *problem, text *why)
+{
+    (void)problem;
+    if (why) text_append(why, "this id is reserved for a method this build does not have");
+    return false;
+}
+
+static const redist_method redist_reserved = {.name = "reserved", .applicable = reserved_applicable};
+
 #define METHOD(row) extern const redist_method row;
 #include "methods.def"
 #undef METHOD
