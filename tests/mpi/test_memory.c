@@ -13,7 +13,8 @@
  * device check, not from a library that failed to load. Bad
  * memory arguments (an unknown kind, a stream with host memory) are
  * DISTFFT_ERR_ARGUMENT everywhere, and a host plan asked for explicitly
- * runs as before.
+ * runs as before. cuda-ipc, a device method, is refused on every rank
+ * without a device, and with host memory.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -114,6 +115,8 @@ int main(int argc, char **argv)
     cuda.memory = DISTFFT_MEMORY_CUDA;
     unknown.memory = (distfft_memory)7;
     streamed.stream = &streamed; /* any non-NULL pointer: never used */
+    distfft_options ipc_device = cuda, ipc_host = host; /* a device-only method, asked for by name */
+    ipc_device.method = ipc_host.method = DISTFFT_METHOD_CUDA_IPC;
     if (!(device && strcmp(device, "1") == 0)) {
         expect_refusal(&cuda, &cuda, -1, DISTFFT_ERR_UNSUPPORTED, false, "cuda on every rank");
         expect_refusal(&host, &cuda, odd_rank, DISTFFT_ERR_UNSUPPORTED, false, "cuda on one rank");
@@ -124,7 +127,9 @@ int main(int argc, char **argv)
         if (library && strcmp(library, "1") == 0)
             test_case(&suite, strstr(message, "no usable CUDA device") != NULL,
                       "the CUDA backend loads and finds no device");
+        expect_refusal(&ipc_device, &ipc_device, -1, DISTFFT_ERR_UNSUPPORTED, false, "cuda-ipc without a device");
     }
+    if (P > 1) expect_refusal(&ipc_host, &ipc_host, -1, DISTFFT_ERR_UNSUPPORTED, false, "cuda-ipc on host memory");
     expect_refusal(&cuda, &cuda, -1, DISTFFT_ERR_UNSUPPORTED, true, "cuda with layouts");
     expect_refusal(&unknown, &unknown, -1, DISTFFT_ERR_ARGUMENT, false, "unknown memory");
     expect_refusal(&host, &unknown, odd_rank, DISTFFT_ERR_ARGUMENT, false, "unknown memory on one rank");
