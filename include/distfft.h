@@ -36,8 +36,9 @@
  *    local; local in Open MPI 4.1 and MPICH 4), datatypes, requests, FFTW
  *    plans and memory, and wait for no rank. The exception: a plan or
  *    redistribution whose exchanges use DISTFFT_METHOD_SHM (which
- *    DISTFFT_METHOD_AUTO may pick) frees an MPI shared-memory window, and
- *    MPI_Win_free returns on no rank before every rank of the node's group
+ *    DISTFFT_METHOD_AUTO may pick) frees an MPI shared-memory window (and
+ *    one with DISTFFT_METHOD_CUDA_IPC a window of no memory, before it
+ *    frees the device buffers its peers mapped), and MPI_Win_free returns on no rank before every rank of the node's group
  *    has called it: a rank that destroys such an object while another
  *    waits in some other collective deadlocks the job.
  *  - Release calls (distfft_plan_release, _redist_release,
@@ -378,7 +379,7 @@ int distfft_redist_describe(const struct distfft_redist_s *redist, char *buf, si
 
 /* Free the plan and every MPI object it created (datatypes, its duplicate of
  * subcomm); *redist becomes NULL. Collective on subcomm; synchronising
- * (MPI_Win_free) with method DISTFFT_METHOD_SHM, otherwise it waits for no
+ * (MPI_Win_free) with method DISTFFT_METHOD_SHM or _CUDA_IPC, otherwise it waits for no
  * rank. A NULL *redist is a no-op. DISTFFT_ERR_MPI where an MPI free
  * failed (the rest freed; see "Destroy calls" at the top). */
 int distfft_redist_destroy(distfft_redist *redist);
@@ -862,7 +863,7 @@ int distfft_plan_step(const struct distfft_plan_s *plan, int direction,
 
 /* Free the plan, its work buffers and every MPI object it created; *plan
  * becomes NULL. Collective on the plan's communicator; synchronising
- * (MPI_Win_free) when an exchange uses DISTFFT_METHOD_SHM (see the plan's
+ * (MPI_Win_free) when an exchange uses DISTFFT_METHOD_SHM or _CUDA_IPC (see the plan's
  * steps), otherwise it waits for no rank. NULL *plan: no-op.
  * DISTFFT_ERR_MPI where an MPI free failed (the rest freed; see "Destroy
  * calls" at the top). */

@@ -5,13 +5,13 @@
 #
 #   # here, first: the CUDA build and the runtime bundle
 #   scripts/setup --cuda                       # or: source scripts/common.sh && build_cuda
-#   cmake --build build-cuda --target test_device distfft-bench distfft-cuda-bench
+#   cmake --build build-cuda --target test_device distfft-bench distfft-cuda-bench distfft-cuda-exchange-bench
 #   benchmarks/device/bundle.sh                # .device/debian-mpi-fftw.tar.gz
 #   GPU_DRY_RUN=1 benchmarks/device/gpu.sh     # prints the plan of the run, runs nothing
 #
-#   # then one call of the device tool (about 19 MiB carried: build-cuda/bin
-#   # 3.7 MiB, build-cuda/lib 5.4 MiB, .device 9.8 MiB; with the tree
-#   # about 33 MiB of the 64 MiB limit), from the checkout the tool sends
+#   # then one call of the device tool (about 21 MiB carried: build-cuda/bin
+#   # 5.2 MiB, build-cuda/lib 5.5 MiB, .device 9.8 MiB; with the tree
+#   # about 35 MiB of the 64 MiB limit), from the checkout the tool sends
 #   # (the session's own: build there, or copy these three folders into it):
 #   run(command="OUT=$OUT benchmarks/device/gpu.sh",
 #       carry=["build-cuda/bin", "build-cuda/lib", ".device"], timeout_s=420)
@@ -25,8 +25,10 @@
 #      machine's own libraries (its Python's nvidia wheels, or a CUDA
 #      toolkit under /usr/local), found and put on LD_LIBRARY_PATH;
 #   1. correctness: test_device (device plans against host plans, c2c and
-#      r2c, double and float, batched, primes, uneven blocks, staged
-#      exchanges; the pointer check; work_bytes) on 1, 2 and 4 ranks
+#      r2c, double and float, batched, primes, uneven blocks; on 2 and 4
+#      ranks once with staged and once with cuda-ipc exchanges; the
+#      pointer check; work_bytes; cuda-ipc refused on one-rank nodes and
+#      freed by distfft_collect after a release) on 1, 2 and 4 ranks
 #      sharing the device, test_memory with the device present, and
 #      distfft-bench --memory cuda --check (device arrays, its serial
 #      reference) on 1 and 2 ranks (correctness.txt; exit 77 is "no device
@@ -35,12 +37,16 @@
 #      r2c, double and float, GPU_ROUNDS interleaved rounds (default 5) of
 #      the device plan (input kept, and destroyed), cuFFT's own 3-D plans
 #      and a device-to-device copy of the array (timings.jsonl);
-#   3. 2 and 4 ranks on the one device, staged exchanges, 256^3 c2c and
-#      r2c double: the device plan against a copy of the rank's share
-#      (ranks.jsonl);
+#   3. 2 and 4 ranks on the one device: first the exchange alone,
+#      distfft-cuda-exchange-bench at 256^3 complex double, staged and
+#      cuda-ipc against one device-to-device copy of the rank's share
+#      (exchanges.jsonl; the cuda-ipc target is <= 2x the copy: recorded,
+#      never a failure of the script); then 256^3 c2c and r2c double
+#      plans with staged and with cuda-ipc exchanges against a copy of
+#      the rank's share (ranks.jsonl);
 #   and the table of phases 2 and 3 (gpu_table.py: median same-round
 #   ratios; table.txt). Every command's output is in gpu.log.
-# NCCL and CUDA-IPC exchanges do not exist yet: nothing here uses NCCL.
+# Nothing here uses NCCL.
 # Environment: OUT (default gpu-results), GPU_DEADLINE, GPU_ROUNDS,
 # GPU_INNER (pairs per round, the fastest kept; default 5), GPU_PHASES
 # (default "1 2 3"), GPU_SHAPES (phase 2's; default "256 512"),
@@ -80,7 +86,8 @@ step() {
 }
 
 MPIRUN=(orterun --oversubscribe -n)
-for file in bin/test_device bin/test_memory bin/distfft-bench bin/distfft-cuda-bench lib/libdistfft.so.1 lib/libdistfft_cuda.so; do
+for file in bin/test_device bin/test_memory bin/distfft-bench bin/distfft-cuda-bench bin/distfft-cuda-exchange-bench \
+    lib/libdistfft.so.1 lib/libdistfft_cuda.so; do
     [ -e "$BUILD/$file" ] || { log "build-cuda/$file is missing: build it here and carry build-cuda/bin and build-cuda/lib"; exit 1; }
 done
 
@@ -127,9 +134,10 @@ if phase 1; then
     [ "$DRY" = 1 ] || grep -E "passed|FAIL|skipped" "$OUT/correctness.txt" | tee -a "$OUT/gpu.log"
 fi
 
-bench() { # FILE RANKS N KIND PRECISION
+bench() { # FILE RANKS N KIND PRECISION [METHOD]
     step "$1" "${MPIRUN[@]}" "$2" "$BUILD/bin/distfft-cuda-bench" --shape "$3x$3x$3" --kind "$4" \
-        --precision "$5" --rounds "$ROUNDS" --inner "$INNER" || log "   $2 rank(s) $3^3 $4 $5: exit $?"
+        --precision "$5" --rounds "$ROUNDS" --inner "$INNER" ${6:+--method "$6"} \
+        || log "   $2 rank(s) $3^3 $4 $5 ${6:-}: exit $?"
 }
 
 if phase 2; then
@@ -144,18 +152,26 @@ if phase 2; then
 fi
 
 if phase 3; then
-    log "3. 2 and 4 ranks on the one device, staged"
+    log "3. 2 and 4 ranks on the one device: the exchanges alone, then plans with staged and cuda-ipc"
     for ranks in 2 4; do
-        for kind in c2c r2c; do
-            bench ranks.jsonl $ranks 256 $kind double
+        step exchanges.jsonl "${MPIRUN[@]}" $ranks "$BUILD/bin/distfft-cuda-exchange-bench" --shape 256x256x256 \
+            --precision double --rounds "$ROUNDS" --inner "$INNER" --methods staged,cuda-ipc \
+            || log "   exchanges alone on $ranks ranks: exit $?"
+    done
+    for ranks in 2 4; do
+        for method in staged cuda-ipc; do
+            for kind in c2c r2c; do
+                bench ranks.jsonl $ranks 256 $kind double $method
+            done
         done
     done
 fi
 
 if [ "$DRY" = 1 ]; then
-    echo "  [table.txt] python3 benchmarks/device/gpu_table.py $OUT/timings.jsonl $OUT/ranks.jsonl"
+    echo "  [table.txt] python3 benchmarks/device/gpu_table.py $OUT/timings.jsonl $OUT/ranks.jsonl $OUT/exchanges.jsonl"
 else
-    python3 benchmarks/device/gpu_table.py "$OUT"/timings.jsonl "$OUT"/ranks.jsonl >"$OUT/table.txt" 2>>"$OUT/gpu.log"
+    python3 benchmarks/device/gpu_table.py "$OUT"/timings.jsonl "$OUT"/ranks.jsonl "$OUT"/exchanges.jsonl \
+        >"$OUT/table.txt" 2>>"$OUT/gpu.log"
     cat "$OUT/table.txt" >>"$OUT/gpu.log"
 fi
 log "done"

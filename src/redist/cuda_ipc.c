@@ -220,7 +220,8 @@ static int ipc_execute(void *opaque, MPI_Comm comm, const void *in, void *out)
     TRY(wait_all(state, comm)); /* every buffer read: it may be written */
     for (int i = 0; i < state->put_count; i++) {
         const ipc_put *put = &state->puts[i];
-        chunk_pack_to(x, put->peer, in, (char *)state->peer_buffers[put->peer] + put->target_offset * (int64_t)x->element);
+        char *target = (char *)state->peer_buffers[put->peer] + put->target_offset * (int64_t)x->element;
+        chunk_pack_to(x, put->peer, in, target);
     }
     chunk_copy_own(x, in, out);
     TRY(wait_all(state, comm)); /* every buffer written: it may be read */
