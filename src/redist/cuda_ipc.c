@@ -113,7 +113,7 @@ static int check_one_node(MPI_Comm comm, const redist_geometry *g)
     if (!one || !one_real)
         return error_fail(DISTFFT_ERR_UNSUPPORTED, "cuda-ipc: the %d ranks of this exchange are on more than one "
                           "%snode, and CUDA IPC maps device memory between the processes of one node only; use "
-                          "staged", g->parts, one ? "" : "(pretended) ");
+                          "staged", g->parts, !one && !node_label_is_shared(g) ? "(pretended) " : "");
 fail:
     return rc;
 }
