@@ -36,8 +36,9 @@
  *    local; local in Open MPI 4.1 and MPICH 4), datatypes, requests, FFTW
  *    plans and memory, and wait for no rank. The exception: a plan or
  *    redistribution whose exchanges use DISTFFT_METHOD_SHM (which
- *    DISTFFT_METHOD_AUTO may pick) frees an MPI shared-memory window, and
- *    MPI_Win_free returns on no rank before every rank of the node's group
+ *    DISTFFT_METHOD_AUTO may pick) frees an MPI shared-memory window (and
+ *    one with DISTFFT_METHOD_CUDA_IPC a window of no memory, before it
+ *    frees the device buffers its peers mapped), and MPI_Win_free returns on no rank before every rank of the node's group
  *    has called it: a rank that destroys such an object while another
  *    waits in some other collective deadlocks the job. So may freeing the
  *    last communicator of a device plan whose exchanges use
@@ -309,7 +310,7 @@ typedef enum {
     /* "staged": for device memory only (DISTFFT_MEMORY_CUDA): pack on the
      * device, copy to pinned host buffers, one MPI_Alltoallv, copy back,
      * unpack; any MPI. It synchronises the plan's stream. Every other
-     * method but nccl moves host memory only */
+     * method but nccl and cuda-ipc moves host memory only */
     DISTFFT_METHOD_STAGED = 10,
     /* "nccl": for device memory only, where the CUDA backend finds NCCL
      * (libnccl.so.2): pack on the device, one NCCL group of ncclSend /
@@ -318,7 +319,15 @@ typedef enum {
      * at once (synchronise the stream before reading the output on the
      * host). One NCCL communicator per MPI communicator of the plan, made
      * at the first exchange on it and freed with it (see "Destroy calls") */
-    DISTFFT_METHOD_NCCL = 11
+    DISTFFT_METHOD_NCCL = 11,
+    /* "cuda-ipc": for device memory only, every rank of the exchange on
+     * one node (the node as for shm; elsewhere create fails with
+     * DISTFFT_ERR_UNSUPPORTED on every rank): each rank maps its peers'
+     * device receive buffers (CUDA IPC), packs its chunks straight into
+     * them, then unpacks its own. It synchronises the plan's stream
+     * (stream sync and a barrier before and after the puts), and its
+     * destroy, like shm's, waits for every rank of the group */
+    DISTFFT_METHOD_CUDA_IPC = 12
 } distfft_method;
 
 /* Most concrete methods a build can have (distfft_method_count() <= it). */
@@ -380,7 +389,7 @@ int distfft_redist_describe(const struct distfft_redist_s *redist, char *buf, si
 
 /* Free the plan and every MPI object it created (datatypes, its duplicate of
  * subcomm); *redist becomes NULL. Collective on subcomm; synchronising
- * (MPI_Win_free) with method DISTFFT_METHOD_SHM, otherwise it waits for no
+ * (MPI_Win_free) with method DISTFFT_METHOD_SHM or _CUDA_IPC, otherwise it waits for no
  * rank. A NULL *redist is a no-op. DISTFFT_ERR_MPI where an MPI free
  * failed (the rest freed; see "Destroy calls" at the top). */
 int distfft_redist_destroy(distfft_redist *redist);
@@ -889,7 +898,7 @@ int distfft_plan_step(const struct distfft_plan_s *plan, int direction,
 
 /* Free the plan, its work buffers and every MPI object it created; *plan
  * becomes NULL. Collective on the plan's communicator; synchronising
- * (MPI_Win_free) when an exchange uses DISTFFT_METHOD_SHM (see the plan's
+ * (MPI_Win_free) when an exchange uses DISTFFT_METHOD_SHM or _CUDA_IPC (see the plan's
  * steps), otherwise it waits for no rank. NULL *plan: no-op.
  * DISTFFT_ERR_MPI where an MPI free failed (the rest freed; see "Destroy
  * calls" at the top). */

@@ -110,7 +110,7 @@ install_cuda() {
 
 build_cuda() {
   say "building the library and its CUDA backend in build-cuda/ (nvcc from .venv-cuda, sm_90)"
-  BUILD_TARGETS="distfft distfft_cuda test_memory test_cufft_layout test_device test_device_layouts distfft-bench distfft-cuda-bench" build_with build-cuda \
+  BUILD_TARGETS="distfft distfft_cuda test_memory test_cufft_layout test_device test_device_layouts distfft-bench distfft-cuda-bench distfft-cuda-exchange-bench" build_with build-cuda \
     -DMPI_C_COMPILER=mpicc.openmpi -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.openmpi \
     -DDISTFFT_CUDA=ON -DCMAKE_CUDA_COMPILER="$(cuda_root)/bin/nvcc" -DCMAKE_CUDA_ARCHITECTURES=90 \
     -DDISTFFT_BUILD_EXAMPLES=OFF -DDISTFFT_BUILD_BENCHMARKS=OFF -DDISTFFT_FORTRAN=OFF

@@ -61,7 +61,8 @@ typedef struct {
      * without MPI: copies->messages), lent to every exchange of the plan;
      * and the runner's own
      * passes: its copies between the caller's arrays and the work
-     * buffers (copies->move). */
+     * buffers (copies->move). copies->ipc (NULL: none) maps its buffers
+     * between the processes of a node, for the cuda-ipc exchange. */
     const redist_copies *copies;
     /* The runner's normalisation sweep: `count` reals of `precision` at
      * `data` multiplied by factor, ordered on `stream`. Local. */
@@ -114,9 +115,9 @@ int backend_check_pointer(distfft_memory memory, const void *pointer, const char
 
 #define BACKEND_CUDA_LIBRARY "libdistfft_cuda.so"
 #define BACKEND_CUDA_ENTRY "distfft_cuda_backend_open"
-/* Raised whenever backend, backend_services or step.h change shape: a
- * backend library built against another refuses to open. */
-#define BACKEND_INTERFACE 4
+/* Raised whenever backend, backend_services, step.h or redist/copies.h
+ * change shape: a backend library built against another refuses to open. */
+#define BACKEND_INTERFACE 5
 
 /* What the core lends a backend library (which sees none of its symbols:
  * libdistfft exports only the public API). */

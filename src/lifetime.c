@@ -35,6 +35,8 @@ typedef struct {
     int is_window;
     MPI_Comm comm;
     MPI_Win window;
+    void (*release)(void *); /* memory, when set: release(memory) */
+    void *memory;
 } parked_handle;
 
 /* Handles a record holds without allocating: more than any plan has (its
@@ -99,14 +101,24 @@ int lifetime_win_free(MPI_Win *window)
     return code;
 }
 
-/* Windows and communicators in the order the object's free handed them
+int lifetime_memory_free(void (*release)(void *), void *pointer)
+{
+    if (!pointer) return MPI_SUCCESS;
+    if (parking) return park((parked_handle){.comm = MPI_COMM_NULL, .window = MPI_WIN_NULL, .release = release,
+                                             .memory = pointer});
+    release(pointer);
+    return MPI_SUCCESS;
+}
+
+/* Windows, communicators and memory in the order the object's free handed them
  * over -- the same on every rank of each one's group. */
 static int free_record(lifetime_record *record)
 {
     int rc = DISTFFT_SUCCESS;
     for (int i = 0; i < record->count; i++) {
         parked_handle *h = &record->handles[i];
-        if (h->is_window) KEEP_MPI(MPI_Win_free(&h->window));
+        if (h->release) h->release(h->memory);
+        else if (h->is_window) KEEP_MPI(MPI_Win_free(&h->window));
         else KEEP_MPI(MPI_Comm_free(&h->comm));
     }
     if (record->handles != record->inline_handles) free(record->handles);

@@ -74,4 +74,11 @@ static inline bool lifetime_released(int rc, const lifetime_tag *tag)
 int lifetime_comm_free(MPI_Comm *comm);
 int lifetime_win_free(MPI_Win *window);
 
+/* release(pointer) once the windows freed before it on this path are:
+ * at once outside a release, else parked behind them on the record (run
+ * by the same distfft_collect, after their MPI_Win_free). For memory that
+ * other processes map until they free such a window (cuda_ipc.c's device
+ * buffers). MPI return codes. */
+int lifetime_memory_free(void (*release)(void *), void *pointer);
+
 #endif

@@ -4,7 +4,7 @@
  * in one process (built in build-cuda/ only; run by benchmarks/device/gpu.sh).
  *
  *   distfft-cuda-bench --shape 256x256x256 --kind c2c|r2c --precision double|float
- *                      [--rounds 5] [--inner 5]
+ *                      [--rounds 5] [--inner 5] [--method staged|cuda-ipc]
  *
  * Each round times, one after the other on the same device, a forward and
  * backward pair of:
@@ -19,8 +19,8 @@
  * cudaDeviceSynchronize (a plan without exchanges returns before its work
  * is done), slowest rank. One JSON line per round and variant on rank 0's
  * stdout; the ratio of same-round pairs is what is compared. On several
- * ranks (sharing a device or not) the exchanges run `staged`, or the
- * method --method names (nccl), and cufft is left out.
+ * ranks (sharing a device or not) the exchanges run --method (default
+ * `staged`), and cufft is left out.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -30,6 +30,7 @@
 #include <cuda_runtime.h>
 #include <cufft.h>
 
+#include "device_timing.h"
 #include "distfft.h"
 #ifdef DISTFFT_GIT_REVISION_HEADER
 #include DISTFFT_GIT_REVISION_HEADER
@@ -43,7 +44,7 @@ typedef struct {
     int r2c;
     distfft_precision precision;
     int rounds, inner;
-    distfft_method method; /* the exchanges' on several ranks */
+    distfft_method method; /* of the exchanges, on several ranks */
 } bench_options;
 
 typedef struct {
@@ -58,7 +59,7 @@ static void usage(void)
 {
     if (me == 0)
         fprintf(stderr, "usage: distfft-cuda-bench --shape AxBxC --kind c2c|r2c --precision double|float "
-                        "[--rounds R] [--inner K] [--method staged|nccl]\n");
+                        "[--rounds R] [--inner K] [--method M]\n");
 }
 
 static int parse(int argc, char **argv, bench_options *o)
@@ -79,8 +80,9 @@ static int parse(int argc, char **argv, bench_options *o)
             o->rounds = atoi(value);
         } else if (strcmp(key, "--inner") == 0 && atoi(value) > 0) {
             o->inner = atoi(value);
-        } else if (strcmp(key, "--method") == 0 && distfft_method_from_name(value, &o->method) == DISTFFT_SUCCESS) {
-            continue;
+        } else if (strcmp(key, "--method") == 0) {
+            if (distfft_method_from_name(value, &o->method) != DISTFFT_SUCCESS || o->method == DISTFFT_METHOD_AUTO)
+                return -1;
         } else {
             return -1;
         }
@@ -169,24 +171,23 @@ static int run_pair(const pair *p, device_arrays *d)
     return rc || cudaDeviceSynchronize() != cudaSuccess ? -1 : 0;
 }
 
-/* The fastest of `inner` pairs after one untimed, slowest rank; < 0 when
- * a pair failed on some rank. Collective. */
+typedef struct {
+    const pair *pair;
+    device_arrays *arrays;
+} pair_run;
+
+static int run_timed(void *context)
+{
+    pair_run *run = context;
+    return run_pair(run->pair, run->arrays);
+}
+
+/* A pair's time (device_timing.h); < 0 when it failed on some rank.
+ * Collective. */
 static double time_pair(const pair *p, device_arrays *d, int inner)
 {
-    int failed = run_pair(p, d) != 0;
-    double fastest = 1e300;
-    for (int i = 0; i < inner && !failed; i++) {
-        MPI_Barrier(MPI_COMM_WORLD);
-        double start = MPI_Wtime();
-        failed |= run_pair(p, d) != 0;
-        double seconds = MPI_Wtime() - start;
-        if (seconds < fastest) fastest = seconds;
-    }
-    double slowest = 0.0;
-    int any_failed = 0;
-    MPI_Allreduce(&fastest, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
-    return any_failed ? -1.0 : slowest;
+    pair_run run = {p, d};
+    return device_time_fastest(run_timed, &run, inner);
 }
 
 static int cufft_plans(const bench_options *o, pair *p)
@@ -205,11 +206,11 @@ static void report(const bench_options *o, const char *variant, int round, doubl
 {
     if (me != 0) return;
     printf("{\"bench\": \"distfft-cuda-bench\", \"revision\": \"%s\", \"ranks\": %d, \"shape\": [%lld, %lld, %lld], "
-           "\"kind\": \"%s\", \"precision\": \"%s\", \"variant\": \"%s\", \"round\": %d, \"inner\": %d, "
-           "\"pair_seconds\": %.9g, \"block_bytes\": %zu, \"method\": \"%s\"}\n",
+           "\"kind\": \"%s\", \"precision\": \"%s\", \"method\": \"%s\", \"variant\": \"%s\", \"round\": %d, "
+           "\"inner\": %d, \"pair_seconds\": %.9g, \"block_bytes\": %zu}\n",
            DISTFFT_GIT_REVISION, P, (long long)o->shape[0], (long long)o->shape[1], (long long)o->shape[2],
-           o->r2c ? "r2c" : "c2c", o->precision == DISTFFT_FLOAT ? "float" : "double", variant, round, o->inner,
-           seconds, copy_bytes, P > 1 ? distfft_method_name(o->method) : "none");
+           o->r2c ? "r2c" : "c2c", o->precision == DISTFFT_FLOAT ? "float" : "double",
+           P > 1 ? distfft_method_name(o->method) : "none", variant, round, o->inner, seconds, copy_bytes);
     fflush(stdout);
 }
 

@@ -5,13 +5,14 @@
 #
 #   # here, first: the CUDA build and the runtime bundle
 #   scripts/setup --cuda                       # or: source scripts/common.sh && build_cuda
-#   cmake --build build-cuda --target test_device test_device_layouts distfft-bench distfft-cuda-bench
+#   cmake --build build-cuda --target test_device test_device_layouts distfft-bench distfft-cuda-bench \
+#       distfft-cuda-exchange-bench
 #   benchmarks/device/bundle.sh                # .device/debian-mpi-fftw.tar.gz
 #   GPU_DRY_RUN=1 benchmarks/device/gpu.sh     # prints the plan of the run, runs nothing
 #
-#   # then one call of the device tool (about 19 MiB carried: build-cuda/bin
-#   # 3.7 MiB, build-cuda/lib 5.4 MiB, .device 9.8 MiB; with the tree
-#   # about 33 MiB of the 64 MiB limit), from the checkout the tool sends
+#   # then one call of the device tool (about 21 MiB carried: build-cuda/bin
+#   # 5.2 MiB, build-cuda/lib 5.5 MiB, .device 9.8 MiB; with the tree
+#   # about 35 MiB of the 64 MiB limit), from the checkout the tool sends
 #   # (the session's own: build there, or copy these three folders into it):
 #   run(command="OUT=$OUT benchmarks/device/gpu.sh",
 #       carry=["build-cuda/bin", "build-cuda/lib", ".device"], timeout_s=420)
@@ -27,10 +28,12 @@
 #      LD_LIBRARY_PATH (nothing of either is carried); NCCL_MULTI_RANK_GPU_ENABLE=1
 #      (NCCL >= 2.30 lets several ranks share the one device with it);
 #   1. correctness: test_device (device plans against host plans, c2c and
-#      r2c, double and float, batched, primes, uneven blocks, staged
-#      exchanges, then nccl ones where the machine's NCCL serves the ranks
-#      -- a refusal is printed, "test_device: nccl not run: ...", recorded
-#      and not a failure; the pointer check; work_bytes) and
+#      r2c, double and float, batched, primes, uneven blocks; on 2 and 4
+#      ranks once with staged, once with cuda-ipc, and once with nccl
+#      exchanges where the machine's NCCL serves the ranks -- a refusal is
+#      printed, "test_device: nccl not run: ...", recorded and not a
+#      failure; the pointer check; work_bytes; cuda-ipc refused on
+#      one-rank nodes and freed by distfft_collect after a release) and
 #      test_device_layouts (reshapes and plans in the caller's layouts on
 #      the device against the host's) on 1, 2 and 4 ranks sharing the
 #      device, test_memory with the device present, and
@@ -44,14 +47,18 @@
 #      step's device time (distfft-bench --memory cuda --json: the
 #      library's per-step times, CUDA events on the plan's stream) at both
 #      shapes, c2c and r2c double (steps.jsonl);
-#   3. 2 and 4 ranks on the one device, staged then nccl exchanges, 256^3
-#      c2c and r2c double: the device plan against a copy of the rank's
-#      share (ranks.jsonl; an nccl run NCCL refuses is logged, and the
-#      script goes on), and its steps' device times, c2c (steps.jsonl);
+#   3. 2 and 4 ranks on the one device: first the exchange alone,
+#      distfft-cuda-exchange-bench at 256^3 complex double, staged and
+#      cuda-ipc against one device-to-device copy of the rank's share
+#      (exchanges.jsonl; the cuda-ipc target is <= 2x the copy: recorded,
+#      never a failure of the script); then 256^3 c2c and r2c double
+#      plans with staged, cuda-ipc and nccl exchanges against a copy of
+#      the rank's share (ranks.jsonl; an nccl run NCCL refuses is logged,
+#      and the script goes on), and each plan's steps' device times, c2c
+#      (steps.jsonl);
 #   and the tables of phases 2 and 3 (gpu_table.py: median same-round
-#   ratios, then each step's device time; table.txt). Every command's
-#   output is in gpu.log.
-# CUDA-IPC exchanges do not exist yet.
+#   ratios, the exchanges against the copy, then each step's device time;
+#   table.txt). Every command's output is in gpu.log.
 # Environment: OUT (default gpu-results), GPU_DEADLINE, GPU_ROUNDS,
 # GPU_INNER (pairs per round, the fastest kept; default 5), GPU_PHASES
 # (default "1 2 3"), GPU_SHAPES (phase 2's; default "256 512"),
@@ -91,7 +98,8 @@ step() {
 }
 
 MPIRUN=(orterun --oversubscribe -n)
-for file in bin/test_device bin/test_device_layouts bin/test_memory bin/distfft-bench bin/distfft-cuda-bench lib/libdistfft.so.1 lib/libdistfft_cuda.so; do
+for file in bin/test_device bin/test_device_layouts bin/test_memory bin/distfft-bench bin/distfft-cuda-bench \
+    bin/distfft-cuda-exchange-bench lib/libdistfft.so.1 lib/libdistfft_cuda.so; do
     [ -e "$BUILD/$file" ] || { log "build-cuda/$file is missing: build it here and carry build-cuda/bin and build-cuda/lib"; exit 1; }
 done
 
@@ -155,13 +163,14 @@ fi
 
 bench() { # FILE RANKS N KIND PRECISION [METHOD]
     step "$1" "${MPIRUN[@]}" "$2" "$BUILD/bin/distfft-cuda-bench" --shape "$3x$3x$3" --kind "$4" \
-        --precision "$5" --rounds "$ROUNDS" --inner "$INNER" ${6:+--method $6} || log "   $2 rank(s) $3^3 $4 $5 ${6:-}: exit $?"
+        --precision "$5" --rounds "$ROUNDS" --inner "$INNER" ${6:+--method "$6"} \
+        || log "   $2 rank(s) $3^3 $4 $5 ${6:-}: exit $?"
 }
 
 # FILE RANKS N KIND [METHOD]: each step's device time of one device plan (double)
 steps() {
     step "$1" "${MPIRUN[@]}" "$2" "$BUILD/bin/distfft-bench" --shape "$3x$3x$3" --kind "$4" --precision double \
-        --memory cuda --rigor estimate --inner "$INNER" --outer 3 --json ${5:+--methods $5} \
+        --memory cuda --rigor estimate --inner "$INNER" --outer 3 --json ${5:+--methods "$5"} \
         || log "   steps, $2 rank(s) $3^3 $4 ${5:-}: exit $?"
 }
 
@@ -182,8 +191,13 @@ if phase 2; then
 fi
 
 if phase 3; then
-    log "3. 2 and 4 ranks on the one device, staged and nccl"
-    for method in staged nccl; do
+    log "3. 2 and 4 ranks on the one device: the exchanges alone, then plans with staged, cuda-ipc and nccl"
+    for ranks in 2 4; do
+        step exchanges.jsonl "${MPIRUN[@]}" $ranks "$BUILD/bin/distfft-cuda-exchange-bench" --shape 256x256x256 \
+            --precision double --rounds "$ROUNDS" --inner "$INNER" --methods staged,cuda-ipc \
+            || log "   exchanges alone on $ranks ranks: exit $?"
+    done
+    for method in staged cuda-ipc nccl; do
         for ranks in 2 4; do
             for kind in c2c r2c; do
                 bench ranks.jsonl $ranks 256 $kind double $method
@@ -194,9 +208,10 @@ if phase 3; then
 fi
 
 if [ "$DRY" = 1 ]; then
-    echo "  [table.txt] python3 benchmarks/device/gpu_table.py $OUT/timings.jsonl $OUT/ranks.jsonl $OUT/steps.jsonl"
+    echo "  [table.txt] python3 benchmarks/device/gpu_table.py $OUT/timings.jsonl $OUT/ranks.jsonl $OUT/exchanges.jsonl $OUT/steps.jsonl"
 else
-    python3 benchmarks/device/gpu_table.py "$OUT"/timings.jsonl "$OUT"/ranks.jsonl "$OUT"/steps.jsonl \
+    python3 benchmarks/device/gpu_table.py "$OUT"/timings.jsonl "$OUT"/ranks.jsonl "$OUT"/exchanges.jsonl \
+        "$OUT"/steps.jsonl \
         >"$OUT/table.txt" 2>>"$OUT/gpu.log"
     cat "$OUT/table.txt" >>"$OUT/gpu.log"
 fi

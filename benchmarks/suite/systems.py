@@ -65,8 +65,8 @@ class Tools:
 
     def distfft_methods(self):
         """distfft's redistribution methods for host memory as the library
-        lists them (distfft-bench --list-methods; staged and nccl, which move
-        device memory only, left out), then auto. RuntimeError if
+        lists them (distfft-bench --list-methods; staged, nccl and cuda-ipc,
+        which move device memory only, left out), then auto. RuntimeError if
         distfft-bench cannot say."""
         command = [self.mpiexec, "-n", "1", self.program("distfft-bench"), "--list-methods"]
         try:
@@ -78,7 +78,7 @@ class Tools:
         if finished.returncode != 0 or not names:
             raise RuntimeError(f"{' '.join(command)} failed (exit status "
                                f"{finished.returncode}): {finished.stderr.strip()[:300]}")
-        return [name for name in names if name not in ("staged", "nccl")] + ["auto"]
+        return [name for name in names if name not in ("staged", "nccl", "cuda-ipc")] + ["auto"]
 
     def missing(self, programs=("distfft-bench", "fftw-mpi-bench")):
         """What cannot run here, as a list of messages."""

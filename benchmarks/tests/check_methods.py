@@ -22,7 +22,7 @@ def fail(message):
     sys.exit(1)
 
 
-DEVICE_ONLY = {"staged", "nccl"}
+DEVICE_ONLY = {"staged", "nccl", "cuda-ipc"}  # device memory only
 
 
 def library_methods():

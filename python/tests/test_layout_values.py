@@ -63,11 +63,11 @@ def test_values(comm):
             assert a.array(numpy.float32).shape == a.shape
 
 
-# The methods that exchange aligned pencils of one grid only, and staged and nccl,
-# which move device memory only; every other row of the method table
-# applies to the boxes of any two layouts in host memory.
+# The methods that exchange aligned pencils of one grid only, and staged,
+# nccl and cuda-ipc, which move device memory only; every other row of the
+# method table applies to the boxes of any two layouts in host memory.
 PENCIL_ONLY = ("vector", "shm", "hierarchical")
-DEVICE_ONLY = ("staged", "nccl")
+DEVICE_ONLY = ("staged", "nccl", "cuda-ipc")
 BOX_METHODS = [m for m in distfft.method_names() if m not in PENCIL_ONLY + DEVICE_ONLY]
 
 

@@ -17,8 +17,8 @@ import distfft
 from distfft import _lifetime
 
 WATCHDOG = 60   # seconds: a hang here is the bug this file is about
-# (staged and nccl move device memory only: these objects are the host's)
-METHODS = [m for m in distfft.method_names() if m not in ("auto", "staged", "nccl")] + ["auto"]
+# (staged, nccl and cuda-ipc move device memory only: these objects are the host's)
+METHODS = [m for m in distfft.method_names() if m not in ("auto", "staged", "nccl", "cuda-ipc")] + ["auto"]
 
 
 @pytest.fixture(autouse=True)

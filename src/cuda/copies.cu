@@ -106,7 +106,7 @@ static int cuda_stage(void *target, const void *source, size_t bytes, bool to_ho
 }
 
 const redist_copies cuda_copies = {"cuda", cuda_allocate, cuda_release, cuda_copy, cuda_move,
-                                   cuda_allocate_host, cuda_release_host, cuda_stage, &cuda_nccl};
+                                   cuda_allocate_host, cuda_release_host, cuda_stage, &cuda_nccl, &cuda_ipc};
 
 void cuda_scale(distfft_precision precision, void *data, int64_t count, double factor, int threads, void *stream)
 {

@@ -35,6 +35,10 @@ extern const redist_copies cuda_copies;
 /* Its messages between device buffers (nccl.cu): NCCL, opened with dlopen
  * at the first question, so that the backend loads where it is absent. */
 extern const redist_messages cuda_nccl;
+
+/* Device buffers mapped between the processes of a node (ipc.cu): the
+ * copies' ipc, for the cuda-ipc exchange. */
+extern const redist_ipc cuda_ipc;
 void cuda_scale(distfft_precision precision, void *data, int64_t count, double factor, int threads, void *stream);
 bool cuda_holds(const void *pointer);
 

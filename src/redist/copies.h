@@ -114,7 +114,28 @@ typedef struct redist_copies {
     int (*stage)(void *target, const void *source, size_t bytes, bool to_host, void *stream);
     /* Messages between buffers of this memory without MPI (NULL: none). */
     const redist_messages *messages;
+    /* Whether other processes of the node can map this memory (NULL: they
+     * cannot; the host's). */
+    const struct redist_ipc *ipc;
 } redist_copies;
+
+/* Memory of this table's kind that the processes of one node map into
+ * each other (CUDA IPC, for cuda_ipc.c): a buffer is exported as a handle
+ * of REDIST_IPC_HANDLE_BYTES opaque bytes, sent to the peers over MPI,
+ * and opened there. A process cannot open its own export. Every function
+ * is local and returns DISTFFT_SUCCESS or an error code with its message
+ * recorded. */
+enum { REDIST_IPC_HANDLE_BYTES = 64 };
+typedef struct redist_ipc {
+    /* The handle of `buffer`, the start of an allocate() of this table. */
+    int (*export_buffer)(void *buffer, unsigned char *handle);
+    /* Map a peer process's export; *buffer its address here. */
+    int (*open)(const unsigned char *handle, void **buffer);
+    /* Unmap what open mapped. Before its owner may free it. */
+    int (*close)(void *buffer);
+    /* Wait until the work ordered on stream is done. */
+    int (*wait)(void *stream);
+} redist_ipc;
 
 /* The host's table (copies.c): distfft_malloc, memcpy, the copy loops. */
 extern const redist_copies redist_host_copies;

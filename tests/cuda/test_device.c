@@ -8,11 +8,14 @@
  * (cudaMalloc, cudaMemcpy), and the two outputs must agree within the FFT
  * tolerance, forward and backward. Configurations: c2c and r2c, double and
  * float, batched, shapes of primes and blocks uneven over the ranks; on
- * several ranks the exchanges run `staged`, then again `nccl` where the
- * device's NCCL serves these ranks (several ranks on one device need
- * NCCL >= 2.30 and NCCL_MULTI_RANK_GPU_ENABLE=1; a refusal is printed,
- * "test_device: nccl not run: ...", and is a failure only with
- * DISTFFT_TEST_NCCL=1). Also: a host pointer handed to a device plan (on every
+ * several ranks once with each method that applies to device memory:
+ * `staged`, `cuda-ipc` (the ranks share this node, and may share one
+ * device), and `nccl` where the device's NCCL serves these ranks (several
+ * ranks on one device need NCCL >= 2.30 and NCCL_MULTI_RANK_GPU_ENABLE=1;
+ * a refusal is printed, "test_device: nccl not run: ...", and is a failure
+ * only with DISTFFT_TEST_NCCL=1). cuda-ipc on pretended nodes of one rank
+ * each is refused on every rank; a released cuda-ipc plan is freed by
+ * distfft_collect. Also: a host pointer handed to a device plan (on every
  * rank, or on one) and a device pointer handed to a host plan are
  * DISTFFT_ERR_ARGUMENT on every rank, and the plan runs afterwards, as is
  * a device pointer handed to a halo, a gather or scatter, or an array
@@ -42,7 +45,7 @@ enum { SKIP = 77, CUDA_FAILED = -1 }; /* CUDA_FAILED: a CUDA call of the test fa
 
 static test_suite suite;
 static int me, P;
-static distfft_method device_method = DISTFFT_METHOD_STAGED; /* the exchanges' method on several ranks */
+static distfft_method device_method = DISTFFT_METHOD_STAGED; /* the exchanges of device plans on several ranks */
 
 typedef struct {
     int64_t shape[3];
@@ -182,10 +185,9 @@ static void compare(const config *c, const char *name, distfft_plan host_plan, d
 static void test_config(const config *c)
 {
     char name[160], shape[64];
-    snprintf(name, sizeof name, "%s %s %s %s batch %lld", P > 1 ? distfft_method_name(device_method) : "1 rank",
-             distfft_kind_name(c->last),
+    snprintf(name, sizeof name, "%s %s %s batch %lld%s%s", distfft_kind_name(c->last),
              c->precision == DISTFFT_FLOAT ? "float" : "double", test_shape_string(3, c->shape, shape, sizeof shape),
-             (long long)c->batch);
+             (long long)c->batch, P > 1 ? " " : "", P > 1 ? distfft_method_name(device_method) : "");
     distfft_options host_options, device_options;
     options_for(c, DISTFFT_MEMORY_HOST, &host_options);
     options_for(c, DISTFFT_MEMORY_CUDA, &device_options);
@@ -398,6 +400,39 @@ static bool nccl_serves(const config *c)
     return false;
 }
 
+/* cuda-ipc needs every rank on one node: on pretended nodes of one rank
+ * each it is refused on every rank, before any device memory is mapped;
+ * on this node a plan of it runs, and a release then distfft_collect
+ * frees it (its buffers wait for the collect's window free). */
+static void test_ipc_lifetime(void)
+{
+    const config c = {{12, 10, 8}, DISTFFT_C2C, DISTFFT_DOUBLE, 1};
+    distfft_options options;
+    options_for(&c, DISTFFT_MEMORY_CUDA, &options);
+    options.method = DISTFFT_METHOD_CUDA_IPC;
+    options.node_size = 1;
+    distfft_plan plan = NULL;
+    int rc = distfft_plan_create(MPI_COMM_WORLD, 3, c.shape, c.precision, &options, &plan);
+    bool named = rc == DISTFFT_ERR_UNSUPPORTED && strstr(distfft_last_error(), "cuda-ipc") != NULL;
+    if (!named) test_detail(&suite, "cuda-ipc on nodes of one rank: code %d: %s", rc, distfft_last_error());
+    test_case(&suite, named && plan == NULL, "cuda-ipc on nodes of one rank: refused on every rank");
+    options.node_size = 0;
+    if (!test_created(&suite, distfft_plan_create(MPI_COMM_WORLD, 3, c.shape, c.precision, &options, &plan),
+                      "cuda-ipc plan to release"))
+        return;
+    size_t in_bytes, out_bytes, bytes;
+    block_bytes(plan, &c, &in_bytes, &out_bytes, &bytes);
+    arrays device = {device_alloc(bytes), device_alloc(bytes), device_alloc(bytes)};
+    rc = device.in && device.out && device.back ? run_device(plan, &device) : CUDA_FAILED;
+    test_case(&suite, rc == DISTFFT_SUCCESS, "cuda-ipc plan runs before its release");
+    rc = distfft_plan_release(&plan);
+    test_case(&suite, rc == DISTFFT_SUCCESS && plan == NULL, "cuda-ipc plan released");
+    rc = distfft_collect(MPI_COMM_WORLD);
+    test_case(&suite, rc == DISTFFT_SUCCESS && cudaDeviceSynchronize() == cudaSuccess,
+              "distfft_collect frees the released cuda-ipc plan");
+    free_device(&device);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -424,7 +459,12 @@ int main(int argc, char **argv)
         {{32, 24, 20}, DISTFFT_R2C, DISTFFT_FLOAT, 1}, {{64, 64, 64}, DISTFFT_C2C, DISTFFT_DOUBLE, 1},
         {{64, 64, 64}, DISTFFT_R2C, DISTFFT_FLOAT, 2},
     };
-    for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++) test_config(&configs[i]);
+    static const distfft_method methods[] = {DISTFFT_METHOD_STAGED, DISTFFT_METHOD_CUDA_IPC};
+    for (int m = 0; m < (P > 1 ? 2 : 1); m++) {
+        device_method = methods[m];
+        for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++) test_config(&configs[i]);
+    }
+    if (P > 1) test_ipc_lifetime();
     device_method = DISTFFT_METHOD_NCCL;
     if (P > 1 && nccl_serves(&configs[0]))
         for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++) test_config(&configs[i]);

@@ -199,7 +199,8 @@ static int redist(int64_t columns)
     int failures = 0;
     for (int m = 0; m < distfft_method_count(); m++) {
         const char *name = distfft_method_name((distfft_method)m);
-        if (m == DISTFFT_METHOD_STAGED || m == DISTFFT_METHOD_NCCL) continue; /* device memory only */
+        if (m == DISTFFT_METHOD_STAGED || m == DISTFFT_METHOD_NCCL || m == DISTFFT_METHOD_CUDA_IPC)
+            continue; /* device memory only */
         distfft_redist plan;
         double t = wall();
         int rc = distfft_redist_create(MPI_COMM_WORLD, DISTFFT_REAL_FLOAT, 2, in_shape, 1,

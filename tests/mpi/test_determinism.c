@@ -112,7 +112,7 @@ int main(int argc, char **argv)
         result reference = {0};
         for (int m = 0; distfft_method_name((distfft_method)m); m++) {
             distfft_method method = (distfft_method)m;
-            if (method == DISTFFT_METHOD_STAGED || method == DISTFFT_METHOD_NCCL) continue; /* device memory only */
+            if (!test_method_serves_host(method)) continue; /* device memory only */
             distfft_options o;
             distfft_options_init(&o);
             o.grid_ndims = c->grid_ndims;

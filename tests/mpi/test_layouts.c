@@ -169,8 +169,7 @@ static void reshape_every_method(test_suite *suite, distfft_layout a, distfft_la
         distfft_reshape reshape = NULL;
         int rc = distfft_reshape_create(a, b, DISTFFT_COMPLEX_DOUBLE, 2, &options, &reshape);
         int pencils_only = method == DISTFFT_METHOD_VECTOR || method == DISTFFT_METHOD_SHM ||
-                           method == DISTFFT_METHOD_HIERARCHICAL || method == DISTFFT_METHOD_STAGED ||
-                           method == DISTFFT_METHOD_NCCL;
+                           method == DISTFFT_METHOD_HIERARCHICAL || !test_method_serves_host(method);
         if (rc == DISTFFT_SUCCESS) {
             distfft_reshape_destroy(&reshape);
             test_case(suite, test_all(MPI_COMM_WORLD, !pencils_only), "reshape with %s: made on every rank%s",

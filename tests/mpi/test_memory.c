@@ -16,9 +16,10 @@
  * runs as before. Reshapes (distfft_reshape_options.memory, .stream) and
  * plans in the caller's layouts answer alike; the reshape options'
  * defaults are host memory and no stream, and a zeroed struct still means
- * alltoallw, estimate, host memory. The device-only method nccl is
- * refused the same way: with device memory where no backend serves it,
- * and with host memory (which it never moves) on every rank, saying why.
+ * alltoallw, estimate, host memory. The device-only methods nccl and
+ * cuda-ipc are refused the same way: with device memory where no backend
+ * serves them, and with host memory (which they never move) on every
+ * rank, saying why.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -187,6 +188,8 @@ int main(int argc, char **argv)
     nccl_host.method = DISTFFT_METHOD_NCCL;
     nccl_cuda = cuda;
     nccl_cuda.method = DISTFFT_METHOD_NCCL;
+    distfft_options ipc_device = cuda, ipc_host = host; /* a device-only method, asked for by name */
+    ipc_device.method = ipc_host.method = DISTFFT_METHOD_CUDA_IPC;
     if (!(device && strcmp(device, "1") == 0)) {
         expect_refusal(&cuda, &cuda, -1, DISTFFT_ERR_UNSUPPORTED, false, "cuda on every rank");
         expect_refusal(&host, &cuda, odd_rank, DISTFFT_ERR_UNSUPPORTED, false, "cuda on one rank");
@@ -206,8 +209,10 @@ int main(int argc, char **argv)
         message = distfft_last_error();
         test_case(&suite, strstr(message, "cuda") != NULL, "nccl without a device backend says why (\"%s\")",
                   message);
+        expect_refusal(&ipc_device, &ipc_device, -1, DISTFFT_ERR_UNSUPPORTED, false, "cuda-ipc without a device");
     }
     if (P > 1) { /* one rank has no exchange to refuse it */
+        expect_refusal(&ipc_host, &ipc_host, -1, DISTFFT_ERR_UNSUPPORTED, false, "cuda-ipc on host memory");
         expect_refusal(&nccl_host, &nccl_host, -1, DISTFFT_ERR_UNSUPPORTED, false, "nccl on host memory");
         const char *message = distfft_last_error();
         test_case(&suite, strstr(message, "nccl") && strstr(message, "host memory"),

@@ -81,7 +81,7 @@ static int select_methods(const char *list)
         selected[m] = 1;
     }
     for (int m = 1; m < method_count() && m < DISTFFT_MAX_METHODS; m++) {
-        if (!list) selected[m] = m != DISTFFT_METHOD_STAGED && m != DISTFFT_METHOD_NCCL;
+        if (!list) selected[m] = test_method_serves_host((distfft_method)m);
         if (selected[m]) selected_list[selected_count++] = m;
     }
     return selected_count > 0;

@@ -521,3 +521,9 @@ int test_suite_finish(test_suite *suite)
     suite->count = suite->capacity = 0;
     return exit_code;
 }
+
+int test_method_serves_host(distfft_method m)
+{
+    const char *name = distfft_method_name(m);
+    return name && m != DISTFFT_METHOD_STAGED && m != DISTFFT_METHOD_NCCL && m != DISTFFT_METHOD_CUDA_IPC;
+}

@@ -196,6 +196,11 @@ int test_created(test_suite *suite, int rc, const char *name);
  * exit code, the same on every rank (0 when all passed). */
 int test_suite_finish(test_suite *suite);
 
+/* Whether method m serves exchanges of host memory: every row of the
+ * table but the device methods (staged, nccl, cuda-ipc).
+ * Tests that run every method on host arrays skip the others. Local. */
+int test_method_serves_host(distfft_method m);
+
 /* 1 on every rank if `ok` holds on every rank of comm. Collective. */
 int test_all(MPI_Comm comm, int ok);
 

@@ -324,8 +324,7 @@ static void draw_config(uint64_t seed, int64_t index, config *c)
      * method is swept without touching this file. */
     int method = rng_int(&r, 0, distfft_method_count());
     c->method = method == distfft_method_count() ? DISTFFT_METHOD_AUTO : (distfft_method)method;
-    /* device memory only; the sweep's arrays are the host's */
-    if (c->method == DISTFFT_METHOD_STAGED || c->method == DISTFFT_METHOD_NCCL)
+    if (c->method != DISTFFT_METHOD_AUTO && !test_method_serves_host(c->method)) /* the sweep's arrays are the host's */
         c->method = DISTFFT_METHOD_AUTO;
     c->norm = (distfft_norm)rng_int(&r, DISTFFT_NORM_BACKWARD, DISTFFT_NORM_FORWARD);
     c->destroy_input = rng_int(&r, 0, 2) == 0;

@@ -55,7 +55,7 @@ static int applies(distfft_method m, const redist_problem *problem)
 int main(void)
 {
     int count = redist_method_count();
-    expect(count == DISTFFT_METHOD_NCCL + 1, "the table has the header's rows", "table");
+    expect(count == DISTFFT_METHOD_CUDA_IPC + 1, "the table has the header's rows", "table");
     redist_geometry even = pencils(12, 4), uneven = pencils(10, 4);
     redist_problem even_pencils = redist_problem_of(&even), uneven_pencils = redist_problem_of(&uneven);
     redist_problem boxes = redist_box_problem(DISTFFT_REAL_FLOAT, REDIST_MEMORY_HOST);
@@ -96,7 +96,9 @@ int main(void)
             expect(!applies((distfft_method)m, &boxes), "refuses host boxes", name);
             continue;
         }
-        if (m == DISTFFT_METHOD_STAGED) { /* device memory only, pencils or boxes, any platform */
+        /* device memory only, pencils or boxes, any platform (cuda-ipc's
+         * one node is found by its create: applicable() sees no ranks) */
+        if (m == DISTFFT_METHOD_STAGED || m == DISTFFT_METHOD_CUDA_IPC) {
             expect(applies((distfft_method)m, &device_pencils), "serves device pencils", name);
             expect(applies((distfft_method)m, &device_boxes), "serves device boxes", name);
             expect(!applies((distfft_method)m, &even_pencils), "refuses host pencils", name);
@@ -137,6 +139,13 @@ int main(void)
     distfft_method parsed = DISTFFT_METHOD_AUTO;
     expect(distfft_method_from_name("nccl", &parsed) == DISTFFT_SUCCESS && parsed == DISTFFT_METHOD_NCCL &&
                strcmp(distfft_method_name(DISTFFT_METHOD_NCCL), "nccl") == 0, "parses by name", "nccl");
+    rc = redist_check_applicable(DISTFFT_METHOD_CUDA_IPC, &even_pencils, "test");
+    expect(rc == DISTFFT_ERR_UNSUPPORTED && strstr(distfft_last_error(), "cuda-ipc") &&
+               strstr(distfft_last_error(), "device memory"), "explicit cuda-ipc on host memory", "cuda-ipc");
+    parsed = DISTFFT_METHOD_AUTO;
+    expect(distfft_method_from_name("cuda-ipc", &parsed) == DISTFFT_SUCCESS && parsed == DISTFFT_METHOD_CUDA_IPC &&
+               strcmp(distfft_method_name(DISTFFT_METHOD_CUDA_IPC), "cuda-ipc") == 0,
+           "parses by name, and its id names it", "cuda-ipc");
     expect(redist_check_applicable(DISTFFT_METHOD_ALLTOALLW, &boxes, "test") == DISTFFT_SUCCESS,
            "alltoallw serves boxes", "alltoallw");
     if (failures) printf("%d failures\n", failures);
