@@ -20,7 +20,8 @@ PEERS = os.path.join(os.path.dirname(HERE), "peers")
 MPI_ENVIRONMENT = {"OMPI_ALLOW_RUN_AS_ROOT": "1",
                    "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
                    "OMPI_MCA_rmaps_base_oversubscribe": "1",
-                   "OMPI_MCA_mpi_yield_when_idle": "1"}
+                   "OMPI_MCA_mpi_yield_when_idle": "1",
+                   "OMP_PLACES": "cores", "OMP_PROC_BIND": "close"}
 
 SERIAL = "serial FFTW"
 FFTW_TRANSPOSED = "FFTW-MPI transposed"
@@ -107,11 +108,13 @@ def binding(tools, ranks, threads):
     """mpiexec options giving each of `ranks` ranks `threads` cores.
 
     Open MPI binds every rank to ONE core when there are at most 2 ranks
-    (and to a socket beyond): a rank's threads would then share a core. With
-    threads > 1 each rank gets `threads` cores (--map-by slot:PE=T), or no
-    binding where the cores do not suffice. MPICH's mpiexec binds nothing
-    unless asked."""
-    if threads <= 1 or "mpich" in os.path.basename(tools.mpiexec):
+    (and to a socket beyond): a rank's threads would then share a core, and
+    beyond 2 ranks a rank may move between the socket's cores. Each rank gets
+    its own `threads` cores (--map-by slot:PE=T --bind-to core; T = 1: one
+    core each), or no binding where the cores do not suffice. MPICH's
+    mpiexec binds nothing unless asked. OpenMP's threads stay on their
+    rank's cores by MPI_ENVIRONMENT's OMP_PLACES and OMP_PROC_BIND."""
+    if "mpich" in os.path.basename(tools.mpiexec):
         return []
     if ranks * threads <= (os.cpu_count() or 1):
         if threads_per_core() > 1:
