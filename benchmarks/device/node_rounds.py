@@ -183,7 +183,7 @@ class Runner:
     def run(self, record, command, prints_plan):
         options = self.options
         key = (record["contender"], record["shape"], record["kind"], record["precision"], record["check"])
-        guess = self.last_seconds.get(key, options.first_guess)
+        guess = self.last_seconds.get(key, options.first_guess / 2 if record["check"] else options.first_guess)
         left = options.stop_at - time.time()
         if guess > left:
             self.stopped = (f"deadline: {left:.0f} s left, {guess:.0f} s needed before "
@@ -270,7 +270,7 @@ def parse(argv):
     parser.add_argument("--stop-at", type=float, help="seconds since the epoch: start nothing that "
                         "would end later (default: 300 s from now)")
     parser.add_argument("--first-guess", type=float, default=5.0,
-                        help="seconds a configuration's first run is guessed to take")
+                        help="seconds a configuration's first run is guessed to take (its check: half)")
     parser.add_argument("--out", default="rounds.jsonl")
     parser.add_argument("--list", action="store_true", help="print the runs, in order, and exit")
     options = parser.parse_args(argv)
