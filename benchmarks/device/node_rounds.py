@@ -38,10 +38,13 @@ record has plan_seconds (distfft: plan creation with its tuning, slowest
 rank; FFTW: both plans): the first round's is the planning from scratch.
 
 Rounds interleave: each round runs every contender of each kind once, the
-order reversed every other round. A ratio is taken between runs of the
-same round; one round gives one ratio (each run's fastest of --outer
-repetitions of --inner pairs is its time; repetitions inside a run are not
-counted as further ratios). Before each run the time it will take is
+order reversed every other round. Ratios are taken between runs of the
+same round: each run's fastest of --outer (5) repetitions of --inner (2)
+pairs gives one ratio per round, and the benches' pair_seconds_each (every
+repetition, in order) gives --outer - 1 more per round, repetition j of
+one run against repetition j of the other (the first repetition of each
+run is left out: it warms caches and pages up). node_rounds_table.py
+reports both counts. Before each run the time it will take is
 guessed from the same configuration's last run (its first: --first-guess
 seconds); a run that would end past --stop-at is not started, and the
 script ends there, recording why. Records (one JSON line each): stage,
@@ -258,7 +261,7 @@ def parse(argv):
     parser.add_argument("--rounds", default=ROUNDS, help=f"rounds per stage (default {ROUNDS}; "
                         "a stage not named: 1)")
     parser.add_argument("--inner", type=int, default=2)
-    parser.add_argument("--outer", type=int, default=3)
+    parser.add_argument("--outer", type=int, default=5)
     parser.add_argument("--rigor", default="measure")
     parser.add_argument("--overlap-layout", help="P x T of the overlap stage (default: P = C/4, "
                         "T = C/P - 1)")

@@ -4,8 +4,12 @@
     benchmarks/device/node_rounds_table.py [--section NAME] rounds.jsonl [more.jsonl ...]
 
 Times are each run's fastest pair (ms): the median over rounds [fastest
-round - slowest round]. Ratios are taken between runs of the same round,
-one per round, and given as the median over rounds [min-max] (n rounds).
+round - slowest round]. Ratios are taken between runs of the same round and
+given as the median [min-max] (n): per round, one ratio of the runs'
+fastest pairs; per repetition, repetition j of one run over repetition j of
+the other in the same round (pair_seconds_each; each run's first
+repetition left out, a warm-up), rounds x (outer - 1) ratios. The targets
+are judged on the per-repetition ratios.
 "Best distfft" is, in each round, the fastest of distfft's layouts with the
 defaults a user gets (not --destroy-input); "best FFTW" the faster of
 FFTW-MPI C x 1 and FFTW's C threads in that round. Tables:
@@ -86,6 +90,32 @@ def ratios(numerator, denominator):
     return [numerator[r][0] / denominator[r][0] for r in sorted(numerator) if r in denominator]
 
 
+def repetitions(record):
+    """Each repetition's pair (ms) but the first, in the order run."""
+    return [seconds * 1e3 for seconds in (record["report"].get("pair_seconds_each") or [])[1:]]
+
+
+def best_per_repetition(contenders, choose):
+    """(round, j) -> fastest chosen contender's repetition j (ms)."""
+    best = {}
+    for name, rounds in contenders.items():
+        if not choose(name):
+            continue
+        for round_index, record in rounds.items():
+            for j, value in enumerate(repetitions(record)):
+                key = (round_index, j)
+                best[key] = min(best.get(key, value), value)
+    return best
+
+
+def repetition_ratios(numerator, denominator):
+    return [numerator[key] / denominator[key] for key in sorted(numerator) if key in denominator]
+
+
+def named(name):
+    return lambda other: other == name
+
+
 def times_of(contenders, name):
     return [pair_ms(record) for record in contenders.get(name, {}).values()]
 
@@ -110,8 +140,8 @@ def failures(records):
 
 
 def issue_table(table):
-    lines = ["| case | best distfft (P × T) ms | best FFTW option ms | best distfft / best FFTW, per round |",
-             "|---|---|---|---|"]
+    lines = ["| case | best distfft (P × T) ms | best FFTW option ms | best distfft / best FFTW, per round "
+             "| per repetition |", "|---|---|---|---|---|"]
     for (stage, shape, kind, precision), contenders in sorted(table.items()):
         if stage not in ("double", "float", "large"):
             continue
@@ -120,32 +150,33 @@ def issue_table(table):
         if not distfft_name or not fftw_name:
             continue
         per_round = ratios(best_per_round(contenders, is_default_distfft), best_per_round(contenders, is_fftw))
+        per_repetition = repetition_ratios(best_per_repetition(contenders, is_default_distfft),
+                                           best_per_repetition(contenders, is_fftw))
         lines.append(f"| {shape} {kind} {precision} | {spread(times_of(contenders, distfft_name))} "
                      f"({distfft_name.split()[1]}) | {fftw_name}: {spread(times_of(contenders, fftw_name))} | "
-                     f"{spread(per_round)} (n = {len(per_round)}) |")
+                     f"{spread(per_round)} (n = {len(per_round)}) | "
+                     f"{spread(per_repetition)} (n = {len(per_repetition)}) |")
     return lines
 
 
 def targets_table(table, cores):
-    lines = ["| case | target | limit | median [range] (n) | met |", "|---|---|---|---|---|"]
+    lines = ["| case | target | limit | per repetition: median [range] (n) | per round (n) | met |",
+             "|---|---|---|---|---|---|"]
     for (stage, shape, kind, precision), contenders in sorted(table.items()):
         if stage not in ("double", "float", "large"):
             continue
-        rounds_of = {name: {r: (pair_ms(record), name) for r, record in rounds.items()}
-                     for name, rounds in contenders.items()}
         one_rank = f"distfft 1x{cores} destroy" if kind == "r2c" else f"distfft 1x{cores}"
-        targets = [("best distfft / best FFTW", 1.0, best_per_round(contenders, is_default_distfft),
-                    best_per_round(contenders, is_fftw)),
-                   (f"distfft {cores}x1 / FFTW-MPI {cores}x1", 0.95, rounds_of.get(f"distfft {cores}x1", {}),
-                    rounds_of.get(f"FFTW-MPI {cores}x1", {})),
-                   (f"{one_rank} / FFTW {cores} threads", 1.05, rounds_of.get(one_rank, {}),
-                    rounds_of.get(f"FFTW {cores} threads", {}))]
-        for name, limit, numerator, denominator in targets:
-            values = ratios(numerator, denominator)
+        targets = [("best distfft / best FFTW", 1.0, is_default_distfft, is_fftw),
+                   (f"distfft {cores}x1 / FFTW-MPI {cores}x1", 0.95, named(f"distfft {cores}x1"),
+                    named(f"FFTW-MPI {cores}x1")),
+                   (f"{one_rank} / FFTW {cores} threads", 1.05, named(one_rank), named(f"FFTW {cores} threads"))]
+        for name, limit, top, bottom in targets:
+            values = repetition_ratios(best_per_repetition(contenders, top), best_per_repetition(contenders, bottom))
+            per_round = ratios(best_per_round(contenders, top), best_per_round(contenders, bottom))
             met = "-" if not values else ("yes" if statistics.median(values) <= limit else
                                           f"no: gap {statistics.median(values) / limit - 1:+.0%}")
             lines.append(f"| {shape} {kind} {precision} | {name} | ≤ {limit} | {spread(values)} "
-                         f"(n = {len(values)}) | {met} |")
+                         f"(n = {len(values)}) | {spread(per_round)} (n = {len(per_round)}) | {met} |")
     return lines
 
 

@@ -502,8 +502,12 @@ static double roundtrip_error(const options_t *options, const peer_t *peer,
 
 /* ---- timing (as benchmarks/distfft-bench/timing.c) --------------------------- */
 
+enum { KEPT = 64 }; /* repetitions whose times are kept in order */
+
 typedef struct {
     double pair_seconds, pair_seconds_median;
+    double pair_seconds_each[KEPT]; /* the first KEPT repetitions, in order */
+    int kept;
 } timing_t;
 
 static int compare_doubles(const void *first, const void *second)
@@ -529,6 +533,8 @@ static int time_pairs(const options_t *options, peer_t *peer, timing_t *timing)
         double elapsed = MPI_Wtime() - start, slowest;
         MPI_Allreduce(&elapsed, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         seconds[repetition] = slowest / options->inner;
+        if (timing->kept < KEPT)
+            timing->pair_seconds_each[timing->kept++] = seconds[repetition];
     }
     qsort(seconds, (size_t)options->outer, sizeof *seconds, compare_doubles);
     int count = options->outer;
@@ -618,7 +624,12 @@ static void report(const options_t *options, const results_t *results)
     print_number(stdout, results->timing.pair_seconds);
     printf(", \"pair_seconds_median\": ");
     print_number(stdout, results->timing.pair_seconds_median);
-    printf(", \"fft_seconds\": null, \"redistribute_seconds\": null, \"gflops\": ");
+    printf(", \"pair_seconds_each\": [");
+    for (int index = 0; index < results->timing.kept; ++index) {
+        printf("%s", index ? ", " : "");
+        print_number(stdout, results->timing.pair_seconds_each[index]);
+    }
+    printf("], \"fft_seconds\": null, \"redistribute_seconds\": null, \"gflops\": ");
     print_number(stdout, gflops);
     printf(", \"work_bytes\": %llu, \"roundtrip_error\": ", results->work_bytes);
     print_number(stdout, results->roundtrip_error);
