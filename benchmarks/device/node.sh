@@ -20,8 +20,11 @@
 # after, Open MPI's vader single-copy mechanism and any warning of it,
 # OMP_PLACES/OMP_PROC_BIND), checks 2 ranks (sanity.txt), then runs the
 # phases of NODE_PHASES in the order given (default "4 1 2"), each rank
-# bound to its own cores (--map-by slot:PE=T --bind-to core, OpenMP threads
-# OMP_PLACES=cores OMP_PROC_BIND=close), until the deadline:
+# bound to its own cores (--map-by slot:PE=T --bind-to core), its threads
+# free to move among them, until the deadline. OMP_PLACES and OMP_PROC_BIND
+# are unset: with either, libgomp pins the main thread to one core as it
+# loads, and FFTW's threads (pthreads, created by the main thread) inherit
+# that single core.
 #   4. node_rounds.py (beside this script; its header says what each stage
 #      runs): distfft P x T with its defaults (auto) against FFTW-MPI C x 1
 #      and FFTW's C threads, stages double, float, layouts, large, scaling,
@@ -51,7 +54,7 @@
 # NODE_THREAD_KINDS and NODE_OLD_BUILDS (phase 3's).
 # A dry run here, tiny and short (nothing of it is a result):
 #   NODE_BUNDLE=0 NODE_CORES=2 NODE_SHAPE=16x16x16 NODE_LARGE_SHAPE=24x24x24 \
-#   NODE_CHECK_SHAPE=8x8x8 NODE_OVERLAP_LAYOUT=2x1 NODE_DEADLINE=300 \
+#   NODE_CHECK_SHAPE=8x8x8 NODE_OVERLAP_LAYOUT=1x1 NODE_DEADLINE=300 \
 #   NODE_MPIRUN=mpiexec.openmpi OUT=/tmp/node-dry benchmarks/device/node.sh
 # The lent machine returns at most 8 files: machine.txt, node.log,
 # sanity.txt, rounds.jsonl, model-C.txt, model_check.txt and
@@ -79,14 +82,14 @@ if [ "${NODE_BUNDLE:-1}" != 0 ]; then
 fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=0
-export OMP_PLACES=cores OMP_PROC_BIND=close
+unset OMP_PLACES OMP_PROC_BIND
 export LD_LIBRARY_PATH=$PWD/build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 BENCH=$PWD/build/bin/distfft-bench
 FFTW=$PWD/build/bin/fftw-mpi-bench
 CORES=${NODE_CORES:-$(nproc)}
 PY=$(command -v python3)
 
-{ date; echo "cores used: $CORES of $(nproc)"; echo "OMP_PLACES=$OMP_PLACES OMP_PROC_BIND=$OMP_PROC_BIND"
+{ date; echo "cores used: $CORES of $(nproc)"; echo "OMP_PLACES and OMP_PROC_BIND unset (threads move within their rank's cores)"
   echo "load before: $(uptime)"; lscpu; grep PRETTY /etc/os-release; free -g; $MPIRUN --version | head -1
   ompi_info --param btl vader --level 9 | grep -i single_copy
   echo "ptrace_scope (CMA needs 0 or a shared user): $(cat /proc/sys/kernel/yama/ptrace_scope 2>&1)"
@@ -161,7 +164,7 @@ phase_4() {
         --large-shape "${NODE_LARGE_SHAPE:-512x512x512}" --check-shape "${NODE_CHECK_SHAPE:-32x32x32}" \
         ${NODE_STAGES:+--stages "$NODE_STAGES"} ${NODE_ROUNDS:+--rounds "$NODE_ROUNDS"} \
         ${NODE_OVERLAP_LAYOUT:+--overlap-layout "$NODE_OVERLAP_LAYOUT"} \
-        --launcher "$MPIRUN -n {ranks} --map-by slot:PE={threads} --bind-to core" \
+        --launcher "$MPIRUN -n {ranks} --map-by slot:PE={cores} --bind-to core" \
         --bench "$BENCH" --fftw-bench "$FFTW" --wisdom-dir "${TMPDIR:-/tmp}/node-wisdom-$START" \
         2>&1 | tee -a "$OUT/node.log"
 }

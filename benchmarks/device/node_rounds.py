@@ -19,7 +19,8 @@ Stages, in the order they run (the deadline cuts the later ones):
   scaling  1, 2, 4, ... < C cores: distfft k x 1 and 1 x k, FFTW-MPI k x 1,
            FFTW k threads (one round each)
   overlap  batches of 3 and 8 fields at P x T with P x (T + 1) <= C
-           (4 x 3 on 16 cores; --overlap-layout): --overlap off, fields,
+           (4 x 3 on 16 cores; --overlap-layout), each rank bound to T + 1
+           cores: --overlap off, fields,
            progress (a core free for each rank's helper thread), auto
            (with --thread-multiple, so that it may choose progress), and one
            field (--batch 1), whose pair times N is "N separate transforms"
@@ -68,15 +69,17 @@ STAGES = ["double", "float", "layouts", "large", "scaling", "overlap"]
 ROUNDS = "double=3,float=3,layouts=2,large=1,scaling=1,overlap=2"
 
 
-def contender(name, system, ranks, threads, extra=(), batch=1, overlap=None, kinds=None):
-    """One system at P x T; kinds: the only kinds it runs (None: all)."""
+def contender(name, system, ranks, threads, extra=(), batch=1, overlap=None, kinds=None, cores=None):
+    """One system at P x T; kinds: the only kinds it runs (None: all);
+    cores: each rank's cores (default T)."""
     return {"contender": name, "system": system, "ranks": ranks, "threads": threads,
-            "extra": list(extra), "batch": batch, "overlap": overlap, "kinds": kinds}
+            "cores": cores or threads, "extra": list(extra), "batch": batch, "overlap": overlap,
+            "kinds": kinds}
 
 
-def distfft(ranks, threads, *extra, batch=1, overlap=None, label="", kinds=None):
+def distfft(ranks, threads, *extra, batch=1, overlap=None, label="", kinds=None, cores=None):
     name = f"distfft {ranks}x{threads}" + (f" {label}" if label else "")
-    return contender(name, "distfft", ranks, threads, extra, batch, overlap, kinds)
+    return contender(name, "distfft", ranks, threads, extra, batch, overlap, kinds, cores)
 
 
 def fftw_options(cores):
@@ -124,12 +127,13 @@ def stage_plan(name, options):
     if name == "overlap":
         ranks, threads = (int(v) for v in options.overlap_layout.split("x"))
         found = []
+        # Every variant gets T + 1 cores per rank, progress's helper thread its own.
         for fields in (3, 8):
-            found.append(distfft(ranks, threads, batch=1, label=f"batch 1 (x{fields})"))
+            found.append(distfft(ranks, threads, batch=1, label=f"batch 1 (x{fields})", cores=threads + 1))
             for overlap in ("off", "fields", "progress", "auto"):
                 extra = ["--thread-multiple"] if overlap == "auto" else []
                 found.append(distfft(ranks, threads, *extra, batch=fields, overlap=overlap,
-                                     label=f"batch {fields} {overlap}"))
+                                     label=f"batch {fields} {overlap}", cores=threads + 1))
         # The same one-field configuration serves both batch sizes: time it once.
         unique = []
         for item in found:
@@ -154,7 +158,7 @@ def wisdom_paths(options, item, shape, kind, precision):
 
 def command_of(options, item, shape, kind, precision, check, first):
     """The command line of one run, and whether it prints plans on stderr."""
-    launcher = shlex.split(options.launcher.format(ranks=item["ranks"], threads=item["threads"]))
+    launcher = shlex.split(options.launcher.format(ranks=item["ranks"], cores=item["cores"]))
     timing = ["--inner", "1", "--outer", "1"] if check else \
              ["--inner", str(options.inner), "--outer", str(options.outer)]
     common = ["--shape", shape, "--kind", kind, "--precision", precision,
@@ -268,8 +272,9 @@ def parse(argv):
     parser.add_argument("--rigor", default="measure")
     parser.add_argument("--overlap-layout", help="P x T of the overlap stage (default: P = C/4, "
                         "T = C/P - 1)")
-    parser.add_argument("--launcher", default="orterun -n {ranks} --map-by slot:PE={threads} --bind-to core",
-                        help="{ranks} and {threads} are replaced")
+    parser.add_argument("--launcher", default="orterun -n {ranks} --map-by slot:PE={cores} --bind-to core",
+                        help="{ranks} and {cores} (each rank's cores: its threads, or threads + 1 in "
+                        "the overlap stage) are replaced")
     parser.add_argument("--bench", default="build/bin/distfft-bench")
     parser.add_argument("--fftw-bench", default="build/bin/fftw-mpi-bench")
     parser.add_argument("--wisdom-dir", default="node-wisdom")

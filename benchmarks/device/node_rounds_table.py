@@ -233,8 +233,8 @@ def scaling_table(table):
             if not d or not f:
                 continue
             per_round = ratios(best_per_round(group, is_default_distfft), best_per_round(group, is_fftw))
-            lines.append(f"| {shape} {kind} | {count} | {spread(times_of(group, d), 1)} ({d.split()[1]}) | "
-                         f"{spread(times_of(group, f), 1)} ({f}) | {spread(per_round)} |")
+            lines.append(f"| {shape} {kind} | {count} | {spread(times_of(group, d))} ({d.split()[1]}) | "
+                         f"{spread(times_of(group, f))} ({f}) | {spread(per_round)} |")
     return lines
 
 
@@ -259,7 +259,7 @@ def overlap_table(table):
                          if r in single]
             chosen = sorted({chosen_overlap(record) for record in rounds.values()})
             lines.append(f"| {shape} {kind} {words[1]} | {fields} | {overlap} | "
-                         f"{spread(times_of(contenders, name), 1)} | {spread(per_round)} | {', '.join(chosen)} |")
+                         f"{spread(times_of(contenders, name))} | {spread(per_round)} | {', '.join(chosen)} |")
     return lines
 
 

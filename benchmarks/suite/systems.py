@@ -20,8 +20,7 @@ PEERS = os.path.join(os.path.dirname(HERE), "peers")
 MPI_ENVIRONMENT = {"OMPI_ALLOW_RUN_AS_ROOT": "1",
                    "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
                    "OMPI_MCA_rmaps_base_oversubscribe": "1",
-                   "OMPI_MCA_mpi_yield_when_idle": "1",
-                   "OMP_PLACES": "cores", "OMP_PROC_BIND": "close"}
+                   "OMPI_MCA_mpi_yield_when_idle": "1"}
 
 SERIAL = "serial FFTW"
 FFTW_TRANSPOSED = "FFTW-MPI transposed"
@@ -112,8 +111,10 @@ def binding(tools, ranks, threads):
     beyond 2 ranks a rank may move between the socket's cores. Each rank gets
     its own `threads` cores (--map-by slot:PE=T --bind-to core; T = 1: one
     core each), or no binding where the cores do not suffice. MPICH's
-    mpiexec binds nothing unless asked. OpenMP's threads stay on their
-    rank's cores by MPI_ENVIRONMENT's OMP_PLACES and OMP_PROC_BIND."""
+    mpiexec binds nothing unless asked. Threads are left to move inside
+    their rank's cores: OMP_PROC_BIND or OMP_PLACES would make libgomp pin
+    the main thread to one core as it loads, and FFTW's threads (pthreads,
+    created by it) would inherit that one core."""
     if "mpich" in os.path.basename(tools.mpiexec):
         return []
     if ranks * threads <= (os.cpu_count() or 1):
