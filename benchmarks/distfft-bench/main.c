@@ -707,6 +707,61 @@ static int wisdom_file(MPI_Comm comm, const char *path, int import)
     return EXIT_STATUS_FAILED;
 }
 
+/* --fftw-wisdom-out: rank 0 merges every rank's FFTW wisdom (the ranks'
+ * blocks, and so their FFTW plans, may differ) and writes it. Rank 0's
+ * distfft status, or DISTFFT_ERR_MEMORY on every rank. */
+static int fftw_wisdom_gather(MPI_Comm comm, distfft_precision precision, const char *path)
+{
+    int ranks, rank;
+    MPI_Comm_size(comm, &ranks);
+    MPI_Comm_rank(comm, &rank);
+    char *text = distfft_serial_wisdom_export(precision), *all = NULL;
+    int length = text ? (int)strlen(text) + 1 : 0;
+    int *lengths = rank == 0 ? calloc(2 * (size_t)ranks, sizeof *lengths) : NULL;
+    int *offsets = lengths ? lengths + ranks : NULL;
+    int status = DISTFFT_ERR_MEMORY;
+    if (any_rank(comm, !text || (rank == 0 && !lengths)))
+        goto done;
+    MPI_Gather(&length, 1, MPI_INT, lengths, 1, MPI_INT, 0, comm);
+    size_t total = 0;
+    for (int other = 0; rank == 0 && other < ranks; ++other) {
+        offsets[other] = (int)total;
+        total += (size_t)lengths[other];
+    }
+    all = rank == 0 ? malloc(total) : NULL;
+    if (any_rank(comm, rank == 0 && !all))
+        goto done;
+    MPI_Gatherv(text, length, MPI_CHAR, all, lengths, offsets, MPI_CHAR, 0, comm);
+    status = DISTFFT_SUCCESS;
+    for (int other = 1; rank == 0 && other < ranks && status == DISTFFT_SUCCESS; ++other)
+        status = distfft_serial_wisdom_import(precision, all + offsets[other]);
+    if (rank == 0 && status == DISTFFT_SUCCESS)
+        status = distfft_serial_wisdom_export_file(precision, path);
+done:
+    free(all);
+    free(lengths);
+    free(text);
+    return from_root(comm, status);
+}
+
+/* --fftw-wisdom-in before planning (every rank reads the file), or
+ * --fftw-wisdom-out after: 0 or EXIT_STATUS_FAILED on every rank. */
+static int fftw_wisdom_file(MPI_Comm comm, const bench_options *options, int import)
+{
+    const char *path = import ? options->fftw_wisdom_in : options->fftw_wisdom_out;
+    if (path == NULL)
+        return 0;
+    int status = import ? distfft_serial_wisdom_import_file(options->precision, path)
+                        : fftw_wisdom_gather(comm, options->precision, path);
+    if (!any_rank(comm, status != DISTFFT_SUCCESS))
+        return 0;
+    if (is_root(comm))
+        fprintf(stderr, "distfft-bench: %s '%s' failed on some rank (%s)\n",
+                import ? "--fftw-wisdom-in" : "--fftw-wisdom-out", path,
+                status != DISTFFT_SUCCESS ? distfft_error_string(status) : "rank 0 succeeded");
+    return EXIT_STATUS_FAILED;
+}
+
 int main(int argc, char **argv)
 {
     /* FUNNELED: --threads T > 1 runs FFTW and OpenMP threads beside MPI
@@ -769,9 +824,13 @@ int main(int argc, char **argv)
         if (exit_status == 0)
             exit_status = wisdom_file(comm, options.wisdom_in, 1);
         if (exit_status == 0)
+            exit_status = fftw_wisdom_file(comm, &options, 1);
+        if (exit_status == 0)
             exit_status = run(comm, &options);
         if (exit_status == 0)
             exit_status = wisdom_file(comm, options.wisdom_out, 0);
+        if (exit_status == 0)
+            exit_status = fftw_wisdom_file(comm, &options, 0);
         break;
     }
     MPI_Finalize();

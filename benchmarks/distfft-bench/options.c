@@ -392,6 +392,12 @@ static const option_row option_table[] = {
      "import wisdom before planning (auto skips tuning)"},
     {"--wisdom-out", "FILE", parse_path, FIELD(wisdom_out), NULL, NULL,
      "export the wisdom after planning"},
+    {"--fftw-wisdom-in", "FILE", parse_path, FIELD(fftw_wisdom_in), NULL, NULL,
+     "import FFTW's wisdom of the precision on every rank before planning "
+     "(the plans of distfft's FFT steps then skip FFTW's measuring)"},
+    {"--fftw-wisdom-out", "FILE", parse_path, FIELD(fftw_wisdom_out), NULL, NULL,
+     "after planning, every rank's FFTW wisdom merged on rank 0, which "
+     "writes it"},
     {"--rigor", "R", parse_rigor, 0, rigor_at, "measure", "FFTW planning: @"},
     {"--tune-budget", "B", parse_positive, FIELD(tune_budget), NULL, NULL,
      "with auto and a cost model (--model, or DISTFFT_MODEL): the model "

@@ -51,6 +51,7 @@ typedef struct {
     int thread_multiple;                /* --thread-multiple: MPI_THREAD_MULTIPLE (main.c scans
                                          * argv for it, and --overlap progress, before MPI_Init) */
     const char *wisdom_in, *wisdom_out; /* NULL: none */
+    const char *fftw_wisdom_in, *fftw_wisdom_out; /* FFTW's wisdom files; NULL: none */
     distfft_rigor rigor;
     distfft_norm norm;
     int inner;                          /* forward+backward pairs per timing */

@@ -183,7 +183,12 @@ void bench_report_json(FILE *stream, const bench_options *options,
     print_json_number(stream, results->timing.pair_seconds);
     fputs(", \"pair_seconds_median\": ", stream);
     print_json_number(stream, results->timing.pair_seconds_median);
-    fputs(", \"fft_seconds\": ", stream);
+    fputs(", \"pair_seconds_each\": [", stream);
+    for (int i = 0; i < results->timing.kept; ++i) {
+        fputs(i ? ", " : "", stream);
+        print_json_number(stream, results->timing.pair_seconds_each[i]);
+    }
+    fputs("], \"fft_seconds\": ", stream);
     print_json_number(stream, results->timing.fft_seconds);
     fputs(", \"redistribute_seconds\": ", stream);
     print_json_number(stream, results->timing.redistribute_seconds);

@@ -78,6 +78,8 @@ int bench_time_pairs(MPI_Comm comm, distfft_plan plan, void *input,
             return DISTFFT_ERR_MEMORY;
         }
         repetition_seconds[repetition] = slowest[0] / inner;
+        if (timing->kept < BENCH_TIMING_KEPT)
+            timing->pair_seconds_each[timing->kept++] = slowest[0] / inner;
         /* Every rank holds the same reduced numbers, so all pick the same. */
         if (fastest < 0.0 || slowest[0] < fastest) {
             fastest = slowest[0];

@@ -13,11 +13,18 @@
 
 #include "distfft.h"
 
+/* Repetitions whose times are kept in order (pair_seconds_each). */
+enum { BENCH_TIMING_KEPT = 64 };
+
 typedef struct {
     double pair_seconds;          /* fastest repetition / inner */
     double pair_seconds_median;   /* median repetition / inner */
     double fft_seconds;           /* per pair, fastest repetition, max over ranks */
     double redistribute_seconds;  /* the same for the redistributions */
+    /* each repetition / inner, max over ranks, in the order run (the first
+     * BENCH_TIMING_KEPT): same-round ratios of single repetitions */
+    double pair_seconds_each[BENCH_TIMING_KEPT];
+    int kept;
 } bench_timing;
 
 /* Run and time the pairs: forward(input -> output), backward(output ->

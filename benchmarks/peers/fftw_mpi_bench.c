@@ -30,7 +30,13 @@
  * checked: max|backward(forward(x))/N - x| / max|x|, max over ranks, must be
  * within 8 eps log2 N (exit status 1 otherwise). The JSON line uses
  * distfft-bench --json's field names; fft_seconds and redistribute_seconds
- * are null because FFTW does not split its time.
+ * are null because FFTW does not split its time. It carries both plans as
+ * FFTW prints them (plan, backward_plan) and plan_seconds, the planning of
+ * both (slowest rank). --wisdom-in FILE: rank 0 imports FFTW's wisdom of
+ * the precision and broadcasts it before planning (fftw_mpi_broadcast_wisdom);
+ * --wisdom-out FILE: after planning, every rank's wisdom gathered on rank 0
+ * (fftw_mpi_gather_wisdom), which writes it -- so that a second run plans
+ * from wisdom instead of measuring again.
  */
 #include <float.h>
 #include <math.h>
@@ -66,6 +72,7 @@ typedef struct {
     int threads;
     int inner, outer;
     int json;
+    const char *wisdom_in, *wisdom_out; /* FFTW wisdom files; NULL: none */
 } options_t;
 
 /* ---- command line ---------------------------------------------------------- */
@@ -92,6 +99,8 @@ static void print_usage(FILE *stream)
           "  --threads T          FFTW threads per rank (default 1)\n"
           "  --inner N            pairs per timed repetition (default 3)\n"
           "  --outer N            timed repetitions (default 50)\n"
+          "  --wisdom-in FILE     import FFTW's wisdom (rank 0 reads, all get it)\n"
+          "  --wisdom-out FILE    export every rank's FFTW wisdom after planning\n"
           "  --json               print one JSON object on one line\n"
           "  --help               print this text\n"
           "\n"
@@ -183,6 +192,10 @@ static int parse_options(int argc, char **argv, int rank, options_t *options)
         } else if (strcmp(name, "--outer") == 0) {
             ok = parse_positive(value, &number) == 0 && number <= 1000000;
             options->outer = (int)number;
+        } else if (strcmp(name, "--wisdom-in") == 0) {
+            options->wisdom_in = value;
+        } else if (strcmp(name, "--wisdom-out") == 0) {
+            options->wisdom_out = value;
         } else {
             if (rank == 0)
                 fprintf(stderr, "fftw-mpi-bench: unknown option %s (try --help)\n", name);
@@ -208,6 +221,7 @@ typedef struct {
     ptrdiff_t alloc_complex;           /* complex elements per array */
     void *input, *output;              /* alloc_complex complex each */
     ptrdiff_t input_reals;             /* reals of the (padded) input slab */
+    double plan_seconds;               /* both plans, slowest rank */
 } peer_t;
 
 static size_t real_size(int precision)
@@ -302,6 +316,34 @@ static void peer_cleanup(int precision)
         fftw_mpi_cleanup();
 }
 
+/* --wisdom-in (import 1) before planning, --wisdom-out (import 0) after:
+ * rank 0 reads or writes the file, the others receive or send their wisdom
+ * through FFTW-MPI. Returns 0 on every rank or 1 on every rank. */
+static int peer_wisdom(const options_t *options, int rank, int import)
+{
+    const char *path = import ? options->wisdom_in : options->wisdom_out;
+    if (path == NULL)
+        return 0;
+    int single = options->precision == PRECISION_FLOAT, ok = 1;
+    if (!import)
+        single ? fftwf_mpi_gather_wisdom(MPI_COMM_WORLD) : fftw_mpi_gather_wisdom(MPI_COMM_WORLD);
+    if (rank == 0 && import)
+        ok = single ? fftwf_import_wisdom_from_filename(path) : fftw_import_wisdom_from_filename(path);
+    else if (rank == 0)
+        ok = single ? fftwf_export_wisdom_to_filename(path) : fftw_export_wisdom_to_filename(path);
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!ok) {
+        if (rank == 0)
+            fprintf(stderr, "fftw-mpi-bench: %s: cannot %s '%s' as FFTW wisdom (%s)\n",
+                    import ? "--wisdom-in" : "--wisdom-out", import ? "read" : "write", path,
+                    precision_names[options->precision]);
+        return 1;
+    }
+    if (import)
+        single ? fftwf_mpi_broadcast_wisdom(MPI_COMM_WORLD) : fftw_mpi_broadcast_wisdom(MPI_COMM_WORLD);
+    return 0;
+}
+
 /* This rank's slab of the input (local_n0 from local_0_start), of the
  * transposed output (local_n1) and the complex elements each array needs
  * (FFTW-MPI may need more than either slab holds). Serial: everything. */
@@ -355,6 +397,7 @@ static int peer_create(const options_t *options, peer_t *peer)
     if (any_failed)
         return 1;
 
+    double plan_start = MPI_Wtime();
     unsigned flags = rigor_flags[options->rigor];
     unsigned forward_flags = flags, backward_flags = flags;
     if (options->layout == LAYOUT_TRANSPOSED) {
@@ -365,6 +408,8 @@ static int peer_create(const options_t *options, peer_t *peer)
                              peer->output, forward_flags);
     peer->backward = plan_one(options, 0, options->shape, peer->output,
                               peer->input, backward_flags);
+    double plan_seconds = MPI_Wtime() - plan_start;
+    MPI_Allreduce(&plan_seconds, &peer->plan_seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     failed = !peer->forward || !peer->backward;
     MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
     return any_failed;
@@ -457,8 +502,12 @@ static double roundtrip_error(const options_t *options, const peer_t *peer,
 
 /* ---- timing (as benchmarks/distfft-bench/timing.c) --------------------------- */
 
+enum { KEPT = 64 }; /* repetitions whose times are kept in order */
+
 typedef struct {
     double pair_seconds, pair_seconds_median;
+    double pair_seconds_each[KEPT]; /* the first KEPT repetitions, in order */
+    int kept;
 } timing_t;
 
 static int compare_doubles(const void *first, const void *second)
@@ -484,6 +533,8 @@ static int time_pairs(const options_t *options, peer_t *peer, timing_t *timing)
         double elapsed = MPI_Wtime() - start, slowest;
         MPI_Allreduce(&elapsed, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         seconds[repetition] = slowest / options->inner;
+        if (timing->kept < KEPT)
+            timing->pair_seconds_each[timing->kept++] = seconds[repetition];
     }
     qsort(seconds, (size_t)options->outer, sizeof *seconds, compare_doubles);
     int count = options->outer;
@@ -524,7 +575,8 @@ typedef struct {
     double roundtrip_error, tolerance;
     unsigned long long work_bytes; /* largest on any rank: our two arrays */
     char mpi_library[MPI_MAX_LIBRARY_VERSION_STRING];
-    char *plan; /* forward plan as FFTW prints it */
+    char *plan, *backward_plan; /* as FFTW prints them (rank 0) */
+    double plan_seconds;
 } results_t;
 
 static void report(const options_t *options, const results_t *results)
@@ -542,13 +594,15 @@ static void report(const options_t *options, const results_t *results)
                "rigor                 : %s\nnorm                  : %s\n"
                "threads               : %d per rank\n"
                "timing                : fastest of %d repetitions of %d pairs, max over ranks\n"
+               "plan_seconds          : %.6e (both plans, slowest rank)\n"
                "pair_seconds          : %.6e\npair_seconds_median   : %.6e\n"
                "gflops                : %.3f (nominal, 5 N log2 N per transform)\n"
                "roundtrip_error       : %.3e (tolerance %.3e) %s\n",
                results->ranks, kind_names[options->kind],
                precision_names[options->precision], layout_names[options->layout],
                rigor_names[options->rigor], options->normalise ? "backward" : "none",
-               options->threads, options->outer, options->inner, results->timing.pair_seconds,
+               options->threads, options->outer, options->inner, results->plan_seconds,
+               results->timing.pair_seconds,
                results->timing.pair_seconds_median, gflops,
                results->roundtrip_error, results->tolerance,
                passed ? "passed" : "FAILED");
@@ -570,7 +624,12 @@ static void report(const options_t *options, const results_t *results)
     print_number(stdout, results->timing.pair_seconds);
     printf(", \"pair_seconds_median\": ");
     print_number(stdout, results->timing.pair_seconds_median);
-    printf(", \"fft_seconds\": null, \"redistribute_seconds\": null, \"gflops\": ");
+    printf(", \"pair_seconds_each\": [");
+    for (int index = 0; index < results->timing.kept; ++index) {
+        printf("%s", index ? ", " : "");
+        print_number(stdout, results->timing.pair_seconds_each[index]);
+    }
+    printf("], \"fft_seconds\": null, \"redistribute_seconds\": null, \"gflops\": ");
     print_number(stdout, gflops);
     printf(", \"work_bytes\": %llu, \"roundtrip_error\": ", results->work_bytes);
     print_number(stdout, results->roundtrip_error);
@@ -580,6 +639,10 @@ static void report(const options_t *options, const results_t *results)
     print_json_string(stdout, results->mpi_library);
     printf(", \"plan\": ");
     print_json_string(stdout, results->plan ? results->plan : "");
+    printf(", \"backward_plan\": ");
+    print_json_string(stdout, results->backward_plan ? results->backward_plan : "");
+    printf(", \"plan_seconds\": ");
+    print_number(stdout, results->plan_seconds);
     printf("}\n");
 }
 
@@ -588,6 +651,8 @@ static void report(const options_t *options, const results_t *results)
 static int run(const options_t *options, int rank, results_t *results)
 {
     peer_t peer;
+    if (peer_wisdom(options, rank, 1) != 0)
+        return EXIT_FAILED;
     if (peer_create(options, &peer) != 0) {
         if (rank == 0)
             fprintf(stderr, "fftw-mpi-bench: planning or allocation failed\n");
@@ -615,9 +680,14 @@ static int run(const options_t *options, int rank, results_t *results)
                                real_size(options->precision);
     MPI_Allreduce(&bytes, &results->work_bytes, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX,
                   MPI_COMM_WORLD);
-    if (rank == 0)
+    if (rank == 0) {
         results->plan = describe(options->precision, peer.forward);
+        results->backward_plan = describe(options->precision, peer.backward);
+    }
+    results->plan_seconds = peer.plan_seconds;
     peer_free(options, &peer);
+    if (peer_wisdom(options, rank, 0) != 0)
+        status = EXIT_FAILED;
     if (status == EXIT_OK && !(results->roundtrip_error <= results->tolerance))
         status = EXIT_FAILED;
     return status;
@@ -660,6 +730,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "fftw-mpi-bench: round-trip error %.3e exceeds %.3e\n",
                 results.roundtrip_error, results.tolerance);
     free(results.plan);
+    free(results.backward_plan);
     peer_cleanup(options.precision);
     MPI_Finalize();
     return status;

@@ -107,11 +107,15 @@ def binding(tools, ranks, threads):
     """mpiexec options giving each of `ranks` ranks `threads` cores.
 
     Open MPI binds every rank to ONE core when there are at most 2 ranks
-    (and to a socket beyond): a rank's threads would then share a core. With
-    threads > 1 each rank gets `threads` cores (--map-by slot:PE=T), or no
-    binding where the cores do not suffice. MPICH's mpiexec binds nothing
-    unless asked."""
-    if threads <= 1 or "mpich" in os.path.basename(tools.mpiexec):
+    (and to a socket beyond): a rank's threads would then share a core, and
+    beyond 2 ranks a rank may move between the socket's cores. Each rank gets
+    its own `threads` cores (--map-by slot:PE=T --bind-to core; T = 1: one
+    core each), or no binding where the cores do not suffice. MPICH's
+    mpiexec binds nothing unless asked. Threads are left to move inside
+    their rank's cores: OMP_PROC_BIND or OMP_PLACES would make libgomp pin
+    the main thread to one core as it loads, and FFTW's threads (pthreads,
+    created by it) would inherit that one core."""
+    if "mpich" in os.path.basename(tools.mpiexec):
         return []
     if ranks * threads <= (os.cpu_count() or 1):
         if threads_per_core() > 1:

@@ -97,6 +97,9 @@ def main():
     if not 0 < fastest <= median:
         fail("need 0 < pair_seconds (%g) <= pair_seconds_median (%g)"
              % (fastest, median))
+    each = report.get("pair_seconds_each")
+    if each is None or len(each) != min(report["outer"], 64) or min(each) != fastest:
+        fail("pair_seconds_each %r: not every repetition in order with the fastest %g" % (each, fastest))
     # Each part is max over ranks of one rank's share of the fastest
     # repetition, so neither exceeds that repetition's (max) time.
     slack = 1e-6

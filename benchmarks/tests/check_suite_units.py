@@ -51,8 +51,11 @@ def check_binding():
             fail(f"hyper-threaded binding {smt}")
         if plain != ["--map-by", "slot:PE=2", "--bind-to", "core"]:
             fail(f"binding {plain}")
-    if systems.binding(tools, 4, 1) != []:
-        fail("one thread per rank: Open MPI's own binding")
+    one_each = systems.binding(tools, 2, 1)
+    if (os.cpu_count() or 1) >= 2 and one_each != ["--map-by", "slot:PE=1", "--bind-to", "core"]:
+        fail(f"one thread per rank: each rank bound to its core, got {one_each}")
+    if systems.binding(tools, 4 * (os.cpu_count() or 1), 1) != ["--bind-to", "none"]:
+        fail("more ranks than cores: no binding")
     if systems.threads_per_core() < 1:
         fail("threads_per_core below 1")
 

@@ -152,9 +152,11 @@ static int print_options(const bench_options *o, char storage[][512], char **arg
     ARG("--inner=%d", o->inner);
     ARG("--outer=%d", o->outer);
     /* Paths: the original argument strings (any bytes but NUL). */
-    static const char *const path_names[] = {"--wisdom-in", "--wisdom-out", "--calibrate", "--model", "--save"};
-    const char *paths[] = {o->wisdom_in, o->wisdom_out, o->calibrate, o->model, o->save_prefix};
-    for (int i = 0; i < 5; i++)
+    static const char *const path_names[] = {"--wisdom-in", "--wisdom-out", "--fftw-wisdom-in",
+                                             "--fftw-wisdom-out", "--calibrate", "--model", "--save"};
+    const char *paths[] = {o->wisdom_in, o->wisdom_out, o->fftw_wisdom_in, o->fftw_wisdom_out,
+                           o->calibrate, o->model, o->save_prefix};
+    for (int i = 0; i < 7; i++)
         if (paths[i]) {
             ARG("%s", path_names[i]);
             argv[argc++] = (char *)paths[i];
@@ -183,6 +185,8 @@ static void check_same(const bench_options *a, const bench_options *b)
     FUZZ_CHECK(a->placement == b->placement && a->node_size == b->node_size && a->rigor == b->rigor &&
                a->tune_budget == b->tune_budget && a->inner == b->inner && a->outer == b->outer, "more scalars");
     FUZZ_CHECK(same_text(a->wisdom_in, b->wisdom_in) && same_text(a->wisdom_out, b->wisdom_out) &&
+               same_text(a->fftw_wisdom_in, b->fftw_wisdom_in) &&
+               same_text(a->fftw_wisdom_out, b->fftw_wisdom_out) &&
                same_text(a->calibrate, b->calibrate) && same_text(a->model, b->model) &&
                same_text(a->save_prefix, b->save_prefix), "paths");
     FUZZ_CHECK(a->destroy_input == b->destroy_input && a->check == b->check && a->json == b->json &&
