@@ -18,7 +18,9 @@
 #       carry=["build-cuda/bin", "build-cuda/lib", ".device"], timeout_s=420)
 #
 # It stops starting work after GPU_DEADLINE seconds (default 270; every
-# command is also cut at what is left) and writes each phase's results
+# command is also cut at GPU_STEP_LIMIT seconds, default 90, or at what is
+# left if less, so that one hung command -- an NCCL or IPC wait that never
+# returns -- cannot take the later phases with it) and writes each phase's results
 # under $OUT as the phase ends, in priority order:
 #   0. the machine: nvidia-smi, the CUDA driver, runtime, cuFFT and NCCL
 #      versions (machine.txt); Debian's Open MPI and FFTW unpacked over / as
@@ -59,7 +61,7 @@
 #   and the tables of phases 2 and 3 (gpu_table.py: median same-round
 #   ratios, the exchanges against the copy, then each step's device time;
 #   table.txt). Every command's output is in gpu.log.
-# Environment: OUT (default gpu-results), GPU_DEADLINE, GPU_ROUNDS,
+# Environment: OUT (default gpu-results), GPU_DEADLINE, GPU_STEP_LIMIT, GPU_ROUNDS,
 # GPU_INNER (pairs per round, the fastest kept; default 5), GPU_PHASES
 # (default "1 2 3"), GPU_SHAPES (phase 2's; default "256 512"),
 # GPU_DRY_RUN=1 (print every command instead of running it; no device, no
@@ -69,6 +71,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-gpu-results}
 DEADLINE=${GPU_DEADLINE:-270}
+STEP_LIMIT=${GPU_STEP_LIMIT:-90}
 ROUNDS=${GPU_ROUNDS:-5}
 INNER=${GPU_INNER:-5}
 PHASES=${GPU_PHASES:-1 2 3}
@@ -79,10 +82,12 @@ phase() { [[ " $PHASES " == *" $1 "* ]]; }
 mkdir -p "$OUT"
 log() { echo "gpu.sh [$SECONDS s] $*" | tee -a "$OUT/gpu.log"; }
 left() { echo $((DEADLINE - SECONDS)); }
+# one command's limit: GPU_STEP_LIMIT, or what is left of the deadline
+limit() { local rest; rest=$(left); echo $((rest < STEP_LIMIT ? rest : STEP_LIMIT)); }
 
-# step FILE COMMAND...: run COMMAND with what is left of the deadline,
-# its stdout appended to FILE and its stderr to gpu.log; under
-# GPU_DRY_RUN only print it. Returns the command's status (124: cut).
+# step FILE COMMAND...: run COMMAND for at most limit() seconds, its
+# stdout appended to FILE and its stderr to gpu.log; under GPU_DRY_RUN
+# only print it. Returns the command's status (124: cut).
 step() {
     local file=$1; shift
     if [ "$DRY" = 1 ]; then
@@ -94,7 +99,7 @@ step() {
         return 124
     fi
     echo "== $*" >>"$OUT/gpu.log"
-    timeout "$(left)" "$@" >>"$OUT/$file" 2>>"$OUT/gpu.log"
+    timeout -k 5 "$(limit)" "$@" >>"$OUT/$file" 2>>"$OUT/gpu.log"
 }
 
 MPIRUN=(orterun --oversubscribe -n)
