@@ -28,10 +28,14 @@ static struct {
     size_t bytes;
 } work;
 
+/* A failure here is answered by NULL, and cleared: cudaGetLastError is
+ * asked after each synchronisation for failed launches (copies.cu). */
 void *cuda_allocate(size_t bytes)
 {
     void *pointer = NULL;
-    return cudaMalloc(&pointer, bytes) == cudaSuccess ? pointer : NULL;
+    if (cudaMalloc(&pointer, bytes) == cudaSuccess) return pointer;
+    cudaGetLastError();
+    return NULL;
 }
 
 void cuda_release(void *pointer)
@@ -61,22 +65,20 @@ static void *marks_create(void)
 {
     event_pair *pair = (event_pair *)calloc(1, sizeof *pair);
     if (!pair) return NULL;
-    if (cudaEventCreate(&pair->start) != cudaSuccess) {
-        free(pair);
-        return NULL;
-    }
-    if (cudaEventCreate(&pair->end) != cudaSuccess) {
+    if (cudaEventCreate(&pair->start) == cudaSuccess) {
+        if (cudaEventCreate(&pair->end) == cudaSuccess) return pair;
         cudaEventDestroy(pair->start);
-        free(pair);
-        return NULL;
     }
-    return pair;
+    cudaGetLastError(); /* answered by NULL: not a failed launch */
+    free(pair);
+    return NULL;
 }
 
 static void marks_mark(void *pair, bool end, void *stream)
 {
     event_pair *p = (event_pair *)pair;
-    cudaEventRecord(end ? p->end : p->start, (cudaStream_t)stream); /* a lost mark reads as 0 s */
+    if (cudaEventRecord(end ? p->end : p->start, (cudaStream_t)stream) != cudaSuccess)
+        cudaGetLastError(); /* a lost mark reads as 0 s */
 }
 
 static double marks_seconds(void *pair)
@@ -84,8 +86,10 @@ static double marks_seconds(void *pair)
     event_pair *p = (event_pair *)pair;
     float milliseconds = 0.0f;
     if (cudaEventSynchronize(p->end) != cudaSuccess ||
-        cudaEventElapsedTime(&milliseconds, p->start, p->end) != cudaSuccess)
+        cudaEventElapsedTime(&milliseconds, p->start, p->end) != cudaSuccess) {
+        cudaGetLastError();
         return 0.0;
+    }
     return 1e-3 * milliseconds;
 }
 

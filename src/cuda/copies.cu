@@ -59,8 +59,10 @@ static unsigned blocks_for(int64_t reals)
     return (unsigned)(blocks < MOST_BLOCKS ? blocks : MOST_BLOCKS);
 }
 
-/* Launch errors surface at the next synchronising call (a staging copy,
- * or the caller's own): a copy cannot fail once its buffers exist. */
+/* A copy cannot fail once its buffers exist. A launch that fails anyway
+ * (no kernel image for the device, say) is not seen by a later
+ * synchronisation, only by cudaGetLastError of this library's runtime:
+ * the staging copies and the cuda-ipc wait ask it. */
 static void cuda_copy(const redist_copy *copy, const void *source, void *target, void *stream)
 {
     int64_t elements = copy->box ? copy->rows * copy->run : chunk_elements(&copy->from);
@@ -85,7 +87,9 @@ static void cuda_move(void *target, const void *source, size_t bytes, void *stre
 static void *cuda_allocate_host(size_t bytes)
 {
     void *pointer = NULL;
-    return cudaMallocHost(&pointer, bytes) == cudaSuccess ? pointer : NULL;
+    if (cudaMallocHost(&pointer, bytes) == cudaSuccess) return pointer;
+    cudaGetLastError(); /* answered by NULL: not a failed launch */
+    return NULL;
 }
 
 static void cuda_release_host(void *pointer)
@@ -99,7 +103,9 @@ static int cuda_stage(void *target, const void *source, size_t bytes, bool to_ho
     cudaError_t status = cudaMemcpyAsync(target, source, bytes, to_host ? cudaMemcpyDeviceToHost
                                                                          : cudaMemcpyHostToDevice, on);
     if (status == cudaSuccess) status = cudaStreamSynchronize(on);
+    if (status == cudaSuccess) status = cudaGetLastError(); /* a failed launch of the packing before it */
     if (status == cudaSuccess) return DISTFFT_SUCCESS;
+    cudaGetLastError(); /* reported here, not again by the next staging */
     return cuda_services->fail(DISTFFT_ERR_UNSUPPORTED, "memory cuda: staging %zu bytes %s the host failed (%s: %s)",
                                bytes, to_host ? "to" : "from", cudaGetErrorName(status),
                                cudaGetErrorString(status));

@@ -60,8 +60,12 @@ static int cufft_execute(const step *self, const void *in, void *out)
     if (!s->planned) return DISTFFT_SUCCESS; /* an empty block */
     const char *from = (const char *)in;
     if (s->copy) {
-        if (cudaMemcpyAsync(s->copy, in, s->copy_bytes, cudaMemcpyDeviceToDevice, s->stream) != cudaSuccess)
-            return cuda_services->fail(DISTFFT_ERR_UNSUPPORTED, "memory cuda: copying a c2r's input failed");
+        cudaError_t status = cudaMemcpyAsync(s->copy, in, s->copy_bytes, cudaMemcpyDeviceToDevice, s->stream);
+        if (status != cudaSuccess) {
+            cudaGetLastError(); /* reported here, not again by the next synchronisation */
+            return cuda_services->fail(DISTFFT_ERR_UNSUPPORTED, "memory cuda: copying a c2r's input failed (%s)",
+                                       cudaGetErrorName(status));
+        }
         from = (const char *)s->copy;
     }
     cufftResult result = cufftSetWorkArea(s->handle, cuda_work_area());

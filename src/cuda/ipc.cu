@@ -55,6 +55,7 @@ static int cuda_close(void *buffer)
 static int cuda_wait(void *stream)
 {
     cudaError_t status = cudaStreamSynchronize((cudaStream_t)stream);
+    if (status == cudaSuccess) status = cudaGetLastError(); /* a failed launch of the puts before it */
     return status == cudaSuccess ? DISTFFT_SUCCESS : failed(status, "cudaStreamSynchronize before a barrier");
 }
 
