@@ -26,15 +26,18 @@ typedef struct {
     const struct distfft_redist_s *redist;
     const void *in;
     void *out;
+    const redist_geometry *geometry;
 } exchange_run;
 
 /* Into the method's shared output where it made one for a plan (shm's
- * one copy), as the plan will run it. */
+ * one copy), as the plan will run it; in device memory, until the
+ * device is done (nccl's returns at once). */
 static int run_exchange(void *context)
 {
     exchange_run *run = context;
     void *shared = redist_shared_output(run->redist);
-    return redist_run(run->redist, run->in, shared ? shared : run->out);
+    int rc = redist_run(run->redist, run->in, shared ? shared : run->out);
+    return rc == DISTFFT_SUCCESS ? tuning_wait(run->geometry->copies, run->geometry->stream) : rc;
 }
 
 /* Plan method m (which applies) and time it; *seconds is INFINITY when it
@@ -53,7 +56,7 @@ static int time_method(MPI_Comm comm, MPI_Comm tuning_comm, const redist_geometr
         *candidate = NULL;
         return error_agree(tuning_comm, freed);
     }
-    exchange_run run = {*candidate, in, out};
+    exchange_run run = {*candidate, in, out, geometry};
     if (error_agree(tuning_comm, tuning_time(tuning_comm, run_exchange, &run, bound, seconds, NULL)) != DISTFFT_SUCCESS)
         *seconds = INFINITY; /* a method that fails its runs is not chosen */
     return DISTFFT_SUCCESS;

@@ -32,11 +32,15 @@ typedef struct {
     void *in, *out;
 } pair_run;
 
+/* In device memory, until the device is done (a plan's work may still be
+ * enqueued when it returns). */
 static int run_pair(void *context)
 {
     pair_run *run = context;
+    const distfft_options *options = &run->plan->request.options;
     int rc = plan_run(run->plan, PLAN_FORWARD, run->in, run->out);
-    return rc == DISTFFT_SUCCESS ? plan_run(run->plan, PLAN_BACKWARD, run->out, run->in) : rc;
+    if (rc == DISTFFT_SUCCESS) rc = plan_run(run->plan, PLAN_BACKWARD, run->out, run->in);
+    return rc == DISTFFT_SUCCESS ? tuning_wait(backend_of(options->memory)->copies, options->stream) : rc;
 }
 
 /* Seconds of a forward+backward pair on scratch arrays; `bound`: the

@@ -8,6 +8,7 @@
 #include "distfft.h"
 #include "timer.h"
 #include "../error.h"
+#include "../redist/copies.h"
 
 bool tuning_enough(const double *times, int runs, double bound)
 {
@@ -43,4 +44,9 @@ int tuning_time(MPI_Comm comm, tuning_run run, void *context, double bound, doub
     *seconds = best;
     if (runs) *runs = r;
     return rc;
+}
+
+int tuning_wait(const struct redist_copies *copies, void *stream)
+{
+    return copies && copies->ipc ? copies->ipc->wait(stream) : DISTFFT_SUCCESS;
 }

@@ -45,4 +45,12 @@ int tuning_time(MPI_Comm comm, tuning_run run, void *context, double bound, doub
  * tuned plan's simulation. */
 bool tuning_enough(const double *times, int runs, double bound);
 
+/* Wait for the work a run enqueued in `copies`' memory on `stream` (a
+ * device's, whose steps and exchanges may return before their work is
+ * done), so that a run's time is its work's, not its enqueueing's; host
+ * memory (no ipc table) has nothing to wait for. The device's stream wait
+ * is the one its copies lend the cuda-ipc exchange. Local. */
+struct redist_copies;
+int tuning_wait(const struct redist_copies *copies, void *stream);
+
 #endif
