@@ -8,7 +8,9 @@
  * uses the process's one area (cuda_backend.h), set before each execution.
  * cuFFT's C2R may overwrite its input; a step whose input must be kept
  * (serial_needs_copy's case, and any out-of-place C2R that preserves its
- * input) copies it into the plan's scratch first.
+ * input) copies it into the plan's scratch first, or, for a one-axis C2R
+ * (FFTW keeps that input itself, so the plan has no scratch for it), into
+ * a buffer of its own.
  */
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
@@ -31,6 +33,7 @@ typedef struct {
     size_t in_element, out_element;
     cudaStream_t stream;
     void *copy;                    /* the input's copy (C2R keeping its input): the plan's scratch */
+    bool owns_copy;                /* ... or the step's own buffer (no scratch) */
     size_t copy_bytes;
     size_t work_bytes;             /* cuFFT's work area need (cufftMakePlanMany64's workSize) */
 } cufft_step;
@@ -92,6 +95,7 @@ static int cufft_destroy(step *self)
         cufftResult result = cufftDestroy(s->handle);
         if (result != CUFFT_SUCCESS) rc = cufft_failed(result, "cufftDestroy");
     }
+    if (s->owns_copy) cuda_release(s->copy);
     free(s);
     return rc;
 }
@@ -152,10 +156,15 @@ int cufft_step_create(const step_spec *spec, void *scratch, void *stream, step *
     if (spec->fft.family == SERIAL_C2R && keeps_input && spec->in_count > 0) {
         s->copy = scratch;
         s->copy_bytes = (size_t)spec->in_count * s->in_element;
-        if (!scratch) {
+        if (!scratch) { /* a one-axis c2r: the plan made no scratch for it */
+            s->copy = cuda_allocate(s->copy_bytes);
+            s->owns_copy = true;
+        }
+        if (!s->copy) {
+            size_t bytes = s->copy_bytes;
             free(s);
-            return cuda_services->fail(DISTFFT_ERR_UNSUPPORTED, "memory cuda: a c2r that keeps its input needs "
-                                       "the plan's scratch (options.destroy_input avoids the copy)");
+            return cuda_services->fail(DISTFFT_ERR_MEMORY, "memory cuda: a copy of a c2r's input of %zu bytes "
+                                       "(options.destroy_input avoids the copy)", bytes);
         }
     }
     int rc = layout.loops > 0 ? plan(s) : DISTFFT_SUCCESS;
