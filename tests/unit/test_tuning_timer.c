@@ -5,11 +5,14 @@
  * times, and under SMPI those runs were most of a tuned plan's simulation:
  * docs/guide/scale.md), noisy ones once their fastest has settled, runs
  * still speeding up go on to TUNING_MAX_RUNS, and a clear loser stops
- * after one run. Pure arithmetic, no MPI at run time.
+ * after one run. Pure arithmetic, no MPI at run time. And a timed run in
+ * device memory waits for the device's stream before the clock stops
+ * (tuning_wait: a stand-in wait here), in host memory for nothing.
  */
 #include <math.h>
 #include <stdio.h>
 
+#include "redist/copies.h"
 #include "tune/timer.h"
 
 static int failures;
@@ -30,8 +33,33 @@ static int runs_taken(const double *times, double bound)
     return r;
 }
 
+/* A device's stream wait, standing in: counts its calls and their stream. */
+static int waits;
+static void *waited_for;
+
+static int count_wait(void *stream)
+{
+    waits++;
+    waited_for = stream;
+    return DISTFFT_SUCCESS;
+}
+
+static void test_wait(void)
+{
+    static const redist_ipc device_ipc = {.wait = count_wait};
+    redist_copies device = redist_host_copies;
+    device.ipc = &device_ipc;
+    int stream;
+    expect(tuning_wait(&redist_host_copies, &stream) == DISTFFT_SUCCESS && waits == 0,
+           "host memory: nothing to wait for");
+    expect(tuning_wait(NULL, &stream) == DISTFFT_SUCCESS && waits == 0, "no copies (host): nothing to wait for");
+    expect(tuning_wait(&device, &stream) == DISTFFT_SUCCESS && waits == 1 && waited_for == &stream,
+           "device memory: the run's stream waited for");
+}
+
 int main(void)
 {
+    test_wait();
     double steady[TUNING_MAX_RUNS], noisy[TUNING_MAX_RUNS], slow[TUNING_MAX_RUNS], warming[TUNING_MAX_RUNS];
     for (int r = 0; r < TUNING_MAX_RUNS; r++) {
         steady[r] = 0.4e-3;                         /* a fast pair, simulated: identical runs */
