@@ -786,8 +786,10 @@ int distfft_plan_grid(const struct distfft_plan_s *plan, int *grid_ndims,
  * one of its steps needs (cufftMakePlanMany64's workSize): cuFFT's work
  * area is one per process, shared by every device plan in turn and grown
  * at create to the largest need, so the device memory all plans take for
- * it is the largest of their needs, not their sum. A device that cannot
- * give it fails the create with DISTFFT_ERR_MEMORY on every rank.
+ * it is the largest of their needs, not their sum; and, for a one-axis
+ * c2r that keeps its input (cuFFT's c2r may overwrite it), the copy of
+ * that input the step holds. A device that cannot give them fails the
+ * create with DISTFFT_ERR_MEMORY on every rank.
  * Local. */
 size_t distfft_plan_work_bytes(const struct distfft_plan_s *plan);
 

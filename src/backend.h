@@ -73,11 +73,13 @@ typedef struct {
      * memory from any other. Local. */
     bool (*holds)(const void *pointer);
     /* Bytes of work memory a local step of this backend (made by
-     * local_step) uses beside the plan's buffers: cuFFT's work area, which
-     * the CUDA backend keeps once per process and every device plan's
-     * steps share; 0 when none. NULL for the host's, whose FFTW plans
-     * keep what they need themselves. Local. */
-    size_t (*step_work_bytes)(const step *local);
+     * local_step) uses beside the plan's buffers: returned, what it uses
+     * of memory shared with other steps (cuFFT's work area, which the
+     * CUDA backend keeps once per process and every device plan's steps
+     * share); in *held, what it holds of its own (a copy of its input);
+     * 0 when none. NULL for the host's, whose FFTW plans keep what they
+     * need themselves. Local. */
+    size_t (*step_work_bytes)(const step *local, size_t *held);
     /* How its steps are timed: marks on the plan's stream around each
      * (a device's, whose steps return before their work is done); NULL
      * for the host's, whose steps are done when they return, so the
@@ -117,7 +119,7 @@ int backend_check_pointer(distfft_memory memory, const void *pointer, const char
 #define BACKEND_CUDA_ENTRY "distfft_cuda_backend_open"
 /* Raised whenever backend, backend_services, step.h or redist/copies.h
  * change shape: a backend library built against another refuses to open. */
-#define BACKEND_INTERFACE 5
+#define BACKEND_INTERFACE 6
 
 /* What the core lends a backend library (which sees none of its symbols:
  * libdistfft exports only the public API). */

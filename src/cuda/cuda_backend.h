@@ -50,7 +50,8 @@ bool cuda_holds(const void *pointer);
 int cufft_step_create(const step_spec *spec, void *scratch, void *stream, step **out);
 
 /* The cuFFT work area a step of cufft_step_create's needs (0 for any
- * other step): the backend's step_work_bytes. */
-size_t cufft_step_work_bytes(const step *local);
+ * other step), and in *held the copy of its input it holds of its own:
+ * the backend's step_work_bytes. */
+size_t cufft_step_work_bytes(const step *local, size_t *held);
 
 #endif

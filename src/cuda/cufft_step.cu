@@ -129,9 +129,13 @@ static int plan(cufft_step *s)
     return cuda_work_area_reserve(work_bytes);
 }
 
-size_t cufft_step_work_bytes(const step *local)
+size_t cufft_step_work_bytes(const step *local, size_t *held)
 {
-    return local && local->ops == &cufft_ops ? ((const cufft_step *)local)->work_bytes : 0;
+    *held = 0;
+    if (!local || local->ops != &cufft_ops) return 0;
+    const cufft_step *s = (const cufft_step *)local;
+    if (s->owns_copy) *held = s->copy_bytes;
+    return s->work_bytes;
 }
 
 int cufft_step_create(const step_spec *spec, void *scratch, void *stream, step **out)

@@ -108,8 +108,10 @@ static int make_local_steps(struct distfft_plan_s *plan)
             if (specs[s].kind != STEP_EXCHANGE) {
                 TRY(local->local_step(&specs[s], buffers[0], buffers[1], plan->scratch,
                                       plan->request.options.stream, &plan->steps[l][s]));
-                size_t need = local->step_work_bytes ? local->step_work_bytes(plan->steps[l][s]) : 0;
+                size_t held = 0;
+                size_t need = local->step_work_bytes ? local->step_work_bytes(plan->steps[l][s], &held) : 0;
                 if (need > plan->step_work_bytes) plan->step_work_bytes = need;
+                plan->step_held_bytes += held;
             }
     }
 fail:

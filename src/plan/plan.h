@@ -128,8 +128,10 @@ struct distfft_plan_s {
     size_t work_size[SLOT_COUNT - SLOT_WORK0];
     size_t shared_bytes;              /* of the exchanges' shared outputs together */
     /* The largest work need of its local steps beside its buffers (the
-     * backend's step_work_bytes: cuFFT's work area, shared per process). */
+     * backend's step_work_bytes: cuFFT's work area, shared per process),
+     * and what its steps hold of their own, together. */
     size_t step_work_bytes;
+    size_t step_held_bytes;
     void *scratch;                    /* padded transforms' (algebra.scratch_bytes) */
     double sweep_scale[2];            /* normalisation left to a final sweep (1: none) */
     int comm_size;

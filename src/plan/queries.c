@@ -69,7 +69,7 @@ size_t distfft_plan_work_bytes(const struct distfft_plan_s *plan)
 {
     if (!plan) return 0;
     const algebra_steps *a = &plan->algebra;
-    size_t bytes = plan->shared_bytes + a->scratch_bytes + plan->step_work_bytes;
+    size_t bytes = plan->shared_bytes + a->scratch_bytes + plan->step_work_bytes + plan->step_held_bytes;
     for (int b = 0; b < SLOT_COUNT - SLOT_WORK0; b++) bytes += plan->work_size[b];
     return bytes;
 }
