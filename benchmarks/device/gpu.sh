@@ -10,15 +10,16 @@
 #   benchmarks/device/bundle.sh                # .device/debian-mpi-fftw.tar.gz
 #   GPU_DRY_RUN=1 benchmarks/device/gpu.sh     # prints the plan of the run, runs nothing
 #
-#   # then one call of the device tool (about 21 MiB carried: build-cuda/bin
-#   # 5.2 MiB, build-cuda/lib 5.5 MiB, .device 9.8 MiB; with the tree
-#   # about 35 MiB of the 64 MiB limit), from the checkout the tool sends
+#   # then one call of the device tool (carried: build-cuda/bin 6.3 MiB with
+#   # build_cuda's targets, 22 MiB when every target was built,
+#   # build-cuda/lib 5.6 MiB, .device 9.8 MiB; with the tracked tree's
+#   # 14 MiB at most 51 MiB of the 64 MiB limit), from the checkout the tool sends
 #   # (the session's own: build there, or copy these three folders into it):
 #   run(command="OUT=$OUT benchmarks/device/gpu.sh",
 #       carry=["build-cuda/bin", "build-cuda/lib", ".device"], timeout_s=420)
 #
 # It stops starting work after GPU_DEADLINE seconds (default 270; every
-# command is also cut at what is left) and writes each phase's results
+# command is also cut at what is left, and at GPU_STEP_LIMIT) and writes each phase's results
 # under $OUT as the phase ends, in priority order:
 #   0. the machine: nvidia-smi, the CUDA driver, runtime, cuFFT and NCCL
 #      versions (machine.txt); Debian's Open MPI and FFTW unpacked over / as
@@ -39,7 +40,8 @@
 #      device, test_memory with the device present, and
 #      distfft-bench --memory cuda --check (device arrays, its serial
 #      reference) on 1 and 2 ranks (correctness.txt; exit 77 is "no device
-#      seen": a failed run here);
+#      seen": a failed run here, and the script stops at the first, on one
+#      rank, with CUDA's reason in gpu.log);
 #   2. timings, 1 rank: distfft-cuda-bench at 256^3 and 512^3, c2c and
 #      r2c, double and float, GPU_ROUNDS interleaved rounds (default 5) of
 #      the device plan (input kept, and destroyed), cuFFT's own 3-D plans
@@ -60,7 +62,8 @@
 #   ratios, the exchanges against the copy, then each step's device time;
 #   table.txt). Every command's output is in gpu.log.
 # Environment: OUT (default gpu-results), GPU_DEADLINE, GPU_ROUNDS,
-# GPU_INNER (pairs per round, the fastest kept; default 5), GPU_PHASES
+# GPU_INNER (pairs per round, the fastest kept; default 5), GPU_STEP_LIMIT
+# (seconds one command may take; default 120), GPU_PHASES
 # (default "1 2 3"), GPU_SHAPES (phase 2's; default "256 512"),
 # GPU_DRY_RUN=1 (print every command instead of running it; no device, no
 # unpacking), GPU_UNPACK=0 (a machine with its own Open MPI and FFTW: leave
@@ -71,6 +74,7 @@ OUT=${OUT:-gpu-results}
 DEADLINE=${GPU_DEADLINE:-270}
 ROUNDS=${GPU_ROUNDS:-5}
 INNER=${GPU_INNER:-5}
+STEP_LIMIT=${GPU_STEP_LIMIT:-120}
 PHASES=${GPU_PHASES:-1 2 3}
 SHAPES=${GPU_SHAPES:-256 512}
 DRY=${GPU_DRY_RUN:-0}
@@ -80,21 +84,26 @@ mkdir -p "$OUT"
 log() { echo "gpu.sh [$SECONDS s] $*" | tee -a "$OUT/gpu.log"; }
 left() { echo $((DEADLINE - SECONDS)); }
 
-# step FILE COMMAND...: run COMMAND with what is left of the deadline,
-# its stdout appended to FILE and its stderr to gpu.log; under
-# GPU_DRY_RUN only print it. Returns the command's status (124: cut).
+# step FILE COMMAND...: run COMMAND for at most STEP_LIMIT seconds and
+# never past the deadline (a hung run, NCCL's or CUDA IPC's say, then costs
+# one step, not the rest of the run), its stdout appended to FILE and its
+# stderr to gpu.log; under GPU_DRY_RUN only print it. Returns the
+# command's status (124: cut).
 step() {
     local file=$1; shift
     if [ "$DRY" = 1 ]; then
         echo "  [$file] $*"
         return 0
     fi
-    if [ "$(left)" -le 5 ]; then
+    local limit
+    limit=$(left)
+    if [ "$limit" -le 5 ]; then
         log "deadline: not started: $*"
         return 124
     fi
+    [ "$limit" -gt "$STEP_LIMIT" ] && limit=$STEP_LIMIT
     echo "== $*" >>"$OUT/gpu.log"
-    timeout "$(left)" "$@" >>"$OUT/$file" 2>>"$OUT/gpu.log"
+    timeout "$limit" "$@" >>"$OUT/$file" 2>>"$OUT/gpu.log"
 }
 
 MPIRUN=(orterun --oversubscribe -n)
@@ -147,6 +156,13 @@ if phase 1; then
             step correctness.txt "${MPIRUN[@]}" $ranks "$BUILD/bin/$test"
             status=$?
             [ "$DRY" = 1 ] || log "   $test on $ranks rank(s): exit $status$([ $status = 77 ] && echo ' (no device seen)')"
+            if [ $status = 77 ] && [ $ranks = 1 ]; then
+                # every later run would fail the same way: say why (CUDA's
+                # error, runtime and driver versions) and stop
+                step correctness.txt "${MPIRUN[@]}" 1 "$BUILD/bin/distfft-bench" --shape 8x8x8 --memory cuda
+                log "no usable device: stopped (the reason is in gpu.log)"
+                exit 1
+            fi
         done
     done
     for ranks in 1 2; do
