@@ -146,7 +146,9 @@ log "cuFFT: ${cufft:-(not looked for: dry run)}"
 log "NCCL: ${nccl:-none found} (version $nccl_version)"
 if [ "$DRY" != 1 ]; then
     { date; nvidia-smi; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
-      echo "cufft: $cufft"; echo "nccl: ${nccl:-none} (version $nccl_version)"; grep PRETTY /etc/os-release; orterun --version | head -n 1; } >"$OUT/machine.txt" 2>&1
+      echo "cufft: $cufft"; echo "nccl: ${nccl:-none} (version $nccl_version)"; grep PRETTY /etc/os-release; orterun --version | head -n 1
+      df -h /dev/shm  # shared memory: Open MPI's and NCCL's transports between ranks
+    } >"$OUT/machine.txt" 2>&1
 fi
 
 if phase 1; then
