@@ -5,8 +5,8 @@
 #
 #   # here, first: the CUDA build and the runtime bundle
 #   scripts/setup --cuda                       # or: source scripts/common.sh && build_cuda
-#   cmake --build build-cuda --target test_device test_device_layouts distfft-bench distfft-cuda-bench \
-#       distfft-cuda-exchange-bench
+#   cmake --build build-cuda --target test_device test_device_layouts test_memory distfft-bench \
+#       distfft-cuda-bench distfft-cuda-exchange-bench
 #   benchmarks/device/bundle.sh                # .device/debian-mpi-fftw.tar.gz
 #   GPU_DRY_RUN=1 benchmarks/device/gpu.sh     # prints the plan of the run, runs nothing
 #
