@@ -58,7 +58,8 @@
 #   NODE_MPIRUN=mpiexec.openmpi OUT=/tmp/node-dry benchmarks/device/node.sh
 # The lent machine returns at most 8 files: machine.txt, node.log,
 # sanity.txt, rounds.jsonl, model-C.txt, model_check.txt and
-# model_check.jsonl by default.
+# model_check.jsonl by default; phase 3 adds threads.jsonl, and each more
+# rank count in NODE_CALIBRATE a model-K.txt: keep the sum at 8.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-node-results}
