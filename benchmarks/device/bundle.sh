@@ -20,9 +20,11 @@ list=$(mktemp)
 trap 'rm -f "$list"' EXIT
 for package in $packages; do
     dpkg -L "$package" >/dev/null 2>&1 || { echo "bundle.sh: $package is not installed (scripts/setup)" >&2; exit 1; }
-    # files and symbolic links, not directories; documentation left out
+    # files and symbolic links, not directories nor links to them (/lib ->
+    # usr/lib here: the target's own layout of / stays); documentation left out
     dpkg -L "$package" | while read -r path; do
         [[ $path == /usr/share/doc/* || $path == /usr/share/man/* ]] && continue
+        [ -d "$path" ] && continue
         if [ -L "$path" ] || [ -f "$path" ]; then echo "${path#/}"; fi
     done
 done | sort -u >"$list"

@@ -5,20 +5,21 @@
 #
 #   # here, first: the CUDA build and the runtime bundle
 #   scripts/setup --cuda                       # or: source scripts/common.sh && build_cuda
-#   cmake --build build-cuda --target test_device test_device_layouts distfft-bench distfft-cuda-bench \
-#       distfft-cuda-exchange-bench
+#   cmake --build build-cuda --target test_device test_device_layouts test_memory distfft-bench \
+#       distfft-cuda-bench distfft-cuda-exchange-bench
 #   benchmarks/device/bundle.sh                # .device/debian-mpi-fftw.tar.gz
 #   GPU_DRY_RUN=1 benchmarks/device/gpu.sh     # prints the plan of the run, runs nothing
 #
-#   # then one call of the device tool (about 21 MiB carried: build-cuda/bin
-#   # 5.2 MiB, build-cuda/lib 5.5 MiB, .device 9.8 MiB; with the tree
-#   # about 35 MiB of the 64 MiB limit), from the checkout the tool sends
+#   # then one call of the device tool (carried: build-cuda/bin 6.3 MiB with
+#   # build_cuda's targets, 22 MiB when every target was built,
+#   # build-cuda/lib 5.6 MiB, .device 9.8 MiB; with the tracked tree's
+#   # 14 MiB at most 51 MiB of the 64 MiB limit), from the checkout the tool sends
 #   # (the session's own: build there, or copy these three folders into it):
 #   run(command="OUT=$OUT benchmarks/device/gpu.sh",
 #       carry=["build-cuda/bin", "build-cuda/lib", ".device"], timeout_s=420)
 #
 # It stops starting work after GPU_DEADLINE seconds (default 270; every
-# command is also cut at GPU_STEP_LIMIT seconds, default 90, or at what is
+# command is also cut at GPU_STEP_LIMIT seconds, default 120, or at what is
 # left if less, so that one hung command -- an NCCL or IPC wait that never
 # returns -- cannot take the later phases with it) and writes each phase's results
 # under $OUT as the phase ends, in priority order:
@@ -41,7 +42,8 @@
 #      device, test_memory with the device present, and
 #      distfft-bench --memory cuda --check (device arrays, its serial
 #      reference) on 1 and 2 ranks (correctness.txt; exit 77 is "no device
-#      seen": a failed run here);
+#      seen": a failed run here, and the script stops at the first, on one
+#      rank, with CUDA's reason in gpu.log);
 #   2. timings, 1 rank: distfft-cuda-bench at 256^3 and 512^3, c2c and
 #      r2c, double and float, GPU_ROUNDS interleaved rounds (default 5) of
 #      the device plan (input kept, and destroyed), cuFFT's own 3-D plans
@@ -61,8 +63,9 @@
 #   and the tables of phases 2 and 3 (gpu_table.py: median same-round
 #   ratios, the exchanges against the copy, then each step's device time;
 #   table.txt). Every command's output is in gpu.log.
-# Environment: OUT (default gpu-results), GPU_DEADLINE, GPU_STEP_LIMIT, GPU_ROUNDS,
-# GPU_INNER (pairs per round, the fastest kept; default 5), GPU_PHASES
+# Environment: OUT (default gpu-results), GPU_DEADLINE, GPU_ROUNDS,
+# GPU_INNER (pairs per round, the fastest kept; default 5), GPU_STEP_LIMIT
+# (seconds one command may take; default 120), GPU_PHASES
 # (default "1 2 3"), GPU_SHAPES (phase 2's; default "256 512"),
 # GPU_DRY_RUN=1 (print every command instead of running it; no device, no
 # unpacking), GPU_UNPACK=0 (a machine with its own Open MPI and FFTW: leave
@@ -71,9 +74,9 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-gpu-results}
 DEADLINE=${GPU_DEADLINE:-270}
-STEP_LIMIT=${GPU_STEP_LIMIT:-90}
 ROUNDS=${GPU_ROUNDS:-5}
 INNER=${GPU_INNER:-5}
+STEP_LIMIT=${GPU_STEP_LIMIT:-120}
 PHASES=${GPU_PHASES:-1 2 3}
 SHAPES=${GPU_SHAPES:-256 512}
 DRY=${GPU_DRY_RUN:-0}
@@ -82,24 +85,27 @@ phase() { [[ " $PHASES " == *" $1 "* ]]; }
 mkdir -p "$OUT"
 log() { echo "gpu.sh [$SECONDS s] $*" | tee -a "$OUT/gpu.log"; }
 left() { echo $((DEADLINE - SECONDS)); }
-# one command's limit: GPU_STEP_LIMIT, or what is left of the deadline
-limit() { local rest; rest=$(left); echo $((rest < STEP_LIMIT ? rest : STEP_LIMIT)); }
 
-# step FILE COMMAND...: run COMMAND for at most limit() seconds, its
-# stdout appended to FILE and its stderr to gpu.log; under GPU_DRY_RUN
-# only print it. Returns the command's status (124: cut).
+# step FILE COMMAND...: run COMMAND for at most STEP_LIMIT seconds and
+# never past the deadline (a hung run, NCCL's or CUDA IPC's say, then costs
+# one step, not the rest of the run), its stdout appended to FILE and its
+# stderr to gpu.log; under GPU_DRY_RUN only print it. Returns the
+# command's status (124: cut).
 step() {
     local file=$1; shift
     if [ "$DRY" = 1 ]; then
         echo "  [$file] $*"
         return 0
     fi
-    if [ "$(left)" -le 5 ]; then
+    local limit
+    limit=$(left)
+    if [ "$limit" -le 5 ]; then
         log "deadline: not started: $*"
         return 124
     fi
+    [ "$limit" -gt "$STEP_LIMIT" ] && limit=$STEP_LIMIT
     echo "== $*" >>"$OUT/gpu.log"
-    timeout -k 5 "$(limit)" "$@" >>"$OUT/$file" 2>>"$OUT/gpu.log"
+    timeout -k 5 "$limit" "$@" >>"$OUT/$file" 2>>"$OUT/gpu.log"
 }
 
 MPIRUN=(orterun --oversubscribe -n)
@@ -142,7 +148,9 @@ log "cuFFT: ${cufft:-(not looked for: dry run)}"
 log "NCCL: ${nccl:-none found} (version $nccl_version)"
 if [ "$DRY" != 1 ]; then
     { date; nvidia-smi; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
-      echo "cufft: $cufft"; echo "nccl: ${nccl:-none} (version $nccl_version)"; grep PRETTY /etc/os-release; orterun --version | head -n 1; } >"$OUT/machine.txt" 2>&1
+      echo "cufft: $cufft"; echo "nccl: ${nccl:-none} (version $nccl_version)"; grep PRETTY /etc/os-release; orterun --version | head -n 1
+      df -h /dev/shm  # shared memory: Open MPI's and NCCL's transports between ranks
+    } >"$OUT/machine.txt" 2>&1
 fi
 
 if phase 1; then
@@ -152,6 +160,13 @@ if phase 1; then
             step correctness.txt "${MPIRUN[@]}" $ranks "$BUILD/bin/$test"
             status=$?
             [ "$DRY" = 1 ] || log "   $test on $ranks rank(s): exit $status$([ $status = 77 ] && echo ' (no device seen)')"
+            if [ $status = 77 ] && [ $ranks = 1 ]; then
+                # every later run would fail the same way: say why (CUDA's
+                # error, runtime and driver versions) and stop
+                step correctness.txt "${MPIRUN[@]}" 1 "$BUILD/bin/distfft-bench" --shape 8x8x8 --memory cuda
+                log "no usable device: stopped (the reason is in gpu.log)"
+                exit 1
+            fi
         done
     done
     for ranks in 1 2; do

@@ -27,15 +27,21 @@ from collections import defaultdict
 
 
 def records(paths):
-    """The JSON objects of the files' lines (a missing file: none)."""
+    """The JSON objects of the files' lines (a missing file: none; a line
+    that is not JSON, one cut short by the deadline say: skipped, and
+    named on stderr)."""
     for path in paths:
         try:
             lines = open(path).read().splitlines()
         except OSError:
             continue
-        for line in lines:
-            if line.startswith("{"):
+        for number, line in enumerate(lines, 1):
+            if not line.startswith("{"):
+                continue
+            try:
                 yield json.loads(line)
+            except ValueError:
+                print(f"gpu_table.py: {path}:{number}: not JSON, skipped", file=sys.stderr)
 
 
 def load(paths, bench="distfft-cuda-bench"):
@@ -91,9 +97,10 @@ def exchange_table(rounds):
 
 
 def step_rows(paths):
-    """Each step of each distfft-bench line: configuration, direction,
-    step, milliseconds per execution, share of its direction."""
-    rows = [("ranks", "shape", "kind", "direction", "step", "ms", "share")]
+    """Each step of each distfft-bench line: configuration (its exchanges'
+    method too), direction, step, milliseconds per execution, share of its
+    direction."""
+    rows = [("ranks", "shape", "kind", "method", "direction", "step", "ms", "share")]
     for record in records(paths):
         if record.get("program") != "distfft-bench":
             continue
@@ -103,7 +110,7 @@ def step_rows(paths):
         for step in record.get("steps", []):
             seconds, total = step["seconds"] or 0.0, totals[step["direction"]]
             rows.append((str(record["ranks"]), "x".join(map(str, record["shape"])), str(record["kind"]),
-                         step["direction"], step["step"], f"{1e3 * seconds:.3f}",
+                         str(record.get("method")), step["direction"], step["step"], f"{1e3 * seconds:.3f}",
                          f"{seconds / total:.2f}" if total > 0 else "-"))
     return aligned(rows) if len(rows) > 1 else ""
 

@@ -6,7 +6,7 @@
 # the results must name a clean revision):
 #
 #   benchmarks/device/bundle.sh && cmake --build build
-#   du -shc build/bin build/lib .device     # 29 MB here; with the tracked tree (17 MB) <= 64 MiB
+#   du -shc build/bin build/lib .device     # 32 MiB here; with the tracked tree (14 MiB) <= 64 MiB
 #
 # then one call of the `device` tool's run, from the checkout the session
 # was started in (that is what travels), carrying the build and the bundle:
@@ -58,7 +58,8 @@
 #   NODE_MPIRUN=mpiexec.openmpi OUT=/tmp/node-dry benchmarks/device/node.sh
 # The lent machine returns at most 8 files: machine.txt, node.log,
 # sanity.txt, rounds.jsonl, model-C.txt, model_check.txt and
-# model_check.jsonl by default.
+# model_check.jsonl by default; phase 3 adds threads.jsonl, and each more
+# rank count in NODE_CALIBRATE a model-K.txt: keep the sum at 8.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-node-results}

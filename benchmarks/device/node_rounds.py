@@ -61,6 +61,7 @@ import argparse
 import json
 import os
 import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -181,6 +182,32 @@ def command_of(options, item, shape, kind, precision, check, first):
     return command + ["--wisdom-in", distfft_wisdom, "--fftw-wisdom-in", fftw_wisdom], False
 
 
+def run_cut(command, seconds):
+    """Runs command for at most seconds: its return code ("timeout" when
+    cut), stdout and stderr. The command runs in a process group of its own,
+    and a cut ends the whole group: the launcher's ranks too, which would
+    otherwise run on, orphaned, beside the runs that follow."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    try:
+        stdout, stderr = process.communicate(timeout=seconds)
+        return process.returncode, stdout, stderr
+    except subprocess.TimeoutExpired:
+        pass
+    stderr = ""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            pass
+        try:
+            _, stderr = process.communicate(timeout=5)
+            break
+        except subprocess.TimeoutExpired:
+            continue
+    return "timeout", "", stderr or ""
+
+
 class Runner:
     """Runs commands until the deadline, appending one record per run."""
 
@@ -201,11 +228,7 @@ class Runner:
                             f"{record['kind']}{' check' if record['check'] else ''}")
             return None
         start = time.time()
-        try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=max(left, 1.0))
-            returncode, stdout, stderr = done.returncode, done.stdout, done.stderr
-        except subprocess.TimeoutExpired as expired:
-            returncode, stdout, stderr = "timeout", "", str(expired.stderr or "")
+        returncode, stdout, stderr = run_cut(command, max(left, 1.0))
         wall = time.time() - start
         self.last_seconds[key] = wall
         lines = [line for line in stdout.splitlines() if line.startswith("{")]
